@@ -1,0 +1,49 @@
+"""Parsing Dart with the tree-sitter-dart grammar shipped as a wheel (nothing is downloaded)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tree_sitter
+import tree_sitter_dart
+
+
+class DartParseError(ValueError):
+    """Dart source the grammar rejects; ``line``/``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"{line}:{column}: {message}")
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@lru_cache(maxsize=1)
+def _parser() -> tree_sitter.Parser:
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_dart.language()))
+
+
+def first_error(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The first ERROR or MISSING node in document order, or None."""
+    if not node.has_error:
+        return None
+    if node.is_error or node.is_missing:
+        return node
+    for child in node.children:
+        found = first_error(child)
+        if found is not None:
+            return found
+    return node
+
+
+def parse_dart(source: str, *, strict: bool = True) -> tree_sitter.Tree:
+    """Parse Dart source; with ``strict`` raise DartParseError at the first syntax error."""
+    tree = _parser().parse(source.encode("utf-8"))
+    if strict:
+        bad = first_error(tree.root_node)
+        if bad is not None:
+            row, col = bad.start_point
+            what = f"missing {bad.type}" if bad.is_missing else "syntax error"
+            snippet = source.encode("utf-8")[bad.start_byte : bad.start_byte + 30].decode("utf-8", "replace")
+            raise DartParseError(f"{what} near {snippet!r}", row + 1, col + 1)
+    return tree

@@ -1,0 +1,118 @@
+"""The one plug-in shape every format follows, and the registry that holds them.
+
+A format turns a source (Dart text for ``kind="code"``, a JSON value for ``kind="data"``) into the text a
+model sees, and back where the format is lossless. Validation returns positioned errors so that a model
+(and a user) learns exactly where a document went wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, ClassVar, Literal
+
+FormatKind = Literal["code", "data"]
+
+
+@dataclass
+class FormatError(ValueError):
+    """The one documented error type of every format operation: what went wrong, and where."""
+
+    message: str
+    line: int | None = None
+    column: int | None = None
+    expected: str | None = None
+    source: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        text = f"{where}: {self.message}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+    def with_source(self, source: str) -> FormatError:
+        """The same error, naming the file it came from."""
+        return FormatError(self.message, self.line, self.column, self.expected, source)
+
+
+class Format(ABC):
+    """A format plug-in: subclass, set the class attributes, implement ``encode``/``decode``/``validate``."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    kind: ClassVar[FormatKind]
+    fence: ClassVar[str]
+    lossless: ClassVar[bool] = True
+
+    @abstractmethod
+    def encode(self, source: Any) -> str:
+        """Source (Dart text or a JSON value) → this format's text. Raises FormatError."""
+
+    def decode(self, text: str) -> Any:
+        """This format's text → source (Dart text or a JSON value). Raises FormatError."""
+        raise FormatError(f"format '{self.name}' is not decodable (lossy)")
+
+    def validate(self, text: str) -> list[FormatError]:
+        """Positioned errors in ``text``; empty when it is valid. Never raises for bad text."""
+        try:
+            self.decode(text)
+        except FormatError as err:
+            return [err]
+        return []
+
+    def primer(self, variant: Literal["short", "full"] = "short") -> str:
+        """What a model is told about this format before it sees a document in it."""
+        return f"The following is {self.description}."
+
+
+_REGISTRY: dict[str, Format] = {}
+_LOADED = False
+
+
+def register(fmt: Format) -> Format:
+    """Add a format instance to the registry (called at import time by each plug-in module)."""
+    if fmt.name in _REGISTRY and type(_REGISTRY[fmt.name]) is not type(fmt):
+        raise ValueError(f"format name '{fmt.name}' registered twice")
+    _REGISTRY[fmt.name] = fmt
+    return fmt
+
+
+def _load_plugins() -> None:
+    """Import every module of this package, then third-party ``coonbench.formats`` entry points."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    package = importlib.import_module("coonbench.formats")
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.startswith("_") and info.name != "base":
+            importlib.import_module(f"coonbench.formats.{info.name}")
+    for ep in entry_points(group="coonbench.formats"):
+        ep.load()
+
+
+def get_format(name: str) -> Format:
+    """The registered format called ``name``; FormatError naming the known ones otherwise."""
+    _load_plugins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise FormatError(f"unknown format '{name}'", expected=f"one of {known}") from None
+
+
+def list_formats() -> list[Format]:
+    """Every registered format, sorted by name."""
+    _load_plugins()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]

@@ -1,0 +1,1 @@
+"""One Inspect task per category: parameters and wiring only."""

@@ -1,0 +1,1 @@
+"""Reusable Inspect scorers of coonbench."""

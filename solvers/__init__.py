@@ -1,0 +1,1 @@
+"""Reusable Inspect solvers of coonbench."""
