@@ -109,7 +109,7 @@ def get_format(name: str) -> Format:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise FormatError(f"unknown format '{name}'", expected=f"one of {known}") from None
+        raise FormatError(f"unknown format '{name}'", expected=f"one of {known}", source="--format") from None
 
 
 def list_formats() -> list[Format]:

@@ -1,0 +1,261 @@
+"""``coonbench`` command line: formats, encode/decode, token counts, AST diff, task listing and prompt dumps.
+
+Every error is one line naming the file and position, with a non-zero exit and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import pkgutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from coonbench.formats import Format, FormatError, get_format, list_formats
+from coonbench.tokens import ENCODINGS, count_tokens
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit status ``code``."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _read(path: str) -> tuple[str, str]:
+    """(display name, text) of FILE or ``-`` (stdin)."""
+    if path == "-":
+        return "<stdin>", sys.stdin.read()
+    p = Path(path)
+    if not p.exists():
+        raise CliError(f"{path}: no such file")
+    if p.is_dir():
+        raise CliError(f"{path}: is a directory")
+    try:
+        return path, p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise CliError(f"{path}: not UTF-8 text (byte {err.start})") from None
+
+
+def _source(fmt: Format, name: str, text: str) -> Any:
+    """What ``fmt.encode`` takes: Dart text as is, or a JSON value parsed from the file."""
+    if fmt.kind == "code":
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CliError(f"{name}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}") from None
+
+
+def _show(value: Any, fmt: Format) -> str:
+    if fmt.kind == "code":
+        return value if value.endswith("\n") else value + "\n"
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    width = max(len(f.name) for f in list_formats())
+    for fmt in list_formats():
+        print(f"{fmt.name:<{width}}  {fmt.description}")
+    return 0
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    fmt = get_format(args.format)
+    name, text = _read(args.file)
+    sys.stdout.write(_show_text(fmt.encode(_source(fmt, name, text))))
+    return 0
+
+
+def _show_text(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    fmt = get_format(args.format)
+    name, text = _read(args.file)
+    sys.stdout.write(_show(fmt.decode(text), fmt))
+    return 0
+
+
+def cmd_tokens(args: argparse.Namespace) -> int:
+    fmt = get_format(args.format)
+    name, text = _read(args.file)
+    encoded = fmt.encode(_source(fmt, name, text))
+    before, after = count_tokens(text, args.encoding), count_tokens(encoded, args.encoding)
+    saving = (before - after) / before * 100 if before else 0.0
+    print(f"encoding: {args.encoding}")
+    print(f"original: {before} tokens")
+    print(f"{fmt.name}: {after} tokens")
+    print(f"saving: {saving:.1f}%")
+    return 0
+
+
+def cmd_ast_diff(args: argparse.Namespace) -> int:
+    from coonbench.dart import DartParseError, ast_diff
+
+    sources = [_read(p) for p in (args.a, args.b)]
+    try:
+        diff = ast_diff(sources[0][1], sources[1][1])
+    except DartParseError as err:
+        bad = sources[0][0] if _parses_badly(sources[0][1]) else sources[1][0]
+        raise CliError(f"{bad}:{err.line}:{err.column}: {err.message}", code=2) from None
+    if diff is None:
+        print("equivalent")
+        return 0
+    print(f"different at {diff.path}: {diff.left!r} != {diff.right!r}")
+    return 1
+
+
+def _parses_badly(source: str) -> bool:
+    from coonbench.dart import DartParseError, parse_dart
+
+    try:
+        parse_dart(source)
+    except DartParseError:
+        return True
+    return False
+
+
+def _task_functions() -> dict[str, Callable[..., Any]]:
+    """Task name → @task function, by the convention ``evals/<name>.py`` defines ``<name>()``."""
+    import evals
+
+    out: dict[str, Callable[..., Any]] = {}
+    for info in pkgutil.iter_modules(evals.__path__):
+        module = importlib.import_module(f"evals.{info.name}")
+        fn = getattr(module, info.name, None)
+        if callable(fn):
+            out[info.name] = fn
+    return out
+
+
+def cmd_list_tasks(args: argparse.Namespace) -> int:
+    for name, fn in sorted(_task_functions().items()):
+        doc = (fn.__doc__ or "").strip().splitlines()
+        print(f"coonbench/{name:<14} evals/{name}.py  {doc[0] if doc else ''}")
+    return 0
+
+
+def _task_args(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise CliError(f"-T {pair}: expected NAME=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+class _Captured(Exception):
+    """Raised by the capturing generate() once the prompt is known."""
+
+
+async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
+    """Run the task's solvers on ``sample`` up to the first generate call and return the messages sent."""
+    from inspect_ai.scorer import Target
+    from inspect_ai.solver import TaskState
+
+    state = TaskState(
+        model="coonbench/dump-prompts",  # type: ignore[arg-type]
+        sample_id=sample.id,
+        epoch=1,
+        input=sample.input,
+        target=Target(sample.target),
+        metadata=dict(sample.metadata or {}),
+    )
+    captured: list[Any] = []
+
+    async def generate(state: TaskState, *args: Any, **kwargs: Any) -> TaskState:
+        captured.extend(state.messages)
+        raise _Captured
+
+    try:
+        await task.solver(state, generate)
+    except _Captured:
+        pass
+    return captured or list(state.messages)
+
+
+def cmd_dump_prompts(args: argparse.Namespace) -> int:
+    tasks = _task_functions()
+    name = args.task.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
+    if name not in tasks:
+        raise CliError(f"{args.task}: unknown task (expected one of {', '.join(sorted(tasks))})")
+    task = tasks[name](**_task_args(args.task_arg))
+    out = Path(args.output)
+    written = 0
+    for sample in task.dataset:
+        if args.limit is not None and written >= args.limit:
+            break
+        messages = asyncio.run(_prompt_messages(task, sample))
+        fmt = str((sample.metadata or {}).get("format", "default"))
+        path = out / fmt / f"{sample.id}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            "".join(f"=== {m.role} ===\n{m.text}\n\n" for m in messages).rstrip("\n") + "\n", encoding="utf-8"
+        )
+        written += 1
+    print(f"wrote {written} prompts under {out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="coonbench", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("formats", help="list formats").set_defaults(fn=cmd_formats)
+    for name, fn, help_ in (
+        ("encode", cmd_encode, "encode a Dart or JSON file in a format"),
+        ("decode", cmd_decode, "decode a document back to Dart or JSON"),
+    ):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("--format", "-f", required=True)
+        p.add_argument("file", nargs="?", default="-")
+        p.set_defaults(fn=fn)
+    p = sub.add_parser("tokens", help="token counts of a file and its encoding")
+    p.add_argument("--encoding", choices=sorted(ENCODINGS), default="o200k_base")
+    p.add_argument("--format", "-f", required=True)
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(fn=cmd_tokens)
+    p = sub.add_parser("ast-diff", help="compare two Dart files by syntax tree (exit 0 same, 1 different, 2 error)")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.set_defaults(fn=cmd_ast_diff)
+    sub.add_parser("list-tasks", help="list the Inspect tasks").set_defaults(fn=cmd_list_tasks)
+    p = sub.add_parser("dump-prompts", help="write the exact prompts of a task without calling a model")
+    p.add_argument("task")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--limit", type=int)
+    p.add_argument("-T", dest="task_arg", action="append", default=[], help="task argument NAME=VALUE")
+    p.set_defaults(fn=cmd_dump_prompts)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except CliError as err:
+        print(f"coonbench: {err}", file=sys.stderr)
+        return err.code
+    except FormatError as err:
+        where = getattr(args, "file", None)
+        if where is not None and err.source is None:
+            err = err.with_source("<stdin>" if where == "-" else where)
+        print(f"coonbench: {err}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as err:
+        print(f"coonbench: {err}".splitlines()[0], file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,103 @@
+"""Token-efficiency metrics: what each correct answer costs, per format, and the COON design's verdict.
+
+They read correctness from ``Score.value["correct"]`` (so they survive epochs) and the format and input tokens
+from the sample's metadata (fixed per sample, set by ``coonbench.samples.sample_metadata``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from inspect_ai.scorer import Metric, SampleScore, metric
+
+# The COON comprehension design's success criteria (seeds/000 §6).
+MIN_ACCURACY = 0.75
+MAX_GAP = 0.05
+MIN_EFFICIENCY_GAIN = 1.5
+VERDICT_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
+
+
+def correct_of(score: SampleScore) -> float:
+    """1.0/0.0 correctness of a sample score (dict value with 'correct', or a plain numeric/C-I value)."""
+    value = score.score.value
+    if isinstance(value, dict):
+        return float(value.get("correct", 0.0) or 0.0)
+    if isinstance(value, str):
+        return 1.0 if value == "C" else 0.0
+    return float(value)
+
+
+def by_format(scores: list[SampleScore]) -> dict[str, tuple[float, float, int]]:
+    """Format → (accuracy, mean input tokens, samples)."""
+    groups: dict[str, list[SampleScore]] = defaultdict(list)
+    for s in scores:
+        groups[str((s.sample_metadata or {}).get("format", "?"))].append(s)
+    out: dict[str, tuple[float, float, int]] = {}
+    for fmt, members in groups.items():
+        acc = sum(correct_of(s) for s in members) / len(members)
+        tokens = sum(float((s.sample_metadata or {}).get("input_tokens", 0)) for s in members) / len(members)
+        out[fmt] = (acc, tokens, len(members))
+    return out
+
+
+def efficiency(accuracy: float, tokens: float) -> float:
+    """Accuracy (0–1) per 1,000 input tokens (TOON's efficiency figure, as a fraction)."""
+    return accuracy / tokens * 1000 if tokens else 0.0
+
+
+@metric(name="accuracy_per_1k_tokens")
+def accuracy_per_1k_tokens() -> Metric:
+    """Per format: accuracy per 1,000 input tokens (o200k), keyed ``<format>``."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {fmt: round(efficiency(acc, tok), 6) for fmt, (acc, tok, _) in sorted(by_format(scores).items())}
+
+    return compute
+
+
+@metric(name="input_tokens")
+def input_tokens() -> Metric:
+    """Per format: mean o200k input tokens (primer + prompt)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {fmt: round(tok, 1) for fmt, (_, tok, _) in sorted(by_format(scores).items())}
+
+    return compute
+
+
+def verdict_of(formats: dict[str, tuple[float, float, int]], treatment: str, baseline: str) -> tuple[str, dict]:
+    """'success' (all three criteria), 'partial' (some) or 'failure' (none), with the figures behind it."""
+    if treatment not in formats or baseline not in formats:
+        return "failure", {}
+    t_acc, t_tok, _ = formats[treatment]
+    b_acc, b_tok, _ = formats[baseline]
+    b_eff = efficiency(b_acc, b_tok)
+    gain = efficiency(t_acc, t_tok) / b_eff if b_eff else (float("inf") if t_acc else 0.0)
+    checks = {
+        "accuracy": t_acc >= MIN_ACCURACY,
+        "gap": (b_acc - t_acc) <= MAX_GAP,
+        "efficiency_gain": gain >= MIN_EFFICIENCY_GAIN,
+    }
+    passed = sum(checks.values())
+    word = "success" if passed == len(checks) else "partial" if passed else "failure"
+    return word, {"accuracy": t_acc, "gap": b_acc - t_acc, "efficiency_gain": gain, **checks}
+
+
+@metric(name="verdict")
+def verdict(treatment: str = "coon", baseline: str = "dart") -> Metric:
+    """The design's success criteria for ``treatment`` against ``baseline``.
+
+    Values: ``verdict`` 1.0 success / 0.5 partial / 0.0 failure; ``gap`` (baseline − treatment accuracy);
+    ``efficiency_gain`` (ratio of accuracy per 1K tokens). Criteria: accuracy ≥ 75%, gap ≤ 5 points, gain ≥ 1.5×.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        word, figures = verdict_of(by_format(scores), treatment, baseline)
+        gain = figures.get("efficiency_gain", 0.0)
+        return {
+            "verdict": VERDICT_VALUES[word],
+            "gap": round(figures.get("gap", 0.0), 6),
+            "efficiency_gain": round(gain, 6) if gain != float("inf") else 1e9,
+        }
+
+    return compute

@@ -1,0 +1,30 @@
+"""Shared test fixtures: the reference data folder (skipped with a reason when absent) and offline tokens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import coonbench  # noqa: F401  (installs the offline tiktoken files before any test uses tiktoken)
+from coonbench.paths import SHARED_DIR
+
+REFERENCE = SHARED_DIR / "reference"
+
+
+def reference_path(*parts: str) -> Path:
+    """A path under ../shared/reference, or skip the test saying what is missing."""
+    path = REFERENCE.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"reference data absent: {path} (needs ../shared/reference beside the checkout)")
+    return path
+
+
+@pytest.fixture
+def reference() -> type:
+    """Access to ``reference_path`` as a fixture (``reference.path('coon', 'extracted')``)."""
+
+    class _Ref:
+        path = staticmethod(reference_path)
+
+    return _Ref
