@@ -133,9 +133,19 @@ def question_sample(q: Question, condition: str, band: str, primer_variant: str 
             subtype=q.subtype,
             sample_id=q.sample_id,
             answer_type=q.answer_type,
-            normalize_options=q.normalize_options,
+            normalize_options=scoring_options(q),
         ),
     )
+
+
+def scoring_options(q: Question) -> dict[str, Any]:
+    """The question's normaliser options; widget names also accept COON's abbreviations, in every format."""
+    options = dict(q.normalize_options)
+    if q.answer_type == "widget-name" or options.get("item_type") == "widget-name":
+        from coonbench.formats.coon import widget_aliases
+
+        options["aliases"] = widget_aliases()
+    return options
 
 
 def _split(value: str | list[str] | tuple[str, ...] | None) -> list[str] | None:

@@ -1,0 +1,255 @@
+"""Data formats (json, json-compact, yaml, toon, csv, xml, tealeaf): round trips, TOON parity with the
+benchmark's encoded datasets, clear errors, and a complete registry."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+import toon_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coonbench.formats import FormatError, get_format, list_formats
+from coonbench.paths import SHARED_DIR
+
+TOON_GEN = SHARED_DIR / "reference" / "toon" / "generated"
+
+
+def strict_equal(a: Any, b: Any) -> bool:
+    """JSON equality that tells 1 from 1.0 and True from 1, and keeps key order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(strict_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    return a == b
+
+
+def numeric_equal(a: Any, b: Any) -> bool:
+    """Equality where numbers compare by value (TOON canonicalises 1.0 → 1, -0.0 → 0, 1e20 → integer)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(numeric_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(numeric_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+VARIED: list[Any] = [
+    {"employees": [{"id": 1, "name": "Ann", "salary": 1.5e3, "active": True, "boss": None}]},
+    {"nested": {"deep": {"deeper": [1, [2, [3]], {"x": "y"}]}}, "empty": {}, "list": []},
+    [1, 2.5, "three", None, False, {"a": "yes"}, "null", "1e3", "0x1F", "", " padded ", "é ü 日本"],
+    {"weird keys": 1, "1abc": 2, "a:b": 3, "": 4, "xml": "<tag> & \"quotes\""},
+    "just a string",
+    -0.0,
+    12345678901234567890,
+]
+
+LOSSLESS = ["json", "json-compact", "yaml", "toon", "xml", "tealeaf", "tealeaf-compact"]
+# Formats whose round trip keeps number types exactly (1 vs 1.0).
+TYPE_EXACT = {"json", "json-compact", "yaml", "xml"}
+
+
+@pytest.mark.parametrize("fmt", LOSSLESS)
+@pytest.mark.parametrize("value", VARIED, ids=[f"v{i}" for i in range(len(VARIED))])
+def test_round_trip_varied(fmt: str, value: Any) -> None:
+    if fmt.startswith("tealeaf") and not isinstance(value, (dict, list)):
+        pytest.skip("a TeaLeaf document is an object or a root array (a scalar root reads back as {'root': v})")
+    f = get_format(fmt)
+    back = f.decode(f.encode(value))
+    if fmt in TYPE_EXACT:
+        assert strict_equal(back, value)
+    elif fmt.startswith("tealeaf"):
+        # Key order of table rows follows the struct; compare by value with numbers by value.
+        assert json.dumps(back, sort_keys=True) == json.dumps(value, sort_keys=True) or numeric_equal(
+            _sorted(back), _sorted(value))
+    else:
+        assert numeric_equal(back, value)
+
+
+def _sorted(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _sorted(v[k]) for k in sorted(v)}
+    if isinstance(v, list):
+        return [_sorted(x) for x in v]
+    return v
+
+
+_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+            | st.text(max_size=10) | st.sampled_from(["yes", "no", "null", "~", "1e3", "true", "0o17", ".5",
+                                                        "-", "- a", "#x", "a: b", "[1]", "{}", "'", '"']))
+_json = st.recursive(_scalars, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=6), c,
+                                                                                      max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json)
+def test_round_trip_property_exact(value: Any) -> None:
+    for fmt in ("json", "json-compact", "yaml", "xml"):
+        f = get_format(fmt)
+        assert strict_equal(f.decode(f.encode(value)), value), fmt
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json)
+def test_round_trip_property_toon(value: Any) -> None:
+    f = get_format("toon")
+    assert numeric_equal(f.decode(f.encode(value)), value)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), _json, max_size=4) | st.lists(_json, max_size=4))
+def test_round_trip_property_tealeaf(value: Any) -> None:
+    for fmt in ("tealeaf", "tealeaf-compact"):
+        f = get_format(fmt)
+        assert numeric_equal(_sorted(f.decode(f.encode(value))), _sorted(value)), fmt
+
+
+def test_yaml_quotes_ambiguous_strings() -> None:
+    text = get_format("yaml").encode({"a": "yes", "b": "null", "c": "1e3", "d": "0o17", "e": "plain"})
+    assert "a: 'yes'" in text and "b: 'null'" in text and "c: '1e3'" in text and "d: '0o17'" in text
+    assert "e: plain" in text
+
+
+def test_yaml_keeps_order_and_unicode() -> None:
+    text = get_format("yaml").encode({"z": "日本", "a": 1})
+    assert text == "z: 日本\na: 1\n"
+
+
+def test_json_renderings() -> None:
+    assert get_format("json").encode({"a": [1]}) == '{\n  "a": [\n    1\n  ]\n}'
+    assert get_format("json-compact").encode({"a": [1, "é"]}) == '{"a":[1,"é"]}'
+
+
+def test_json_decode_error_has_position() -> None:
+    with pytest.raises(FormatError) as info:
+        get_format("json").decode('{\n  "a": 1,\n}')
+    assert info.value.line == 3 and info.value.column is not None
+
+
+# --- TOON parity with the benchmark ------------------------------------------------------------------------
+
+
+def _toon_datasets() -> list[dict[str, Any]]:
+    path = TOON_GEN / "datasets.json"
+    if not path.exists():
+        pytest.skip(f"reference data absent: {path}")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_toon_matches_benchmark_encoding() -> None:
+    datasets = _toon_datasets()
+    encoded = json.loads((TOON_GEN / "encoded.json").read_text(encoding="utf-8"))
+    checked = 0
+    for ds in datasets:
+        if ds.get("corruption") and ds["corruption"].get("kind") != "control":
+            continue  # the corrupted sets were altered after encoding
+        assert get_format("toon").encode(ds["data"]) == encoded[ds["name"]]["toon"], ds["name"]
+        checked += 1
+    assert checked >= 9
+
+
+def test_toon_package_is_the_encoder() -> None:
+    data = {"users": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}]}
+    assert get_format("toon").encode(data) == toon_format.encode(data)
+
+
+def test_toon_malformed_has_line() -> None:
+    with pytest.raises(FormatError) as info:
+        get_format("toon").decode("items[3]{a,b}:\n  1,2\n  3,4\n")
+    assert info.value.line is not None
+    with pytest.raises(FormatError) as info:
+        get_format("toon").decode("a:\n   b: 1\n")
+    assert info.value.line == 2
+    assert get_format("toon").validate("a:\n   b: 1\n")[0].line == 2
+
+
+# --- CSV --------------------------------------------------------------------------------------------------
+
+
+def test_csv_flat_round_trip_typed() -> None:
+    rows = [{"id": 1, "name": "Ann, Jr.", "score": 2.5, "ok": True, "note": None},
+            {"id": 2, "name": 'say "hi"', "score": 1e20, "ok": False, "note": "x"}]
+    f = get_format("csv")
+    text = f.encode({"employees": rows})
+    assert text.splitlines()[0] == "id,name,score,ok,note"
+    assert strict_equal(f.decode(text), rows)
+    assert f.lossless is False
+
+
+def test_csv_lossy_points_documented() -> None:
+    back = get_format("csv").decode(get_format("csv").encode([{"a": "42", "b": "", "c": "true"}]))
+    assert back == [{"a": 42, "b": None, "c": True}]
+
+
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [
+        ({"orders": [{"id": 1, "customer": {"name": "A"}}]}, "$.orders[0].customer"),
+        ([{"id": 1}, {"id": 2, "tags": ["a"]}], "$[1].tags"),
+    ],
+)
+def test_csv_rejects_nested(value: Any, path: str) -> None:
+    with pytest.raises(FormatError) as info:
+        get_format("csv").encode(value)
+    assert path in str(info.value) and "nested" in str(info.value)
+
+
+def test_csv_rejects_non_tabular() -> None:
+    with pytest.raises(FormatError, match="exactly one"):
+        get_format("csv").encode({"a": [], "b": []})
+
+
+def test_csv_matches_benchmark_header_and_rows() -> None:
+    datasets = _toon_datasets()
+    tab = next(d for d in datasets if d["name"] == "tabular")
+    ours = get_format("csv").encode(tab["data"]).splitlines()
+    theirs = json.loads((TOON_GEN / "encoded.json").read_text(encoding="utf-8"))["tabular"]["csv"].splitlines()
+    assert ours[0] == theirs[1]  # their first line is a "# employees" comment
+    assert len(ours) == len(theirs) - 1
+
+
+def test_csv_decode_width_error_line() -> None:
+    with pytest.raises(FormatError) as info:
+        get_format("csv").decode("a,b\n1,2\n3\n")
+    assert info.value.line == 3
+
+
+# --- XML --------------------------------------------------------------------------------------------------
+
+
+def test_xml_mapping_is_documented_shape() -> None:
+    text = get_format("xml").encode({"users": [{"id": 1, "name": "Ann"}], "ok": True, "n": None, "f": 1.0})
+    assert text == (
+        "<root>\n  <users type=\"array\">\n    <item>\n      <id type=\"int\">1</id>\n      <name>Ann</name>\n"
+        "    </item>\n  </users>\n  <ok type=\"bool\">true</ok>\n  <n type=\"null\" />\n"
+        "  <f type=\"float\">1.0</f>\n</root>\n"
+    )
+
+
+def test_xml_error_has_line_and_column() -> None:
+    with pytest.raises(FormatError) as info:
+        get_format("xml").decode("<root>\n  <a>1</b>\n</root>")
+    assert info.value.line == 2 and info.value.column is not None
+
+
+# --- registry ---------------------------------------------------------------------------------------------
+
+
+def test_registry_complete() -> None:
+    names = {f.name for f in list_formats()}
+    assert {"json", "json-compact", "yaml", "toon", "csv", "xml", "tealeaf", "tealeaf-compact"} <= names
+    for f in list_formats():
+        assert f.description and "\n" not in f.description, f.name
+        assert f.fence, f.name
+        assert f.primer("short").strip() and f.primer("full").strip(), f.name
+        assert f.kind in ("code", "data")
