@@ -11,7 +11,7 @@ from scorers.efficiency import verdict
 from solvers.primer import format_primer
 
 
-@task
+@task(name="coonbench/comprehension")
 def comprehension(
     formats: str | list[str] = "coon,coon-noprimer,dart,dart-minified",
     bands: str | list[str] | None = None,

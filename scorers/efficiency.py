@@ -73,14 +73,14 @@ def verdict_of(formats: dict[str, tuple[float, float, int]], treatment: str, bas
     b_acc, b_tok, _ = formats[baseline]
     b_eff = efficiency(b_acc, b_tok)
     gain = efficiency(t_acc, t_tok) / b_eff if b_eff else (float("inf") if t_acc else 0.0)
-    checks = {
-        "accuracy": t_acc >= MIN_ACCURACY,
-        "gap": (b_acc - t_acc) <= MAX_GAP,
-        "efficiency_gain": gain >= MIN_EFFICIENCY_GAIN,
-    }
-    passed = sum(checks.values())
-    word = "success" if passed == len(checks) else "partial" if passed else "failure"
-    return word, {"accuracy": t_acc, "gap": b_acc - t_acc, "efficiency_gain": gain, **checks}
+    figures = {"accuracy": t_acc, "gap": b_acc - t_acc, "efficiency_gain": gain}
+    checks = (
+        figures["accuracy"] >= MIN_ACCURACY,
+        figures["gap"] <= MAX_GAP,
+        figures["efficiency_gain"] >= MIN_EFFICIENCY_GAIN,
+    )
+    word = "success" if all(checks) else "partial" if any(checks) else "failure"
+    return word, figures
 
 
 @metric(name="verdict")

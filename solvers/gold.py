@@ -8,7 +8,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from coonbench.samples import GOLD_KEY
 
 
-@solver(name="gold")
+@solver(name="coonbench/gold")
 def gold() -> Solver:
     """Reply with ``metadata['gold']`` when the loader set one, else with the target text."""
 

@@ -10,7 +10,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from coonbench.formats import get_format
 
 
-@solver(name="format_primer")
+@solver(name="coonbench/format_primer")
 def format_primer(variant: Literal["short", "full"] = "short") -> Solver:
     """Insert the primer of ``metadata['encoding']`` (else ``metadata['format']``) as the system message.
 

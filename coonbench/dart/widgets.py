@@ -44,7 +44,7 @@ FLUTTER_WIDGETS: frozenset[str] = frozenset(
     ScaleTransition SlideTransition SizeTransition RotationTransition TweenAnimationBuilder ListenableBuilder
     OrientationBuilder NestedScrollView SliverFixedExtentList ActionChip RawMaterialButton MaterialButton
     TimePickerDialog DatePickerDialog CalendarDatePicker CheckedPopupMenuItem MenuAnchor MenuItemButton
-    SubmenuButton SearchAnchor Card.filled Card.outlined
+    SubmenuButton SearchAnchor FlexibleSpaceBar ButtonSegment
     """.split()
 )
 # Capitalised calls known not to be widgets (values passed to widgets).
@@ -63,6 +63,7 @@ FLUTTER_VALUES: frozenset[str] = frozenset(
     FloatingActionButtonLocation NeverScrollableScrollPhysics BouncingScrollPhysics ClampingScrollPhysics
     AlwaysScrollableScrollPhysics TextInputType TextCapitalization Locale VisualDensity ElevatedButton.styleFrom
     ValueNotifier ChangeNotifier Provider Random StringBuffer Object Iterable Function Symbol Runes Record
+    Paint Path
     """.split()
 )
 # Named constructors that build a widget (``ListView.builder``); any other ``X.m(...)`` is a method call.
@@ -71,6 +72,9 @@ WIDGET_CONSTRUCTORS: frozenset[str] = frozenset(
     "filled outlined tonal adaptive large small extended rich filledTonal".split()
 )
 WIDGET_BASES: frozenset[str] = frozenset({"StatelessWidget", "StatefulWidget"})
+_TYPE_DECLARATIONS = frozenset(
+    {"class_definition", "enum_declaration", "mixin_declaration", "extension_declaration", "type_alias"}
+)
 _DYNAMIC_NODES = frozenset(
     {"if_element", "for_element", "spread_element", "conditional_expression", "function_expression"}
 )
@@ -183,14 +187,17 @@ def _call_at(siblings: list[tree_sitter.Node], i: int) -> tuple[str, tree_sitter
     return None
 
 
-def classify(name: str, local_widgets: frozenset[str]) -> str:
-    """'widget', 'value' or 'unknown' for a dotted constructor-like name."""
+def classify(name: str, local_widgets: frozenset[str], local_types: frozenset[str] = frozenset()) -> str:
+    """'widget', 'value' or 'unknown' for a dotted constructor-like name.
+
+    ``local_types`` are the file's own non-widget types (models, enums, extensions): values.
+    """
     type_name, _, ctor = name.partition(".")
     if ctor and ctor not in WIDGET_CONSTRUCTORS:
         return "value"  # a static method (Theme.of, Navigator.push) or an enum/value constructor
     if type_name in FLUTTER_WIDGETS or type_name in local_widgets:
         return "widget"
-    if type_name in FLUTTER_VALUES or name in FLUTTER_VALUES:
+    if type_name in FLUTTER_VALUES or name in FLUTTER_VALUES or type_name in local_types:
         return "value"
     return "unknown"
 
@@ -198,8 +205,9 @@ def classify(name: str, local_widgets: frozenset[str]) -> str:
 class _Collector:
     """Walks one class body and links widget calls into trees."""
 
-    def __init__(self, local_widgets: frozenset[str]) -> None:
+    def __init__(self, local_widgets: frozenset[str], local_types: frozenset[str]) -> None:
         self.local_widgets = local_widgets
+        self.local_types = local_types
         self.unknown: list[str] = []
 
     def collect(
@@ -220,7 +228,7 @@ class _Collector:
             call = _call_at(kids, i)
             if call is not None:
                 name, args, after = call
-                kind = classify(name, self.local_widgets)
+                kind = classify(name, self.local_widgets, self.local_types)
                 if kind == "unknown":
                     self.unknown.append(name)
                 if kind == "widget":
@@ -321,9 +329,14 @@ def widget_classes(source: str) -> list[WidgetClass]:
     local = frozenset(
         _text(c.child_by_field_name("name")) for c in classes if _superclass(c) in WIDGET_BASES
     )
+    declared = frozenset(
+        _text(name)
+        for n in tree.root_node.named_children
+        if n.type in _TYPE_DECLARATIONS and (name := n.child_by_field_name("name")) is not None
+    )
     out: list[WidgetClass] = []
     for cls in classes:
-        collector = _Collector(local)
+        collector = _Collector(local, declared - local)
         roots: list[WidgetCall] = []
         body = cls.child_by_field_name("body")
         if body is not None:

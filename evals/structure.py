@@ -1,0 +1,33 @@
+"""Structure awareness: does a model know COON's own conventions — abbreviations both ways, prefixes, syntax?
+
+    inspect eval evals/structure.py -T primer=none --model …
+    inspect eval evals/structure.py -T kinds=syntax_validity -T primer=none,short,full --model …
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.solver import generate
+
+from coonbench.datasets.structure import structure_dataset
+from scorers.answer import answer_match, answer_metrics
+from solvers.primer import format_primer
+
+
+@task(name="coonbench/structure")
+def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short") -> Task:
+    """Questions generated from the COON dialect's tables, codec and validator.
+
+    Args:
+      kinds: question types to keep: abbrev_to_full, full_to_abbrev, prefix_meaning, syntax_validity (default all).
+      primer: none (prior knowledge: format ``coon-noprimer``), short (``coon``) or full (``coon-fullprimer``: the
+        tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
+    """
+    return Task(
+        dataset=structure_dataset(kinds, primer),
+        solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
+        scorer=answer_match(),
+        metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
+    )

@@ -1,0 +1,209 @@
+"""Exact-answer scoring through the shared normaliser, with accuracy sliced by metadata and token-cost metrics.
+
+The answer type and normaliser options come from the sample's metadata (``answer_type``, ``normalize_options``),
+so one scorer serves every exact-answer task (retrieval, comprehension, structure). ``Score.value`` is a dict:
+``correct`` (1/0), ``input_tokens`` (o200k of everything shown, from metadata) and ``usage_input_tokens`` (what
+the model reported; NaN when it reported nothing) — what metrics need lives in the value, so it survives epochs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    accuracy,
+    grouped,
+    metric,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState
+
+from coonbench.normalize import ANSWER_TYPES, answers_match
+from scorers.efficiency import by_format, efficiency
+
+DEFAULT_GROUP_KEYS: tuple[str, ...] = ("format", "question_type", "complexity")
+ANSWER_TYPE_KEY = "answer_type"
+OPTIONS_KEY = "normalize_options"
+PAIR_KEY = "pair_id"  # metadata: the same question/task across formats (for paired token savings)
+
+
+def _value_of(score: SampleScore, key: str) -> float:
+    value = score.score.value
+    if isinstance(value, dict):
+        raw = value.get(key, math.nan)
+    elif key == "correct" and isinstance(value, str):
+        raw = 1.0 if value == CORRECT else 0.0
+    else:
+        raw = math.nan
+    try:
+        return float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _pair_of(score: SampleScore) -> str:
+    meta = score.sample_metadata or {}
+    if PAIR_KEY in meta:
+        return str(meta[PAIR_KEY])
+    sample_id = str(score.sample_id)
+    fmt = str(meta.get("format", ""))
+    return sample_id[: -len(fmt) - 1] if fmt and sample_id.endswith("-" + fmt) else sample_id
+
+
+@metric(name="accuracy_by")
+def accuracy_by(group_keys: Sequence[str] = DEFAULT_GROUP_KEYS) -> Metric:
+    """Accuracy per metadata group, keyed ``<key>/<group>`` — Inspect's ``grouped(accuracy(), key)`` per key.
+
+    One metric for all keys because Inspect keeps only the first of several same-named metrics on a score key.
+    Samples without a key are left out of that key's groups.
+    """
+    per_key = {key: grouped(accuracy(), key, all=False) for key in group_keys}
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for key, grouped_metric in per_key.items():
+            members = [
+                SampleScore(
+                    score=Score(value=_value_of(s, "correct")),
+                    sample_id=s.sample_id,
+                    sample_metadata=s.sample_metadata,
+                )
+                for s in scores
+                if key in (s.sample_metadata or {}) and not math.isnan(_value_of(s, "correct"))
+            ]
+            if not members:
+                continue
+            for group, value in grouped_metric(members).items():  # type: ignore[union-attr]
+                out[f"{key}/{group}"] = float(value)
+        return out
+
+    return compute
+
+
+@metric(name="format_tokens")
+def format_tokens() -> Metric:
+    """Per format: mean o200k input tokens (``tokens/<format>``) and accuracy per 1K of them (``acc_per_1k/<format>``,
+    TOON's efficiency: accuracy% ÷ tokens × 1000, here with accuracy as a fraction)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for fmt, (acc, tok, _) in sorted(by_format(scores).items()):
+            out[f"tokens/{fmt}"] = round(tok, 1)
+            out[f"acc_per_1k/{fmt}"] = round(efficiency(acc, tok), 6)
+        return out
+
+    return compute
+
+
+@metric(name="input_token_saving")
+def input_token_saving(
+    baseline: str = "json", token_key: str = "input_tokens", require_key: str | None = None, label: str = "saving"
+) -> Metric:
+    """Per format: (Σ format tokens − Σ baseline tokens) / Σ baseline tokens over paired samples.
+
+    Pairs are the same ``pair_id`` (question or task) in both formats, so formats that cover fewer questions
+    (CSV) are compared on their own questions. With ``require_key`` (e.g. ``succeeded``), only pairs where that
+    value is 1 in EVERY format count (TeaLeaf's rule). Negative = fewer tokens than the baseline. Token values
+    that are NaN (e.g. no reported usage) drop the pair.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        table: dict[str, dict[str, SampleScore]] = defaultdict(dict)
+        formats: set[str] = set()
+        for s in scores:
+            fmt = str((s.sample_metadata or {}).get("format", "?"))
+            formats.add(fmt)
+            table[_pair_of(s)][fmt] = s
+        if require_key is not None:
+            table = {
+                pair: row
+                for pair, row in table.items()
+                if set(row) == formats and all(_value_of(s, require_key) == 1.0 for s in row.values())
+            }
+        out: dict[str, float] = {}
+        for fmt in sorted(formats):
+            if fmt == baseline:
+                continue
+            total = base = 0.0
+            for row in table.values():
+                if fmt in row and baseline in row:
+                    a, b = _value_of(row[fmt], token_key), _value_of(row[baseline], token_key)
+                    if math.isnan(a) or math.isnan(b):
+                        continue
+                    total, base = total + a, base + b
+            out[f"{label}/{fmt}"] = round((total - base) / base, 6) if base else math.nan
+        return out
+
+    return compute
+
+
+def answer_metrics(
+    group_keys: Sequence[str] = DEFAULT_GROUP_KEYS, baseline: str = "json"
+) -> list[Metric | dict[str, list[Metric]]]:
+    """Accuracy overall and per group key, mean tokens, accuracy per 1K tokens, and savings against ``baseline``.
+
+    Pass to ``Task(metrics=…)`` to slice by other keys (e.g. comprehension's ``band``).
+    """
+    return [
+        {"correct": [accuracy(), stderr()]},
+        accuracy_by(list(group_keys)),
+        format_tokens(),
+        input_token_saving(baseline=baseline),
+        input_token_saving(baseline=baseline, token_key="usage_input_tokens", label="usage_saving"),
+    ]
+
+
+def reported_input_tokens(state: TaskState) -> float:
+    """The model's own input-token count (NaN when the provider reported none, e.g. the gold solver)."""
+    usage = state.output.usage if state.output is not None else None
+    if usage is None or not usage.input_tokens:
+        return math.nan
+    return float(usage.input_tokens)
+
+
+@scorer(name="coonbench/answer_match", metrics=answer_metrics())
+def answer_match(answer_type: str | None = None, strip_output: bool = True) -> Scorer:
+    """Compare the completion with the target through the normaliser; garbage is INCORRECT, never an error.
+
+    Args:
+      answer_type: override for every sample; by default ``metadata['answer_type']`` (else ``string``).
+      strip_output: strip surrounding whitespace before normalising (decorations are the normaliser's job).
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        meta = state.metadata or {}
+        kind = answer_type or str(meta.get(ANSWER_TYPE_KEY) or "string")
+        options: Any = meta.get(OPTIONS_KEY) or None
+        completion = state.output.completion if state.output is not None else ""
+        completion = completion.strip() if strip_output else completion
+        expected = target.text
+        try:
+            if kind not in ANSWER_TYPES:
+                raise ValueError(f"unknown answer type '{kind}'")
+            ok, why = answers_match(completion, expected, kind, options)
+        except (ValueError, TypeError) as err:  # a bad sample definition: scored wrong, with the reason
+            ok, why = False, f"cannot score: {err}"
+        value = {
+            "correct": 1.0 if ok else 0.0,
+            "input_tokens": float(meta.get("input_tokens", math.nan)),
+            "usage_input_tokens": reported_input_tokens(state),
+        }
+        return Score(
+            value=value,
+            answer=completion,
+            explanation=f"{CORRECT if ok else INCORRECT}: {why}",
+            metadata={"verdict": CORRECT if ok else INCORRECT, "answer_type": kind},
+        )
+
+    return score
