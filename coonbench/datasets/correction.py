@@ -1,0 +1,214 @@
+"""The iterative-correction dataset: our function specifications (``data/correction/*.yaml``) as Samples.
+
+Each YAML file holds a list of problems (schema: ``coonbench.execution.problem.Problem``). A malformed file raises
+``ProblemFileError`` naming the file, the line of the entry, the entry id and the field. For every problem and
+target the loader renders the prompt (signature in that language, description, a few examples) and the gold
+reply (the target's reference solution; for ``python-ast`` derived by code from the Python reference).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import ValidationError
+
+from coonbench.execution import get_executor
+from coonbench.execution.goth import GOTH_PRIMER
+from coonbench.execution.problem import Problem
+from coonbench.execution.python import PYTHON_AST_PRIMER
+from coonbench.execution.types import js_type, parse_type, python_type
+from coonbench.paths import DATA_DIR
+from coonbench.samples import sample_metadata
+from coonbench.tokens import count_tokens
+
+PROBLEMS_DIR = DATA_DIR / "correction"
+EXAMPLES_SHOWN = 3
+
+PROMPT = """Implement the following function in {label}.
+
+Function: {name}
+Signature: {signature}
+Description: {description}
+Examples:
+{examples}
+{error_rule}
+{reply_rule}"""
+
+ERROR_RULES = {
+    "python": "For invalid input, raise ValueError.",
+    "python-ast": "For invalid input, raise ValueError.",
+    "javascript": "For invalid input, throw an Error (e.g. `throw new Error(\"...\")`).",
+    "goth": "For invalid input, fail with an error.",
+}
+
+REPLY_RULES = {
+    "python": "Reply with the complete function in one ```python code block. Do not add example calls.",
+    "python-ast": (
+        "Reply with the JSON syntax tree (Python `ast` schema) of a module that defines this function, in one "
+        "```json code block. Do not add example calls."
+    ),
+    "javascript": (
+        "Reply with the complete function (a `function {name}(...)` declaration) in one ```javascript code "
+        "block. Do not add example calls, require() or module exports."
+    ),
+    "goth": "Reply with the complete Goth program in one ```goth code block, no explanation.",
+}
+
+SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER}
+
+
+class ProblemFileError(ValueError):
+    """A malformed problem file: names the file, line, entry and field."""
+
+
+def _entry_lines(text: str) -> list[int]:
+    """1-based start line of every top-level list entry (for error messages)."""
+    node = yaml.compose(text)
+    if node is None or not isinstance(node, yaml.SequenceNode):
+        return []
+    return [item.start_mark.line + 1 for item in node.value]
+
+
+def load_problem_file(path: Path) -> list[Problem]:
+    """Problems of one YAML file; any schema error names file, line, entry id and field."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = yaml.safe_load(text)
+        lines = _entry_lines(text)
+    except yaml.YAMLError as exc:
+        raise ProblemFileError(f"{path}: invalid YAML: {exc}") from exc
+    if not isinstance(data, list):
+        raise ProblemFileError(f"{path}: line 1: the file must be a YAML list of problems")
+    problems = []
+    for i, entry in enumerate(data):
+        line = lines[i] if i < len(lines) else "?"
+        ident = entry.get("id", f"#{i}") if isinstance(entry, dict) else f"#{i}"
+        try:
+            problems.append(Problem.model_validate(entry))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or "(entry)"
+            raise ProblemFileError(
+                f"{path}: line {line}: problem '{ident}': field '{field}': {err['msg']}"
+            ) from exc
+    return problems
+
+
+@lru_cache(maxsize=4)
+def load_problems(directory: Path = PROBLEMS_DIR) -> tuple[Problem, ...]:
+    """All problems, files in name order; ids must be unique."""
+    problems: list[Problem] = []
+    seen: dict[str, Path] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        for problem in load_problem_file(path):
+            if problem.id in seen:
+                raise ProblemFileError(f"{path}: problem '{problem.id}': field 'id': duplicate (also in {seen[problem.id]})")
+            seen[problem.id] = path
+            problems.append(problem)
+    if not problems:
+        raise ProblemFileError(f"{directory}: no problem files (*.yaml)")
+    return tuple(problems)
+
+
+def render_signature(problem: Problem, target: str) -> str:
+    """The signature as the target language writes it."""
+    sig = problem.signature
+    if target in ("python", "python-ast"):
+        params = ", ".join(f"{p.name}: {python_type(parse_type(p.type))}" for p in sig.params)
+        return f"def {sig.name}({params}) -> {python_type(sig.return_type)}"
+    if target == "javascript":
+        params = ", ".join(p.name for p in sig.params)
+        types = "; ".join(f"{p.name}: {js_type(parse_type(p.type))}" for p in sig.params)
+        return f"function {sig.name}({params})  // {types}; returns {js_type(sig.return_type)}"
+    params = " → ".join(p.type for p in sig.params)
+    return f"{sig.name} : {params} → {sig.returns}"
+
+
+def render_examples(problem: Problem) -> str:
+    """The first few test cases as ``call = expected`` lines."""
+    lines = []
+    for case in problem.tests[:EXAMPLES_SHOWN]:
+        if case.expected_error:
+            lines.append(f"  {problem.call_text(case)} -> error (invalid input)")
+        else:
+            lines.append(f"  {problem.call_text(case)} = {json.dumps(case.expected)}")
+    return "\n".join(lines)
+
+
+def build_prompt(problem: Problem, target: str) -> str:
+    """The user prompt of a problem for a target."""
+    executor = get_executor(target)
+    has_errors = any(c.expected_error for c in problem.tests)
+    return PROMPT.format(
+        label=executor.label,
+        name=problem.signature.name,
+        signature=render_signature(problem, target),
+        description=problem.description,
+        examples=render_examples(problem),
+        error_rule=(ERROR_RULES[target] + "\n") if has_errors else "",
+        reply_rule=REPLY_RULES[target].format(name=problem.signature.name),
+    )
+
+
+def problem_to_sample(problem: Problem, target: str) -> Sample:
+    """One Sample: input = prompt, target = the target's reference program (empty for goth), full metadata."""
+    executor = get_executor(target)
+    prompt = build_prompt(problem, target)
+    system = SYSTEM_PRIMERS.get(target)
+    gold = executor.gold_reply(problem)
+    reference = executor.reference(problem)
+    python_ref = problem.solutions["python"].strip()
+    python_tokens = count_tokens(python_ref)
+    extra: dict[str, Any] = {
+        "problem_id": problem.id,
+        "target": target,
+        "system_prompt": system,
+        "python_reference_tokens": python_tokens,
+        "reference_tokens": count_tokens(reference.strip()) if reference else None,
+        "function_name": problem.signature.name,
+    }
+    return Sample(
+        id=f"correction-{problem.id}-{target}",
+        input=prompt,
+        target=reference or "",
+        metadata=sample_metadata(
+            format=target,
+            category="correction",
+            question_type=problem.category,
+            complexity=problem.complexity,
+            input_text=(system + "\n\n" if system else "") + prompt,
+            gold=gold,
+            **extra,
+        ),
+    )
+
+
+def problem_by_id(problem_id: str) -> Problem:
+    """Look a problem up by id (the solver and scorer find it from sample metadata)."""
+    for problem in load_problems():
+        if problem.id == problem_id:
+            return problem
+    raise KeyError(f"unknown correction problem '{problem_id}'")
+
+
+def correction_dataset(
+    target: str, problems: list[str] | None = None, categories: list[str] | None = None, limit: int | None = None
+) -> MemoryDataset:
+    """Samples for one target, optionally filtered by problem id / category, in file order."""
+    selected = [
+        p
+        for p in load_problems()
+        if (problems is None or p.id in problems) and (categories is None or p.category in categories)
+    ]
+    if problems is not None:
+        missing = set(problems) - {p.id for p in selected}
+        if missing:
+            raise ValueError(f"unknown problem id(s): {', '.join(sorted(missing))}")
+    if limit is not None:
+        selected = selected[:limit]
+    return MemoryDataset([problem_to_sample(p, target) for p in selected], name=f"correction-{target}")

@@ -1,0 +1,256 @@
+"""One executor interface: a target language turns (code, problem) into a classified attempt outcome.
+
+Adding a language = one ``Executor`` subclass registered with ``register_executor``. The executor only builds
+files and a command; running always goes through Inspect's ``sandbox()`` (docker or coonbench-local).
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import math
+import uuid
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from importlib.resources import files
+from typing import Any, ClassVar
+
+from inspect_ai.util import SandboxEnvironment, sandbox
+
+from coonbench.execution.problem import Problem, TestCase
+from coonbench.execution.types import describe_value, type_mismatch
+
+RESULT_MARKER = "@@COONBENCH-RESULT@@"
+
+
+class Outcome(str, Enum):
+    """The Goth error taxonomy plus success."""
+
+    PASS = "PASS"
+    PARSE_ERROR = "PARSE_ERROR"
+    TYPE_ERROR = "TYPE_ERROR"
+    RUNTIME_ERROR = "RUNTIME_ERROR"
+    WRONG_OUTPUT = "WRONG_OUTPUT"
+    TIMEOUT = "TIMEOUT"
+
+
+ERROR_TYPES = [o for o in Outcome if o is not Outcome.PASS]
+
+
+class ExecutorUnavailable(RuntimeError):
+    """The target cannot run here (e.g. no ``goth`` binary); raised at task creation."""
+
+
+@dataclass
+class AttemptResult:
+    """What one attempt did: outcome, the first failing case (fed back to the model) and counts."""
+
+    outcome: Outcome
+    message: str = ""
+    case_index: int | None = None
+    call: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+    passed: int = 0
+    total: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def parsed(self) -> bool:
+        """Did the program parse (Goth's 'parse success')?"""
+        return self.outcome is not Outcome.PARSE_ERROR
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON-safe record for the store / log."""
+        record = asdict(self)
+        record["outcome"] = self.outcome.value
+        return record
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, dict) or "__fn__" not in value else "<function>"
+
+
+def values_equal(actual: Any, expected: Any, tolerance: float | None) -> bool:
+    """Deep equality; numbers with ``tolerance`` (absolute) or math.isclose(rel 1e-9, abs 1e-12)."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and actual == expected
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        if tolerance is not None:
+            return abs(actual - expected) <= tolerance
+        if isinstance(expected, int) and isinstance(actual, int):
+            return actual == expected
+        return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(actual) == len(expected) and all(values_equal(a, e, tolerance) for a, e in zip(actual, expected))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return set(actual) == set(expected) and all(values_equal(actual[k], expected[k], tolerance) for k in expected)
+    return type(actual) is type(expected) and actual == expected
+
+
+def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
+    """Turn a runner's JSON record (parse / load / per-case results) into an AttemptResult."""
+    total = len(problem.tests)
+    stage = record.get("stage")
+    if stage == "parse":
+        return AttemptResult(Outcome.PARSE_ERROR, f"{record.get('error')}: {record.get('message')}", total=total)
+    if stage == "load":
+        if record.get("status") == "timeout":
+            return AttemptResult(Outcome.TIMEOUT, str(record.get("message")), total=total)
+        kind = Outcome.TYPE_ERROR if record.get("type_error") else Outcome.RUNTIME_ERROR
+        return AttemptResult(kind, f"{record.get('error')}: {record.get('message')}", total=total)
+    if stage != "run" or not isinstance(record.get("cases"), list) or len(record["cases"]) != total:
+        return AttemptResult(Outcome.RUNTIME_ERROR, f"the runner failed: {record.get('message', record)}", total=total)
+    ret_type = problem.signature.return_type
+    if ret_type.kind == "fn":
+        ret_type = ret_type.args[-1]
+    first: AttemptResult | None = None
+    passed = 0
+    for i, (case, res) in enumerate(zip(problem.tests, record["cases"])):
+        failure = _check_case(problem, case, res, ret_type)
+        if failure is None:
+            passed += 1
+            continue
+        if first is None:
+            outcome, message, actual = failure
+            first = AttemptResult(
+                outcome,
+                message,
+                case_index=i,
+                call=problem.call_text(case),
+                expected="an error (invalid input)" if case.expected_error else _show(case.expected),
+                actual=actual,
+                total=total,
+            )
+    if first is None:
+        return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total)
+    first.passed = passed
+    return first
+
+
+def _check_case(problem: Problem, case: TestCase, res: dict[str, Any], ret_type: Any) -> tuple[Outcome, str, str] | None:
+    status = res.get("status")
+    if status == "timeout":
+        return Outcome.TIMEOUT, "the call exceeded the time limit", "(no result: timed out)"
+    if status == "error":
+        raised = f"raised {res.get('error')}: {res.get('message')}"
+        if case.expected_error is not None and res.get("value_error"):
+            return None
+        if res.get("type_error"):
+            return Outcome.TYPE_ERROR, raised, raised
+        return Outcome.RUNTIME_ERROR, raised, raised
+    value = res.get("value")
+    if case.expected_error is not None:
+        return Outcome.WRONG_OUTPUT, "expected an error for invalid input, but the call returned", _show(value)
+    mismatch = type_mismatch(value, ret_type)
+    if mismatch:
+        return Outcome.TYPE_ERROR, f"wrong return type: {mismatch}", f"{_show(value)} ({describe_value(value)})"
+    if not values_equal(value, case.expected, case.tolerance):
+        tol = f" (tolerance {case.tolerance})" if case.tolerance is not None else ""
+        return Outcome.WRONG_OUTPUT, f"wrong result{tol}", _show(value)
+    return None
+
+
+def parse_runner_output(stdout: str) -> dict[str, Any] | None:
+    """The JSON record after the last result marker, or None."""
+    idx = stdout.rfind(RESULT_MARKER)
+    if idx < 0:
+        return None
+    try:
+        record = json.loads(stdout[idx + len(RESULT_MARKER):].strip().splitlines()[0])
+    except (ValueError, IndexError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def harness_text(name: str) -> str:
+    """Source of a runner program shipped in ``coonbench/execution/harness``."""
+    return files("coonbench.execution.harness").joinpath(name).read_text(encoding="utf-8")
+
+
+class Executor(abc.ABC):
+    """A target language: how to prompt for it, where its code sits in a reply, how to run it."""
+
+    name: ClassVar[str]  # target name (-T target=…)
+    label: ClassVar[str]  # human name used in prompts
+    fence: ClassVar[str]  # code-fence language the model should use
+    extension: ClassVar[str]
+
+    def check_available(self) -> None:
+        """Raise ExecutorUnavailable when this target cannot run here."""
+
+    @abc.abstractmethod
+    def command(self, solution: str, cases: str, problem: Problem, case_timeout: float) -> list[str]:
+        """The command that runs the runner inside the sandbox (paths relative to its working dir)."""
+
+    @abc.abstractmethod
+    def runner_files(self) -> dict[str, str]:
+        """Runner files to place next to the solution."""
+
+    def reference(self, problem: Problem) -> str | None:
+        """This target's reference program (the gold reply's code), when one exists."""
+        return problem.solutions.get(self.name)  # type: ignore[call-overload]
+
+    def gold_reply(self, problem: Problem) -> str | None:
+        """The reply of a perfect model: the reference in one fenced block."""
+        code = self.reference(problem)
+        return None if code is None else f"```{self.fence}\n{code.strip()}\n```"
+
+    async def run(
+        self, code: str, problem: Problem, case_timeout: float = 2.0, box: SandboxEnvironment | None = None
+    ) -> AttemptResult:
+        """Run every test case in the sandbox (default: the sample's) and classify the outcome.
+
+        Never raises because of the code itself: bad code is an outcome.
+        """
+        box = box or sandbox()
+        run_dir = f"run-{uuid.uuid4().hex[:12]}"
+        solution = f"{run_dir}/solution.{self.extension}"
+        cases = f"{run_dir}/cases.json"
+        await box.write_file(solution, code)
+        await box.write_file(cases, json.dumps([c.model_dump(exclude_none=True) for c in problem.tests]))
+        for fname, text in self.runner_files().items():
+            await box.write_file(f"{run_dir}/{fname}", text)
+        wall = case_timeout * len(problem.tests) + 5.0
+        try:
+            result = await box.exec(
+                self.command(f"solution.{self.extension}", "cases.json", problem, case_timeout),
+                cwd=run_dir,
+                timeout=math.ceil(wall),
+                timeout_retry=False,
+            )
+        except TimeoutError:
+            return AttemptResult(
+                Outcome.TIMEOUT, f"the program exceeded the {math.ceil(wall)} s time limit", total=len(problem.tests)
+            )
+        record = parse_runner_output(result.stdout)
+        if record is None:
+            tail = (result.stderr or result.stdout).strip()[-600:]
+            return AttemptResult(
+                Outcome.RUNTIME_ERROR,
+                f"the program crashed (exit code {result.returncode}; memory or CPU limit?): {tail}",
+                total=len(problem.tests),
+                details={"returncode": result.returncode},
+            )
+        return classify_cases(problem, record)
+
+
+_EXECUTORS: dict[str, Executor] = {}
+
+
+def register_executor(executor: Executor) -> Executor:
+    """Make a target available by name."""
+    _EXECUTORS[executor.name] = executor
+    return executor
+
+
+def get_executor(name: str) -> Executor:
+    """The executor for a target; ValueError lists the known ones."""
+    if name not in _EXECUTORS:
+        raise ValueError(f"unknown target '{name}' (expected one of {', '.join(sorted(_EXECUTORS))})")
+    return _EXECUTORS[name]
+
+
+def list_executors() -> list[str]:
+    """Registered target names."""
+    return sorted(_EXECUTORS)

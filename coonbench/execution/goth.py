@@ -1,0 +1,136 @@
+"""Goth target: runs a real ``goth`` binary when one is on PATH; otherwise the task refuses to start.
+
+There is no Goth interpreter we can build here (see the findings note) and we do not fake one. The call
+convention follows upstream's benchmark runner: ``goth FILE ARG…`` per test case, output printed as text,
+``Error:``/``Load error:`` or a non-zero exit meaning failure. We classify failures by their message (parse /
+type / otherwise runtime). Argument and result rendering for lists and strings is best effort (upstream's
+suite uses numbers and booleans). The binary must be executable by the sandbox user (``nobody`` when run as
+root locally); the Docker image does not contain it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import uuid
+from typing import Any
+
+from inspect_ai.util import SandboxEnvironment, sandbox
+
+from coonbench.execution.base import (
+    AttemptResult,
+    Executor,
+    ExecutorUnavailable,
+    Outcome,
+    _check_case,
+    register_executor,
+)
+from coonbench.execution.problem import Problem
+
+GOTH_PRIMER = """Goth is a functional language written with Unicode symbols and De Bruijn indices.
+- A function is declared as `╭─ name : T₁ → T₂ → R` followed by `╰─ body`.
+- Parameters have no names: `₀` is the last parameter, `₁` the one before, and so on
+  (for f : A → B → C, `₁` is the A argument and `₀` the B argument).
+- Types: I64, F64, Bool, String; arrays [n]I64.
+- Operators: + - × / % = < > ≤ ≥ ∧ ∨ ¬ ; booleans ⊤ (true) and ⊥ (false).
+- Conditionals: `if c then a else b`; recursion calls the function by name.
+- The entry point is `main`."""
+
+
+def render_arg(value: Any) -> str:
+    """A test input as a Goth command-line argument."""
+    if isinstance(value, bool):
+        return "⊤" if value else "⊥"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def parse_output(text: str) -> Any:
+    """A printed Goth value as JSON-like data (⊤/⊥ as booleans, numbers, else the stripped text)."""
+    out = text.strip()
+    if out in ("⊤", "true", "True"):
+        return True
+    if out in ("⊥", "false", "False"):
+        return False
+    try:
+        return json.loads(out)
+    except ValueError:
+        return out
+
+
+class GothExecutor(Executor):
+    """Goth syntax, run by an external ``goth`` binary."""
+
+    name = "goth"
+    label = "Goth"
+    fence = "goth"
+    extension = "goth"
+    binary: str | None = None
+
+    def check_available(self) -> None:
+        """Refuse clearly when there is no binary."""
+        found = shutil.which("goth")
+        if found is None:
+            raise ExecutorUnavailable(
+                "target 'goth' needs the Goth interpreter: no 'goth' binary on PATH. Build it from "
+                "sigilante/goth (cargo build -p goth-cli) and put it on PATH; coonbench does not emulate Goth."
+            )
+        self.binary = found
+
+    def runner_files(self) -> dict[str, str]:
+        """No runner: the binary is called once per case."""
+        return {}
+
+    def command(self, solution: str, cases: str, problem: Problem, case_timeout: float) -> list[str]:
+        """Unused (see ``run``)."""
+        return [self.binary or "goth", solution]
+
+    async def run(
+        self, code: str, problem: Problem, case_timeout: float = 10.0, box: SandboxEnvironment | None = None
+    ) -> AttemptResult:
+        """One ``goth FILE ARGS…`` call per test case."""
+        self.check_available()
+        box = box or sandbox()
+        run_dir = f"run-{uuid.uuid4().hex[:12]}"
+        await box.write_file(f"{run_dir}/solution.goth", code)
+        total = len(problem.tests)
+        ret_type = problem.signature.return_type
+        passed, first = 0, None
+        for i, case in enumerate(problem.tests):
+            try:
+                res = await box.exec(
+                    [self.binary or "goth", "solution.goth", *map(render_arg, case.input)],
+                    cwd=run_dir,
+                    timeout=math.ceil(case_timeout),
+                    timeout_retry=False,
+                )
+                out = (res.stdout or "").strip()
+                if not res.success or out.startswith(("Error:", "Load error:")):
+                    message = (out + "\n" + res.stderr).strip()[-500:]
+                    low = message.lower()
+                    if "parse" in low or "syntax" in low or "load error" in low:
+                        return AttemptResult(Outcome.PARSE_ERROR, message, total=total)
+                    record: dict[str, Any] = {"status": "error", "error": "GothError", "message": message,
+                                              "type_error": "type" in low, "value_error": True}
+                else:
+                    record = {"status": "ok", "value": parse_output(out)}
+            except TimeoutError:
+                record = {"status": "timeout"}
+            failure = _check_case(problem, case, record, ret_type)
+            if failure is None:
+                passed += 1
+            elif first is None:
+                outcome, message, actual = failure
+                first = AttemptResult(outcome, message, case_index=i, call=problem.call_text(case),
+                                      expected=json.dumps(case.expected), actual=actual, total=total)
+        if first is None:
+            return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total)
+        first.passed = passed
+        return first
+
+
+register_executor(GothExecutor())

@@ -1,0 +1,1 @@
+"""Self-contained runner programs copied into the sandbox (stdlib / Node built-ins only)."""

@@ -1,0 +1,213 @@
+"""Runs a candidate Python function against test cases inside the sandbox; prints one JSON result line.
+
+Self-contained (stdlib only): it is copied into the sandbox, so nothing from coonbench is importable there.
+Usage: ``python3 python_runner.py {py|pyast} SOLUTION CASES NAME CASE_TIMEOUT_S MEMORY_MB``.
+``pyast`` mode reads a JSON syntax tree in Python's ``ast`` schema (``{"_type": "FunctionDef", ...}``),
+rebuilds it with ``ast`` and compiles it. Output: a line ``RESULT_MARKER`` then one JSON object.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import math
+import signal
+import sys
+from typing import Any
+
+RESULT_MARKER = "@@COONBENCH-RESULT@@"
+POSITION_FIELDS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+# fields that hold lists (an omitted one defaults to []); IfExp/Lambda bodies and FunctionDef/Lambda `args` are not
+LIST_FIELDS = frozenset(
+    "body orelse finalbody handlers posonlyargs kwonlyargs kw_defaults defaults decorator_list targets elts keys "
+    "values ops comparators keywords generators ifs names bases type_ignores cases patterns kwd_attrs kwd_patterns "
+    "items args".split()
+)
+NOT_LIST = {("IfExp", "body"), ("IfExp", "orelse"), ("Lambda", "body"), ("FunctionDef", "args"),
+            ("AsyncFunctionDef", "args"), ("Lambda", "args")}
+
+
+def _default(cls_name: str, field: str) -> Any:
+    """The value of an omitted field: [] for list fields, Load() for ctx, else None."""
+    if field == "ctx":
+        return ast.Load()
+    if field in LIST_FIELDS and (cls_name, field) not in NOT_LIST:
+        return []
+    return None
+
+
+class AstJsonError(ValueError):
+    """A JSON document that is not a valid Python syntax tree; ``path`` says where."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(f"{message} (at {path})")
+        self.path = path
+
+
+def json_to_ast(node: Any, path: str = "$") -> Any:
+    """Rebuild ``ast`` nodes from ``{"_type": ...}`` dicts; omitted fields default to None."""
+    if isinstance(node, list):
+        return [json_to_ast(item, f"{path}[{i}]") for i, item in enumerate(node)]
+    if isinstance(node, dict):
+        if "_type" not in node:
+            raise AstJsonError("object without '_type'", path)
+        name = node["_type"]
+        cls = getattr(ast, str(name), None)
+        if not (isinstance(cls, type) and issubclass(cls, ast.AST)) or name.startswith("_"):
+            raise AstJsonError(f"unknown node type {name!r}", path)
+        unknown = set(node) - set(cls._fields) - set(cls._attributes) - {"_type"}
+        if unknown:
+            raise AstJsonError(f"{name} has no field(s) {sorted(unknown)}; its fields are {list(cls._fields)}", path)
+        fields = {f: json_to_ast(node[f], f"{path}.{f}") if f in node else _default(name, f) for f in cls._fields}
+        result = cls(**fields)
+        for attr in POSITION_FIELDS:
+            if attr in node and attr in cls._attributes:
+                setattr(result, attr, node[attr])
+        return result
+    if node is None or isinstance(node, (str, int, float, bool)):
+        return node
+    raise AstJsonError(f"unsupported JSON value {node!r}", path)
+
+
+def module_from_json(text: str) -> ast.Module:
+    """A Module from JSON text: a Module, a single statement, or a list of statements."""
+    data = json.loads(text)
+    tree = json_to_ast(data)
+    if isinstance(tree, list):
+        tree = ast.Module(body=tree, type_ignores=[])
+    elif isinstance(tree, ast.stmt):
+        tree = ast.Module(body=[tree], type_ignores=[])
+    if not isinstance(tree, ast.Module):
+        raise AstJsonError(f"top level must be a Module or statement(s), got {type(tree).__name__}", "$")
+    if tree.type_ignores is None:
+        tree.type_ignores = []
+    return ast.fix_missing_locations(tree)
+
+
+BLOCKED_EVENTS = frozenset(
+    {"socket.connect", "socket.bind", "socket.getaddrinfo", "socket.sendto", "subprocess.Popen", "os.system",
+     "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "pty.spawn"}
+)
+
+
+def _audit(event: str, args: Any) -> None:
+    """Defence in depth (the sandbox is the real boundary): no sockets, no new processes from user code."""
+    if event in BLOCKED_EVENTS:
+        raise PermissionError(f"{event} is not allowed in the sandbox")
+
+
+class CaseTimeout(BaseException):
+    """Raised by the alarm; a BaseException so that ``except Exception`` in user code does not swallow it."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise CaseTimeout()
+
+
+def encode(value: Any, depth: int = 0) -> Any:
+    """JSON-safe form of a returned value (tuples as lists; other objects marked unrepresentable)."""
+    if depth > 50:
+        return {"__unrepresentable__": "too deep"}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"__unrepresentable__": f"float {value}"}
+    if isinstance(value, (list, tuple)):
+        return [encode(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: encode(v, depth + 1) for k, v in value.items()}
+        return {"__unrepresentable__": "dict with non-string keys", "repr": repr(value)[:200]}
+    if callable(value):
+        return {"__fn__": True}
+    return {"__unrepresentable__": type(value).__name__, "repr": repr(value)[:200]}
+
+
+def error_record(exc: BaseException) -> dict[str, Any]:
+    """Kind flags for the host's classifier."""
+    return {
+        "status": "error",
+        "error": type(exc).__name__,
+        "message": str(exc)[:500],
+        "type_error": isinstance(exc, TypeError),
+        "value_error": isinstance(exc, ValueError),
+    }
+
+
+def main(argv: list[str]) -> dict[str, Any]:
+    """Compile the solution, then run every case with a per-case alarm; return the result record."""
+    mode, solution_path, cases_path, name, case_timeout, memory_mb = argv[1:7]
+    try:
+        import resource
+
+        limit = int(memory_mb) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):
+        pass
+    with open(solution_path, encoding="utf-8") as fh:
+        source = fh.read()
+    with open(cases_path, encoding="utf-8") as fh:
+        cases = json.load(fh)
+    try:
+        if mode == "pyast":
+            code = compile(module_from_json(source), "solution.py", "exec")
+        else:
+            code = compile(source, "solution.py", "exec")
+    except SyntaxError as exc:
+        return {"stage": "parse", "error": "SyntaxError", "message": f"{exc.msg} (line {exc.lineno}, column {exc.offset})"}
+    except json.JSONDecodeError as exc:
+        return {"stage": "parse", "error": "JSONDecodeError", "message": str(exc)}
+    except (AstJsonError, TypeError, ValueError) as exc:
+        return {"stage": "parse", "error": type(exc).__name__, "message": str(exc)[:500]}
+    namespace: dict[str, Any] = {"__name__": "solution"}
+    sys.addaudithook(_audit)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    captured = io.StringIO()
+    real_stdout = sys.stdout
+    sys.stdout = captured
+    try:
+        signal.setitimer(signal.ITIMER_REAL, float(case_timeout))
+        try:
+            exec(code, namespace)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except CaseTimeout:
+        return {"stage": "load", "status": "timeout", "message": "defining the module timed out"}
+    except BaseException as exc:  # noqa: BLE001 - any failure of user code is data
+        return {"stage": "load", **error_record(exc)}
+    finally:
+        sys.stdout = real_stdout
+    fn = namespace.get(name)
+    if not callable(fn):
+        return {"stage": "load", "status": "error", "error": "NameError", "type_error": False,
+                "value_error": False, "message": f"no function named {name!r} is defined"}
+    results = []
+    for case in cases:
+        sys.stdout = captured
+        try:
+            signal.setitimer(signal.ITIMER_REAL, float(case_timeout))
+            try:
+                value = fn(*case["input"])
+                if case.get("then_call") is not None:
+                    if not callable(value):
+                        raise TypeError(f"expected a function to call, got {type(value).__name__}")
+                    value = value(*case["then_call"])
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            results.append({"status": "ok", "value": encode(value)})
+        except CaseTimeout:
+            results.append({"status": "timeout"})
+        except RecursionError as exc:
+            results.append({**error_record(exc), "message": "maximum recursion depth exceeded"})
+        except BaseException as exc:  # noqa: BLE001
+            results.append(error_record(exc))
+        finally:
+            sys.stdout = real_stdout
+    return {"stage": "run", "cases": results}
+
+
+if __name__ == "__main__":
+    record = main(sys.argv)
+    sys.stdout.write("\n" + RESULT_MARKER + "\n" + json.dumps(record) + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,152 @@
+"""The problem specification shared by executors, the dataset loader and the scorer (pydantic schema)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from coonbench.execution.types import TypeExpr, TypeSyntaxError, parse_type, type_mismatch
+
+CATEGORIES = (
+    "basic",
+    "recursion",
+    "algorithms",
+    "higher-order",
+    "numeric",
+    "strings",
+    "data-structures",
+    "errors",
+)
+COMPLEXITY_BANDS = ("basic", "intermediate", "advanced")
+_IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+class Param(BaseModel):
+    """One parameter: a language-neutral name and type."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    type: str
+
+    @field_validator("name")
+    @classmethod
+    def _ident(cls, v: str) -> str:
+        if not _IDENT.match(v):
+            raise ValueError(f"parameter name {v!r} must be snake_case")
+        return v
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, v: str) -> str:
+        try:
+            parse_type(v)
+        except TypeSyntaxError as exc:
+            raise ValueError(str(exc)) from exc
+        return v
+
+
+class Signature(BaseModel):
+    """Function name, parameters and return type (same name in every target language)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    params: list[Param]
+    returns: str
+
+    @field_validator("name")
+    @classmethod
+    def _ident(cls, v: str) -> str:
+        if not _IDENT.match(v):
+            raise ValueError(f"function name {v!r} must be snake_case")
+        return v
+
+    @field_validator("returns")
+    @classmethod
+    def _type(cls, v: str) -> str:
+        try:
+            parse_type(v)
+        except TypeSyntaxError as exc:
+            raise ValueError(str(exc)) from exc
+        return v
+
+    @property
+    def return_type(self) -> TypeExpr:
+        """The parsed return type."""
+        return parse_type(self.returns)
+
+
+class TestCase(BaseModel):
+    """Inputs → expected output (optionally within an absolute tolerance) or an expected error.
+
+    ``then_call``: when the function returns a function, call it with these arguments and compare that result.
+    ``expected_error``: ``value_error`` = Python raises ``ValueError`` (or a subclass); JavaScript throws anything
+    but a TypeError/ReferenceError/SyntaxError/EvalError/URIError or a stack overflow (those are bugs, not
+    deliberate signals).
+    """
+
+    __test__ = False  # not a pytest class
+    model_config = ConfigDict(extra="forbid")
+    input: list[Any]
+    expected: Any = None
+    tolerance: float | None = Field(default=None, ge=0)
+    expected_error: Literal["value_error"] | None = None
+    then_call: list[Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _has_outcome(cls, data: Any) -> Any:
+        if isinstance(data, dict) and ("expected" in data) == ("expected_error" in data):
+            raise ValueError("a test case needs exactly one of 'expected' and 'expected_error'")
+        return data
+
+
+class Problem(BaseModel):
+    """One function specification with its tests and reference solutions."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    category: Literal[CATEGORIES]  # type: ignore[valid-type]
+    complexity: Literal[COMPLEXITY_BANDS]  # type: ignore[valid-type]
+    signature: Signature
+    description: str
+    tests: list[TestCase] = Field(min_length=2)
+    solutions: dict[Literal["python", "javascript"], str]
+
+    @field_validator("solutions")
+    @classmethod
+    def _python_required(cls, v: dict[str, str]) -> dict[str, str]:
+        if "python" not in v:
+            raise ValueError("a python reference solution is required")
+        return v
+
+    @model_validator(mode="after")
+    def _arity(self) -> Problem:
+        n = len(self.signature.params)
+        for i, case in enumerate(self.tests):
+            if len(case.input) != n:
+                raise ValueError(f"tests[{i}].input has {len(case.input)} arguments, signature has {n}")
+            ret = self.signature.return_type
+            if case.then_call is not None and ret.kind != "fn":
+                raise ValueError(f"tests[{i}].then_call needs a function return type")
+            if ret.kind == "fn" and case.then_call is None:
+                raise ValueError(f"tests[{i}]: a function return type needs then_call")
+            for param, arg in zip(self.signature.params, case.input):
+                msg = type_mismatch(arg, parse_type(param.type), f"tests[{i}].input {param.name}")
+                if msg:
+                    raise ValueError(msg)
+            if case.expected_error is None:
+                msg = type_mismatch(case.expected, ret.args[-1] if ret.kind == "fn" else ret, f"tests[{i}].expected")
+                if msg:
+                    raise ValueError(msg)
+        return self
+
+    def call_text(self, case: TestCase) -> str:
+        """How a case reads in messages: ``name(1, [2, 3])`` (then ``(4)`` for a returned function)."""
+        import json
+
+        text = f"{self.signature.name}({', '.join(json.dumps(a) for a in case.input)})"
+        if case.then_call is not None:
+            text += f"({', '.join(json.dumps(a) for a in case.then_call)})"
+        return text

@@ -1,0 +1,88 @@
+"""Pull the program out of a model reply: fenced blocks, prose around code, several fences.
+
+Shared by every task that asks for code or data in a fence. ``extract_code(text, language)`` returns the body of
+the fenced block in the requested language (the last such block), else the last fenced block of any language,
+else — when there is no fence at all — the text itself if it looks like code of that language, else None.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+# ```lang\n ... ``` (also ~~~); an unclosed final fence runs to the end of the text (truncated replies)
+_FENCE = re.compile(r"(?ms)^[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)")
+
+ALIASES: dict[str, set[str]] = {
+    "python": {"python", "py", "python3"},
+    "python-ast": {"json"},
+    "json": {"json", "jsonc"},
+    "javascript": {"javascript", "js", "node", "mjs"},
+    "typescript": {"typescript", "ts"},
+    "dart": {"dart"},
+    "goth": {"goth"},
+    "yaml": {"yaml", "yml"},
+}
+
+_CODE_HINTS: dict[str, re.Pattern[str]] = {
+    "python": re.compile(r"(?m)^\s*(def |class |import |from \w+ import |return\b)"),
+    "javascript": re.compile(r"(?m)(\bfunction\b|=>|\bconst |\blet |\breturn\b)"),
+    "goth": re.compile(r"╭─|╰─"),
+}
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """Every fenced block as (language tag lower-cased, body), in order."""
+    return [(m.group(2).lower(), m.group(3).rstrip("\n")) for m in _FENCE.finditer(text)]
+
+
+def _looks_like(text: str, language: str | None) -> bool:
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if language in ("json", "python-ast"):
+        start = min((i for i in (stripped.find("{"), stripped.find("[")) if i >= 0), default=-1)
+        if start < 0:
+            return False
+        try:
+            json.loads(stripped[start:])
+            return True
+        except ValueError:
+            return stripped.startswith(("{", "["))
+    hint = _CODE_HINTS.get(language or "")
+    return bool(hint and hint.search(stripped))
+
+
+def extract_code(text: str, language: str | None = None) -> str | None:
+    """The code in a reply (see module doc); None when the reply holds no code."""
+    if not text or not text.strip():
+        return None
+    blocks = fenced_blocks(text)
+    if blocks:
+        wanted = ALIASES.get(language, {language}) if language else set()
+        matching = [body for tag, body in blocks if tag in wanted]
+        chosen = matching[-1] if matching else blocks[-1][1]
+        return chosen if chosen.strip() else None
+    if language in ("json", "python-ast"):
+        stripped = text.strip()
+        starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
+        if starts:
+            end = max(stripped.rfind("}"), stripped.rfind("]"))
+            candidate = stripped[min(starts) : end + 1] if end > min(starts) else stripped[min(starts) :]
+            return candidate
+        return None
+    if language is None or _looks_like(text, language):
+        return _strip_prose(text, language)
+    return None
+
+
+def _strip_prose(text: str, language: str | None) -> str:
+    """Drop leading prose lines before the first line that looks like code (unfenced replies)."""
+    lines = text.strip("\n").splitlines()
+    hint = _CODE_HINTS.get(language or "")
+    if hint is None:
+        return "\n".join(lines)
+    for i, line in enumerate(lines):
+        if hint.search(line):
+            return "\n".join(lines[i:]).strip("\n")
+    return "\n".join(lines)

@@ -1,0 +1,43 @@
+"""Iterative correction (Goth's protocol automated): write a function, get the failing test back, fix it.
+
+    inspect eval coonbench/correction -T target=python|python-ast|javascript|goth [-T max_retries=3]
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import Task, task
+
+from coonbench.datasets.correction import correction_dataset
+from coonbench.execution import get_executor
+from coonbench.execution.sandbox import LocalSandboxConfig, choose_sandbox
+from scorers.correction import correction_scorer
+from solvers.correction import DEFAULT_CASE_TIMEOUT, DEFAULT_MAX_RETRIES, correction_protocol
+
+
+@task(name="coonbench/correction")
+def correction(
+    target: str = "python",
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    case_timeout: float = DEFAULT_CASE_TIMEOUT,
+    problems: str | None = None,
+    categories: str | None = None,
+    limit: int | None = None,
+    sandbox: Literal["auto", "docker", "local"] = "auto",
+    memory_mb: int = 1024,
+) -> Task:
+    """``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers."""
+    get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
+    return Task(
+        dataset=correction_dataset(
+            target,
+            problems=problems.split(",") if problems else None,
+            categories=categories.split(",") if categories else None,
+            limit=limit,
+        ),
+        solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),
+        scorer=correction_scorer(case_timeout=case_timeout),
+        sandbox=choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb)),
+        metadata={"target": target, "max_retries": max_retries},
+    )

@@ -1,0 +1,110 @@
+"""Scores of the iterative-correction protocol (Goth's metrics), one dict per sample.
+
+Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
+- ``correct``: the final attempt passes every test (1/0);
+- ``first_attempt_success``: attempt 1 passes; ``parse_success``: attempt 1 parses;
+- ``semantic_correct``: attempt 1 passes, among first attempts that parse (nan when it did not parse);
+- ``iterations``: attempts needed (1 … max_retries+1); never correct = ``max_retries + 2`` (Goth's "MAX");
+- ``iterations_solved``: the same, nan when never correct (mean over solved samples);
+- ``attempts``: attempts made; ``n_parse_error`` … ``n_timeout``: attempts that ended with that error type;
+- ``final_tokens``: o200k tokens of the final program (nan when the reply had no code);
+- ``token_ratio``: final program tokens / Python reference tokens, when the final program is correct;
+- ``reference_token_ratio``: this target's reference program tokens / Python reference tokens.
+When the solver did not run the protocol (e.g. ``--solver coonbench/gold``), the reply is run as attempt 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.solver import TaskState
+
+from coonbench.datasets.correction import problem_by_id
+from coonbench.execution import ERROR_TYPES, Outcome, get_executor
+from coonbench.tokens import count_tokens
+from solvers.correction import ATTEMPTS_KEY, DEFAULT_CASE_TIMEOUT, MAX_ATTEMPTS_KEY, attempt_record, evaluate_reply
+
+NAN = float("nan")
+ERROR_KEYS = {o.value: f"n_{o.value.lower()}" for o in ERROR_TYPES}
+SCORE_KEYS = [
+    "correct",
+    "first_attempt_success",
+    "parse_success",
+    "semantic_correct",
+    "iterations",
+    "iterations_solved",
+    "attempts",
+    *ERROR_KEYS.values(),
+    "final_tokens",
+    "token_ratio",
+    "reference_token_ratio",
+]
+
+
+def score_attempts(attempts: list[dict[str, Any]], max_attempts: int, python_tokens: int, reference_tokens: int | None) -> dict[str, float]:
+    """The score dict from the attempt records (pure; unit-tested)."""
+    first, final = attempts[0], attempts[-1]
+    solved_at = next((a["attempt"] for a in attempts if a["outcome"] == Outcome.PASS.value), None)
+    first_parsed = first["outcome"] != Outcome.PARSE_ERROR.value
+    first_ok = first["outcome"] == Outcome.PASS.value
+    final_ok = final["outcome"] == Outcome.PASS.value
+    final_tokens = count_tokens(final["code"]) if final.get("code") else None
+    value: dict[str, float] = {
+        "correct": float(final_ok),
+        "first_attempt_success": float(first_ok),
+        "parse_success": float(first_parsed),
+        "semantic_correct": float(first_ok) if first_parsed else NAN,
+        "iterations": float(solved_at if solved_at is not None else max_attempts + 1),
+        "iterations_solved": float(solved_at) if solved_at is not None else NAN,
+        "attempts": float(len(attempts)),
+        **{key: float(sum(a["outcome"] == kind for a in attempts)) for kind, key in ERROR_KEYS.items()},
+        "final_tokens": float(final_tokens) if final_tokens is not None else NAN,
+        "token_ratio": final_tokens / python_tokens if final_ok and final_tokens and python_tokens else NAN,
+        "reference_token_ratio": reference_tokens / python_tokens if reference_tokens and python_tokens else NAN,
+    }
+    return value
+
+
+def explain(attempts: list[dict[str, Any]]) -> str:
+    """One line per attempt."""
+    lines = []
+    for a in attempts:
+        where = f" on {a['call']}" if a.get("call") else ""
+        lines.append(f"attempt {a['attempt']}: {a['outcome']}{where} ({a['passed']}/{a['total']} tests) {a['message']}".strip())
+    return "\n".join(lines)
+
+
+@scorer(name="coonbench/correction_scorer", metrics={key: [mean()] for key in SCORE_KEYS})
+def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
+    """Score the protocol's attempts (or run the single reply when the protocol did not run)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        attempts: list[dict[str, Any]] | None = state.store.get(ATTEMPTS_KEY)
+        max_attempts = int(state.store.get(MAX_ATTEMPTS_KEY, 1))
+        if not attempts:
+            executor = get_executor(state.metadata["target"])
+            problem = problem_by_id(state.metadata["problem_id"])
+            reply = state.output.completion if state.output else ""
+            code, result = await evaluate_reply(executor, problem, reply, case_timeout)
+            attempts = [attempt_record(1, reply, code, result)]
+            max_attempts = 1
+        value = score_attempts(
+            attempts,
+            max_attempts,
+            int(state.metadata.get("python_reference_tokens") or 0),
+            state.metadata.get("reference_tokens"),
+        )
+        final = attempts[-1]
+        return Score(
+            value=value,
+            answer=final.get("code") or "",
+            explanation=explain(attempts),
+            metadata={
+                "outcomes": [a["outcome"] for a in attempts],
+                "first_error_type": attempts[0]["outcome"] if attempts[0]["outcome"] != "PASS" else None,
+                "final_outcome": final["outcome"],
+            },
+        )
+
+    return score

@@ -1,0 +1,89 @@
+"""The Goth iterative-correction protocol, automated: attempt, run the tests, feed the failure back, retry.
+
+Every attempt (reply, extracted code, outcome, failing case) is stored under ``state.store["correction_attempts"]``
+and the feedback turns stay in ``state.messages``, so the log shows the whole dialogue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from coonbench.datasets.correction import problem_by_id
+from coonbench.execution import AttemptResult, Executor, Outcome, get_executor
+from coonbench.extract import extract_code
+
+ATTEMPTS_KEY = "correction_attempts"
+MAX_ATTEMPTS_KEY = "correction_max_attempts"
+DEFAULT_MAX_RETRIES = 3
+DEFAULT_CASE_TIMEOUT = 2.0
+
+FEEDBACK_PROMPT = """Your program failed: {outcome}.
+{message}
+{case_block}
+Fix the program. Reply with the complete corrected program in one ```{fence} code block."""
+
+CASE_BLOCK = """Failing test {number} of {total}: {call}
+Expected: {expected}
+Actual: {actual}
+"""
+
+
+async def evaluate_reply(executor: Executor, problem: Any, reply: str, case_timeout: float) -> tuple[str | None, AttemptResult]:
+    """Extract the program from a reply and run it; a reply without code is a PARSE_ERROR."""
+    code = extract_code(reply, executor.name if executor.name == "python-ast" else executor.fence)
+    if code is None:
+        return None, AttemptResult(
+            Outcome.PARSE_ERROR,
+            f"no {executor.label} code found in the reply (expected a ```{executor.fence} code block)",
+            total=len(problem.tests),
+        )
+    return code, await executor.run(code, problem, case_timeout)
+
+
+def attempt_record(number: int, reply: str, code: str | None, result: AttemptResult) -> dict[str, Any]:
+    """What the log keeps of one attempt."""
+    return {"attempt": number, "reply": reply, "code": code, **result.to_record()}
+
+
+def feedback_message(result: AttemptResult, executor: Executor) -> str:
+    """The user turn that reports a failure: error message, failing input, expected and actual."""
+    case_block = ""
+    if result.case_index is not None:
+        case_block = CASE_BLOCK.format(
+            number=result.case_index + 1, total=result.total, call=result.call, expected=result.expected,
+            actual=result.actual,
+        )
+    return FEEDBACK_PROMPT.format(
+        outcome=result.outcome.value, message=result.message, case_block=case_block, fence=executor.fence
+    )
+
+
+@solver(name="coonbench/correction_protocol")
+def correction_protocol(max_retries: int = DEFAULT_MAX_RETRIES, case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Solver:
+    """Generate up to ``max_retries + 1`` times, feeding each failure back; stop at the first success."""
+    if max_retries < 0:
+        raise ValueError("max_retries must be >= 0")
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        executor = get_executor(state.metadata["target"])
+        problem = problem_by_id(state.metadata["problem_id"])
+        system = state.metadata.get("system_prompt")
+        if system and not any(isinstance(m, ChatMessageSystem) for m in state.messages):
+            state.messages.insert(0, ChatMessageSystem(content=system))
+        attempts: list[dict[str, Any]] = []
+        state.store.set(MAX_ATTEMPTS_KEY, max_retries + 1)
+        for number in range(1, max_retries + 2):
+            state = await generate(state)
+            reply = state.output.completion
+            code, result = await evaluate_reply(executor, problem, reply, case_timeout)
+            attempts.append(attempt_record(number, reply, code, result))
+            state.store.set(ATTEMPTS_KEY, attempts)
+            if result.outcome is Outcome.PASS or number == max_retries + 1 or state.completed:
+                break
+            state.messages.append(ChatMessageUser(content=feedback_message(result, executor)))
+        return state
+
+    return solve

@@ -1,0 +1,173 @@
+"""The local sandbox holds: timeouts, memory, empty environment, no network, files only in its directory."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from coonbench.execution import Outcome, Problem, get_executor
+from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities, network_isolation_method
+
+LOOP_PROBLEM = Problem.model_validate(
+    {
+        "id": "t_loop",
+        "category": "basic",
+        "complexity": "basic",
+        "signature": {"name": "f", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+        "description": "test",
+        "tests": [{"input": [1], "expected": 1}, {"input": [2], "expected": 2}],
+        "solutions": {"python": "def f(n):\n    return n\n"},
+    }
+)
+
+
+def run(coro):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro)
+
+
+def make_box(**kw: int) -> LocalLimitedSandbox:
+    return LocalLimitedSandbox(LocalSandboxConfig(**kw))
+
+
+async def _py(box: LocalLimitedSandbox, code: str, timeout: int = 10):  # type: ignore[no-untyped-def]
+    await box.write_file("probe.py", code)
+    return await box.exec(["python3", "-I", "probe.py"], timeout=timeout)
+
+
+@pytest.mark.parametrize("target", ["python", "javascript"])
+def test_infinite_loop_is_timeout_within_limit(target: str) -> None:
+    code = {"python": "def f(n):\n    while True:\n        pass\n", "javascript": "function f(n) { while (true) {} }"}
+    start = time.monotonic()
+    result = run(get_executor(target).run(code[target], LOOP_PROBLEM, case_timeout=0.5, box=make_box()))
+    assert result.outcome is Outcome.TIMEOUT
+    assert time.monotonic() - start < 8
+
+
+def test_uninterruptible_loop_hits_wall_clock() -> None:
+    """C-level work the per-case alarm cannot interrupt still ends as TIMEOUT via the sandbox's wall limit."""
+    box = make_box()
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        run(_py(box, "import time\nwhile True:\n    time.sleep(0.01) if False else sum(range(10**6))\n", timeout=2))
+    assert time.monotonic() - start < 5
+
+
+def test_cpu_and_memory_rlimits_are_set() -> None:
+    """RLIMIT_CPU follows the wall limit (ceil), RLIMIT_AS the configured memory."""
+    box = make_box(memory_mb=700)
+    code = "import resource\nprint(resource.getrlimit(resource.RLIMIT_CPU)[0], resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+    out = run(_py(box, code, timeout=3))
+    assert out.stdout.split() == ["3", str(700 * 1024 * 1024)]
+
+
+@pytest.mark.parametrize("target", ["python", "javascript"])
+def test_memory_bomb_is_stopped(target: str) -> None:
+    code = {
+        "python": "def f(n):\n    x = []\n    while True:\n        x.append(' ' * 10**7)\n",
+        "javascript": "function f(n) { const x = []; while (true) { x.push(new Array(1e6).fill(n)); } }",
+    }
+    start = time.monotonic()
+    result = run(get_executor(target).run(code[target], LOOP_PROBLEM, case_timeout=5, box=make_box()))
+    assert result.outcome is Outcome.RUNTIME_ERROR, f"expected the memory limit to stop it, got {result}"
+    assert time.monotonic() - start < 20
+
+
+def test_child_sees_no_parent_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "secret-2")
+    box = make_box()
+    out = run(_py(box, "import os, json\nprint(json.dumps(dict(os.environ)))\n"))
+    assert out.success, out.stderr
+    assert "secret" not in out.stdout
+    assert "OPENAI_API_KEY" not in out.stdout
+    node = run(box.exec(["node", "-e", "console.log(JSON.stringify(process.env))"]))
+    assert "OPENAI_API_KEY" not in node.stdout and node.success
+
+
+def _listening_server() -> tuple[socket.socket, int]:
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    threading.Thread(target=lambda: [server.accept() for _ in range(5)], daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+@pytest.mark.skipif(network_isolation_method() == "none", reason="this machine allows no network namespace")
+def test_network_connection_fails_from_child() -> None:
+    server, port = _listening_server()
+    try:
+        # sanity: the parent can connect
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            pass
+        box = make_box()
+        probe = (
+            "import socket, sys\n"
+            "results = []\n"
+            f"for host, port in [('127.0.0.1', {port}), ('1.1.1.1', 80), ('8.8.8.8', 53)]:\n"
+            "    s = socket.socket(); s.settimeout(2)\n"
+            "    results.append(s.connect_ex((host, port)))\n"
+            "print(results)\n"
+        )
+        out = run(_py(box, probe))
+        assert out.success, out.stderr
+        codes = eval(out.stdout.strip())
+        assert all(code != 0 for code in codes), codes
+        js = (
+            "const net = require('net'); const s = net.connect({host: '127.0.0.1', port: %d});"
+            "s.on('connect', () => { console.log('CONNECTED'); process.exit(0); });"
+            "s.on('error', (e) => { console.log('ERR ' + e.code); process.exit(0); });" % port
+        )
+        node = run(box.exec(["node", "-e", js], timeout=10))
+        assert "CONNECTED" not in node.stdout and "ERR" in node.stdout, node
+    finally:
+        server.close()
+
+
+def test_python_runner_blocks_sockets_even_without_namespace() -> None:
+    code = "import socket\ndef f(n):\n    socket.create_connection(('1.1.1.1', 80), timeout=1)\n    return n\n"
+    result = run(get_executor("python").run(code, LOOP_PROBLEM, case_timeout=2, box=make_box()))
+    assert result.outcome is Outcome.RUNTIME_ERROR and "not allowed" in result.message
+
+
+def test_files_land_only_in_the_temp_dir(tmp_path: Path) -> None:
+    os.chmod(tmp_path, 0o755)
+    box = make_box()
+    target = tmp_path / "escaped.txt"
+    probe = (
+        "import os\n"
+        "open('inside.txt', 'w').write('x')\n"
+        f"try:\n    open({str(target)!r}, 'w').write('x')\n    print('WROTE')\nexcept OSError as e:\n    print('DENIED', e.errno)\n"
+        "print(os.getcwd())\n"
+    )
+    out = run(_py(box, probe))
+    assert out.success, out.stderr
+    assert (Path(box.directory) / "inside.txt").exists()
+    assert out.stdout.splitlines()[-1] == box.directory
+    if capabilities()["drop_privileges"]:
+        assert "DENIED" in out.stdout and not target.exists()
+    assert not (Path.cwd() / "inside.txt").exists()
+    run(LocalLimitedSandbox.sample_cleanup("t", None, {"default": box}, False))
+    assert not Path(box.directory).exists()
+
+
+def test_each_sample_gets_a_fresh_directory() -> None:
+    a, b = run(LocalLimitedSandbox.sample_init("t", LocalSandboxConfig(), {})), run(
+        LocalLimitedSandbox.sample_init("t", LocalSandboxConfig(), {})
+    )
+    da, db = a["default"].as_type(LocalLimitedSandbox).directory, b["default"].as_type(LocalLimitedSandbox).directory
+    assert da != db and os.listdir(da) == [] and os.listdir(db) == []
+
+
+def test_capabilities_reports_network_method() -> None:
+    caps = capabilities()
+    assert caps["network"] in ("netns", "userns+netns", "none")
+    assert caps["docker_available"] in (True, False)
+    assert sys.platform.startswith("linux")
