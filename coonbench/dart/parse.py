@@ -47,3 +47,50 @@ def parse_dart(source: str, *, strict: bool = True) -> tree_sitter.Tree:
             snippet = source.encode("utf-8")[bad.start_byte : bad.start_byte + 30].decode("utf-8", "replace")
             raise DartParseError(f"{what} near {snippet!r}", row + 1, col + 1)
     return tree
+
+
+# --- fragments ------------------------------------------------------------------------------------------------
+# Benchmark snippets are often a bare widget expression (``Text('a')``), some statements or class members, which
+# the grammar rejects as a compilation unit. A fragment is parsed inside a fixed wrapper; only the nodes between
+# ``start_byte`` and ``end_byte`` belong to the source.
+
+FRAGMENT_WRAPPERS: tuple[tuple[str, str, str], ...] = (
+    ("program", "", ""),
+    ("expression", "var __coon_fragment__ =\n", "\n;"),
+    ("statements", "void __coon_fragment__() {\n", "\n}"),
+    ("members", "class __CoonFragment__ {\n", "\n}"),
+)
+
+
+class ParsedUnit:
+    """A parsed program or fragment: the tree plus the byte span of the original source inside it."""
+
+    def __init__(self, kind: str, tree: tree_sitter.Tree, start_byte: int, end_byte: int) -> None:
+        self.kind = kind
+        self.tree = tree
+        self.start_byte = start_byte
+        self.end_byte = end_byte
+
+    @property
+    def root(self) -> tree_sitter.Node:
+        return self.tree.root_node
+
+
+def parse_unit(source: str) -> ParsedUnit:
+    """Parse ``source`` as a program, else as an expression, statements or class members (first that parses).
+
+    Raises the program's DartParseError when no reading parses.
+    """
+    first: DartParseError | None = None
+    size = len(source.encode("utf-8"))
+    for kind, prefix, suffix in FRAGMENT_WRAPPERS:
+        try:
+            tree = parse_dart(prefix + source + suffix, strict=True)
+        except DartParseError as err:
+            if first is None:
+                first = err
+            continue
+        start = len(prefix.encode("utf-8"))
+        return ParsedUnit(kind, tree, start, start + size)
+    assert first is not None
+    raise first

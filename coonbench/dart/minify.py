@@ -1,0 +1,91 @@
+"""Minified Dart: the tree-sitter token stream joined with the fewest separators that keep it lexing the same.
+
+Comments and insignificant whitespace go; string literals (and everything else) stay verbatim. ``join_tokens`` is
+shared with the COON codec, which must put the same tokens back together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from coonbench.dart.parse import parse_unit
+from coonbench.dart.query import iter_tokens
+
+# Dart operators and punctuators of two or more characters (longest match decides how text lexes).
+DART_OPERATORS: tuple[str, ...] = tuple(
+    sorted(
+        """>>>= >>= <<= ~/= ??= ...? ... >>> >> << ~/ ?? ?.. ?. .. => == != <= >= && || ++ -- += -= *= /= %= &= |= ^=
+        """.split(),
+        key=len,
+        reverse=True,
+    )
+)
+OPERATOR_CHARS = frozenset("+-*/%<>=!&|^~?.:@#")
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch in "_$"
+
+
+def operator_prefix(text: str) -> int:
+    """Length of the operator/punctuator at the start of ``text`` (longest match; 1 for any other character)."""
+    for op in DART_OPERATORS:
+        if text.startswith(op):
+            return len(op)
+    return 1 if text else 0
+
+
+@lru_cache(maxsize=1 << 16)
+def needs_space(prev: str, nxt: str) -> bool:
+    """Whether ``prev`` and ``nxt`` would lex differently written without whitespace between them."""
+    if not prev or not nxt:
+        return False
+    a, b = prev[-1], nxt[0]
+    if prev.startswith("//"):
+        return True  # handled as a newline by join_tokens
+    if _word(a) and (_word(b) or b in "'\""):
+        return True  # identifiers/keywords/numbers run together; ``r'x'`` would become a raw string
+    if a in "'\"" and b in "'\"":
+        return True
+    if b == "." and (prev[0].isdigit() or (prev[0] == "." and len(prev) > 1 and prev[1].isdigit())):
+        return True  # ``1 .toString()``
+    if a == "." and b.isdigit():
+        return True
+    if a == "/" and b in "/*":
+        return True
+    if a in OPERATOR_CHARS and b in OPERATOR_CHARS:
+        tail = prev[-3:] if all(c in OPERATOR_CHARS for c in prev[-3:]) else prev[-1:]
+        return operator_prefix(tail + nxt) != len(tail) if operator_prefix(tail) == len(tail) else True
+    return False
+
+
+def join_tokens(tokens: Iterable[str]) -> str:
+    """Concatenate tokens, inserting a space only where needed and a newline after a line comment."""
+    out: list[str] = []
+    prev = ""
+    for tok in tokens:
+        if prev.startswith("//"):
+            out.append("\n")
+        elif needs_space(prev, tok):
+            out.append(" ")
+        out.append(tok)
+        prev = tok
+    if prev.startswith("//"):
+        out.append("\n")
+    return "".join(out)
+
+
+def fragment_tokens(source: str, *, comments: bool = False) -> Sequence[str]:
+    """The token texts of ``source`` (a program or a fragment, see ``parse_unit``)."""
+    unit = parse_unit(source)
+    return [
+        t.text
+        for t in iter_tokens(unit.root, comments=comments)
+        if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte
+    ]
+
+
+def minify(source: str, *, keep_comments: bool = False) -> str:
+    """Dart without comments (unless kept) or insignificant whitespace; AST-equivalent to ``source``."""
+    return join_tokens(fragment_tokens(source, comments=keep_comments))

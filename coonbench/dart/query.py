@@ -1,0 +1,133 @@
+"""Small, general helpers over tree-sitter-dart trees: walk by type, node text, tokens, calls and named arguments.
+
+tree-sitter-dart writes ``Text('a')`` as sibling nodes (``identifier`` then ``selector(argument_part)``) and
+``const Text('a')`` as a ``const_object_expression``; ``calls`` hides that difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import tree_sitter
+
+from coonbench.dart.equivalence import ATOMIC_TYPES, COMMENT_TYPES, node_text
+
+__all__ = [
+    "Call",
+    "Token",
+    "calls",
+    "iter_nodes",
+    "iter_tokens",
+    "named_arguments",
+    "node_text",
+]
+
+
+def iter_nodes(node: tree_sitter.Node, types: str | Iterable[str] | None = None) -> Iterator[tree_sitter.Node]:
+    """Every node under ``node`` (itself included) in document order, optionally only those of ``types``."""
+    wanted = {types} if isinstance(types, str) else (set(types) if types is not None else None)
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if wanted is None or current.type in wanted:
+            yield current
+        stack.extend(reversed(current.children))
+
+
+@dataclass(frozen=True)
+class Token:
+    """One lexical unit of the source: a leaf, a whole string literal, or a comment."""
+
+    text: str
+    node: tree_sitter.Node
+
+    @property
+    def is_comment(self) -> bool:
+        return self.node.type in COMMENT_TYPES
+
+
+def iter_tokens(node: tree_sitter.Node, *, comments: bool = True) -> Iterator[Token]:
+    """The token stream of a tree: leaves in order, string literals whole (their contents are not leaves)."""
+    cursor = node.walk()
+    while True:
+        current = cursor.node
+        assert current is not None
+        kind = current.type
+        descend = False
+        if kind in COMMENT_TYPES:
+            if comments:
+                yield Token(node_text(current), current)
+        elif kind in ATOMIC_TYPES or current.child_count == 0:
+            text = node_text(current)
+            if text:  # MISSING nodes and zero-width leaves carry no text
+                yield Token(text, current)
+        else:
+            descend = True
+        if descend and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent() or cursor.node == node:
+                return
+
+
+def named_arguments(arguments: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
+    """label → ``named_argument`` node of an ``arguments`` node."""
+    found: dict[str, tree_sitter.Node] = {}
+    for arg in arguments.named_children:
+        if arg.type == "named_argument":
+            label = next((c for c in arg.named_children if c.type == "label"), None)
+            if label is not None:
+                found[node_text(label).rstrip(":").strip()] = arg
+    return found
+
+
+@dataclass(frozen=True)
+class Call:
+    """A constructor-or-function call ``Name(…)`` / ``Name.ctor(…)`` / ``const Name(…)``."""
+
+    name: str
+    constructor: str | None
+    name_node: tree_sitter.Node
+    arguments: tree_sitter.Node
+
+    def named(self) -> dict[str, tree_sitter.Node]:
+        return named_arguments(self.arguments)
+
+
+def _arguments_of(selector: tree_sitter.Node) -> tree_sitter.Node | None:
+    part = selector.named_children[0] if selector.named_children else None
+    if part is None or part.type != "argument_part":
+        return None
+    return next((c for c in part.named_children if c.type == "arguments"), None)
+
+
+def calls(root: tree_sitter.Node, *, capitalised_only: bool = True) -> Iterator[Call]:
+    """Every call in document order; by default only capitalised names (widget and other constructor calls)."""
+    for node in iter_nodes(root):
+        if node.type in ("const_object_expression", "new_expression"):
+            ident = next((c for c in node.named_children if c.type == "type_identifier"), None)
+            args = next((c for c in node.named_children if c.type == "arguments"), None)
+            ctor = next((c for c in node.named_children if c.type == "identifier"), None)
+            if ident is not None and args is not None:
+                name = node_text(ident)
+                if not capitalised_only or name[:1].isupper():
+                    yield Call(name, node_text(ctor) if ctor is not None else None, ident, args)
+            continue
+        kids = node.named_children
+        for i, kid in enumerate(kids):
+            if kid.type != "identifier":
+                continue
+            name = node_text(kid)
+            if capitalised_only and not name[:1].isupper():
+                continue
+            j, ctor = i + 1, None
+            if j < len(kids) and kids[j].type == "selector":
+                sel = kids[j].named_children
+                if sel and sel[0].type == "unconditional_assignable_selector" and sel[0].named_children:
+                    ctor = node_text(sel[0].named_children[0])
+                    j += 1
+            if j < len(kids) and kids[j].type == "selector":
+                args = _arguments_of(kids[j])
+                if args is not None:
+                    yield Call(name, ctor, kid, args)

@@ -1,0 +1,493 @@
+"""Structural requirements on a Dart program, checked on its tree-sitter syntax tree.
+
+Where several programs are right (a description to implement, a refactoring), a task states what must hold as a
+list of small declarative requirements instead of one expected program:
+
+- ``widget``: a widget of a type exists, optionally showing a text, with property values (``decoration.labelText``
+  descends into the ``InputDecoration(...)`` passed as ``decoration:``), below an ancestor type, in a class;
+- ``class``: a class with a name (and a superclass) is declared;
+- ``callback_call``: a function (``setState``) is called inside a callback (``onPressed``) of a widget type;
+- ``build_returns``: the ``build`` method of a class returns an expression AST-equivalent to a given one.
+
+Requirements are pydantic models (they travel in sample metadata as JSON) and render themselves as English.
+Values are compared after a token-level normalisation: whitespace, ``const``/``new``, trailing commas and the
+quote style of plain strings do not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+import tree_sitter
+from pydantic import BaseModel, Field, TypeAdapter
+
+from coonbench.dart.parse import DartParseError, parse_dart
+from coonbench.dart.questions import plain_string
+from coonbench.dart.widgets import WidgetCall, WidgetClass, _call_at, widget_classes
+
+__all__ = [
+    "BuildReturnsRequirement",
+    "CallbackCallRequirement",
+    "ClassRequirement",
+    "InlinesToRequirement",
+    "PropertyCheck",
+    "Requirement",
+    "RequirementResult",
+    "WidgetRequirement",
+    "call_span",
+    "check_requirements",
+    "expression_tokens",
+    "parse_requirements",
+    "value_nodes",
+]
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].upper() in "AEIOU" else "a"
+
+
+class PropertyCheck(BaseModel):
+    """A named-argument path (``padding``, ``decoration.labelText``) and the Dart expression it must hold."""
+
+    path: str
+    value: str
+
+    def describe(self) -> str:
+        head, _, last = self.path.rpartition(".")
+        if not head:
+            return f"`{last}: {self.value}`"
+        return f"`{last}: {self.value}` in its `{head}`"
+
+
+class WidgetRequirement(BaseModel):
+    """Some widget of type ``widget`` satisfies every stated condition at once."""
+
+    kind: Literal["widget"] = "widget"
+    widget: str
+    text: str | None = None
+    properties: list[PropertyCheck] = Field(default_factory=list)
+    inside: str | None = None
+    in_class: str | None = None
+
+    def describe(self) -> str:
+        out = f"{_article(self.widget)} `{self.widget}`"
+        if self.text is not None:
+            out += f" showing the text '{self.text}'"
+        if self.properties:
+            out += " with " + " and ".join(p.describe() for p in self.properties)
+        if self.inside:
+            out += f", placed (at any depth) inside a `{self.inside}`"
+        if self.in_class:
+            out += f", in the build of class `{self.in_class}`"
+        return out
+
+
+class ClassRequirement(BaseModel):
+    """A class called ``name`` is declared (extending ``extends`` when given)."""
+
+    kind: Literal["class"] = "class"
+    name: str
+    extends: str | None = None
+
+    def describe(self) -> str:
+        return f"a class named `{self.name}`" + (f" that extends `{self.extends}`" if self.extends else "")
+
+
+class CallbackCallRequirement(BaseModel):
+    """``call(...)`` is invoked inside the ``callback`` argument of some ``widget``."""
+
+    kind: Literal["callback_call"] = "callback_call"
+    widget: str
+    callback: str
+    call: str
+
+    def describe(self) -> str:
+        return f"{_article(self.widget)} `{self.widget}` whose `{self.callback}` callback calls `{self.call}`"
+
+
+class BuildReturnsRequirement(BaseModel):
+    """The ``build`` method of ``class_name`` returns an expression AST-equivalent to ``dart``."""
+
+    kind: Literal["build_returns"] = "build_returns"
+    class_name: str
+    dart: str
+
+    def describe(self) -> str:
+        return f"the `build` method of `{self.class_name}` returns `{self.dart}`"
+
+
+class InlinesToRequirement(BaseModel):
+    """Inlining the ``build`` expression of ``class_name`` into its uses (and dropping the class) gives ``dart``.
+
+    This is how an "extract widget" refactoring is checked: any spelling of the new class is accepted (key
+    parameter or not, ``const`` or not, ``=>`` or a block with one ``return``) as long as the program means the
+    same after inlining, compared with ``ast_diff`` after ``normalise_program``.
+    """
+
+    kind: Literal["inlines_to"] = "inlines_to"
+    class_name: str
+    dart: str
+
+    def describe(self) -> str:
+        return f"`{self.class_name}` is used in place of the extracted widgets and builds exactly them"
+
+
+Requirement = Annotated[
+    WidgetRequirement | ClassRequirement | CallbackCallRequirement | BuildReturnsRequirement | InlinesToRequirement,
+    Field(discriminator="kind"),
+]
+_REQUIREMENTS = TypeAdapter(list[Requirement])
+
+
+def parse_requirements(data: object) -> list[Requirement]:
+    """Requirements from JSON-like data (sample metadata); pydantic's ValidationError names the bad entry."""
+    return _REQUIREMENTS.validate_python(data)
+
+
+def dump_requirements(reqs: list[Requirement]) -> list[dict[str, object]]:
+    """JSON-ready form of a requirement list (the inverse of ``parse_requirements``)."""
+    return _REQUIREMENTS.dump_python(reqs, mode="json", exclude_defaults=False)  # type: ignore[no-any-return]
+
+
+class RequirementResult(BaseModel):
+    """Whether one requirement holds, and why not."""
+
+    requirement: str
+    met: bool
+    detail: str = ""
+
+
+# --------------------------------------------------------------------------------------------- tree helpers
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return node.text.decode("utf-8") if node.text is not None else ""
+
+
+def call_span(w: WidgetCall) -> tuple[int, int]:
+    """Byte range of a widget call's full text (``const Text('a')`` or ``Text('a')`` up to its ``)``)."""
+    return w.node.start_byte, w.arguments.end_byte
+
+
+def value_nodes(named_argument: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The nodes of a named argument's value expression (everything but the label)."""
+    return [c for c in named_argument.named_children if c.type != "label"]
+
+
+def _string_content(node: tree_sitter.Node) -> str | None:
+    text = _text(node)
+    if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] and text[:3] not in ("'''", '"""'):
+        return text[1:-1]
+    return None
+
+
+def _leaves(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    if node.type == "string_literal" or node.child_count == 0:
+        yield node
+        return
+    for child in node.children:
+        yield from _leaves(child)
+
+
+def expression_tokens(nodes: list[tree_sitter.Node]) -> tuple[str, ...]:
+    """Normalised tokens of an expression: no ``const``/``new``/comments, no trailing commas, one quote style."""
+    raw: list[str] = []
+    for node in nodes:
+        for leaf in _leaves(node):
+            if leaf.type in ("comment", "documentation_comment", "const_builtin", "new") or _text(leaf) in (
+                "const",
+                "new",
+            ):
+                continue
+            if leaf.type == "string_literal":
+                content = _string_content(leaf)
+                raw.append("'" + content + "'" if content is not None else _text(leaf))
+            else:
+                raw.append(_text(leaf))
+    out: list[str] = []
+    for i, tok in enumerate(raw):
+        if tok == "," and i + 1 < len(raw) and raw[i + 1] in (")", "]", "}"):
+            continue
+        out.append(tok)
+    return tuple(out)
+
+
+def _expression_of(source: str) -> list[tree_sitter.Node]:
+    """Parse a Dart expression on its own; its top-level nodes."""
+    tree = parse_dart(f"final _x = {source};")
+    decl = tree.root_node.named_children[-1].named_children[0]  # static_final_declaration
+    return decl.named_children[1:]
+
+
+def _expected_tokens(value: str) -> tuple[str, ...] | None:
+    try:
+        return expression_tokens(_expression_of(value))
+    except (DartParseError, IndexError):
+        return None
+
+
+def _call_named_args(nodes: list[tree_sitter.Node]) -> dict[str, tree_sitter.Node] | None:
+    """Named arguments of the constructor call making up ``nodes`` (``InputDecoration(labelText: ...)``)."""
+    if not nodes:
+        return None
+    found = _call_at(nodes, 0)
+    if found is None:
+        return None
+    _, args, _ = found
+    out: dict[str, tree_sitter.Node] = {}
+    for arg in args.named_children:
+        if arg.type == "named_argument":
+            out[_text(arg.named_children[0].named_children[0])] = arg
+    return out
+
+
+def property_value(w: WidgetCall, path: str) -> tuple[str, ...] | None:
+    """Normalised tokens of the value at a dotted named-argument path of ``w``, or None when absent."""
+    labels = path.split(".")
+    args: dict[str, tree_sitter.Node] | None = w.named_args()
+    nodes: list[tree_sitter.Node] = []
+    for i, label in enumerate(labels):
+        if args is None or label not in args:
+            return None
+        nodes = value_nodes(args[label])
+        if i + 1 < len(labels):
+            args = _call_named_args(nodes)
+    return expression_tokens(nodes)
+
+
+def widget_text(w: WidgetCall) -> str | None:
+    """The plain string a ``Text`` shows, or that of the ``Text`` in its child/title/label slot.
+
+    Only a single plain literal counts (no interpolation, escapes, raw/triple quotes or adjacent strings).
+    """
+    if w.type_name == "Text":
+        pos = w.positional_args()
+        if pos and len(pos[0].named_children) == 1:
+            return plain_string(pos[0].named_children[0])
+        return None
+    for child in w.children:
+        if child.type_name == "Text" and child.slot in ("child", "title", "label"):
+            return widget_text(child)
+    return None
+
+
+def _walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    yield node
+    for child in node.named_children:
+        yield from _walk(child)
+
+
+def _calls_function(node: tree_sitter.Node, name: str) -> bool:
+    for n in _walk(node):
+        if n.type == "identifier" and _text(n) == name:
+            nxt = n.next_named_sibling
+            if nxt is not None and nxt.type == "selector" and nxt.named_children:
+                if nxt.named_children[0].type == "argument_part":
+                    return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------- checking
+
+
+class _Program:
+    """One parsed program: its classes and every widget call in them (callbacks included)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.classes: list[WidgetClass] = widget_classes(source)
+        self.widgets: list[tuple[WidgetClass, WidgetCall]] = [
+            (cls, w) for cls in self.classes for w in cls.widgets(callbacks=True)
+        ]
+
+
+def _ancestors(w: WidgetCall) -> Iterator[WidgetCall]:
+    p = w.parent
+    while p is not None:
+        yield p
+        p = p.parent
+
+
+def _check_widget(req: WidgetRequirement, prog: _Program) -> RequirementResult:
+    candidates = [(c, w) for c, w in prog.widgets if w.name == req.widget or w.type_name == req.widget]
+    desc = req.describe()
+    if not candidates:
+        return RequirementResult(requirement=desc, met=False, detail=f"no `{req.widget}` in the program")
+    expected = {p.path: _expected_tokens(p.value) for p in req.properties}
+    closest = ""
+    for cls, w in candidates:
+        if req.in_class is not None and cls.name != req.in_class:
+            closest = closest or f"`{req.widget}` found only outside class `{req.in_class}`"
+            continue
+        if req.text is not None and widget_text(w) != req.text:
+            closest = closest or f"no `{req.widget}` shows '{req.text}' (found '{widget_text(w)}')"
+            continue
+        if req.inside is not None and not any(a.type_name == req.inside for a in _ancestors(w)):
+            closest = closest or f"no `{req.widget}` inside a `{req.inside}`"
+            continue
+        bad = next((p for p in req.properties if property_value(w, p.path) != expected[p.path]), None)
+        if bad is not None:
+            got = property_value(w, bad.path)
+            closest = closest or (
+                f"`{req.widget}` has `{bad.path}` = `{''.join(got)}`, expected `{bad.value}`"
+                if got is not None
+                else f"`{req.widget}` has no `{bad.path}`"
+            )
+            continue
+        return RequirementResult(requirement=desc, met=True)
+    return RequirementResult(requirement=desc, met=False, detail=closest)
+
+
+def _check_class(req: ClassRequirement, prog: _Program) -> RequirementResult:
+    desc = req.describe()
+    cls = next((c for c in prog.classes if c.name == req.name), None)
+    if cls is None:
+        names = ", ".join(c.name for c in prog.classes) or "none"
+        return RequirementResult(requirement=desc, met=False, detail=f"no class `{req.name}` (classes: {names})")
+    if req.extends is not None and cls.superclass != req.extends:
+        return RequirementResult(
+            requirement=desc, met=False, detail=f"`{req.name}` extends `{cls.superclass}`, not `{req.extends}`"
+        )
+    return RequirementResult(requirement=desc, met=True)
+
+
+def _check_callback(req: CallbackCallRequirement, prog: _Program) -> RequirementResult:
+    desc = req.describe()
+    for _, w in prog.widgets:
+        if w.type_name != req.widget and w.name != req.widget:
+            continue
+        arg = w.named_args().get(req.callback)
+        if arg is not None and any(_calls_function(n, req.call) for n in value_nodes(arg)):
+            return RequirementResult(requirement=desc, met=True)
+    return RequirementResult(
+        requirement=desc, met=False, detail=f"no `{req.widget}.{req.callback}` calling `{req.call}`"
+    )
+
+
+def _check_build(req: BuildReturnsRequirement, prog: _Program) -> RequirementResult:
+    desc = req.describe()
+    cls = next((c for c in prog.classes if c.name == req.class_name), None)
+    if cls is None:
+        return RequirementResult(requirement=desc, met=False, detail=f"no class `{req.class_name}`")
+    if cls.build_root is None:
+        return RequirementResult(requirement=desc, met=False, detail=f"`{req.class_name}` has no single build root")
+    start, end = call_span(cls.build_root)
+    got = prog.source.encode("utf-8")[start:end].decode("utf-8")
+    got_tokens, want_tokens = _expected_tokens(got), _expected_tokens(req.dart)
+    if got_tokens is None or got_tokens != want_tokens:
+        return RequirementResult(requirement=desc, met=False, detail=f"build returns `{got[:80]}`")
+    return RequirementResult(requirement=desc, met=True)
+
+
+def check_requirements(source: str, requirements: list[Requirement]) -> list[RequirementResult]:
+    """Check every requirement against Dart ``source``; raises DartParseError when the source does not parse."""
+    prog = _Program(source)
+    out: list[RequirementResult] = []
+    for req in requirements:
+        if isinstance(req, WidgetRequirement):
+            out.append(_check_widget(req, prog))
+        elif isinstance(req, ClassRequirement):
+            out.append(_check_class(req, prog))
+        elif isinstance(req, CallbackCallRequirement):
+            out.append(_check_callback(req, prog))
+        elif isinstance(req, InlinesToRequirement):
+            out.append(_check_inlines(req, prog))
+        else:
+            out.append(_check_build(req, prog))
+    return out
+
+
+def _check_inlines(req: InlinesToRequirement, prog: _Program) -> RequirementResult:
+    from coonbench.dart.equivalence import ast_diff
+
+    desc = req.describe()
+    cls = next((c for c in prog.classes if c.name == req.class_name), None)
+    if cls is None:
+        return RequirementResult(requirement=desc, met=False, detail=f"no class `{req.class_name}`")
+    if cls.build_root is None:
+        return RequirementResult(
+            requirement=desc, met=False, detail=f"`{req.class_name}`'s build does not return a single widget"
+        )
+    data = prog.source.encode("utf-8")
+    start, end = call_span(cls.build_root)
+    body = data[start:end]
+    uses = [w for c, w in prog.widgets if c.name != req.class_name and w.type_name == req.class_name]
+    if not uses:
+        return RequirementResult(requirement=desc, met=False, detail=f"`{req.class_name}` is never used")
+    edits = [(cls.node.start_byte, cls.node.end_byte, b"")] + [(*call_span(w), body) for w in uses]
+    for s, e, text in sorted(edits, reverse=True):
+        data = data[:s] + text + data[e:]
+    try:
+        diff = ast_diff(normalise_program(req.dart), normalise_program(data.decode("utf-8")))
+    except DartParseError as err:
+        return RequirementResult(requirement=desc, met=False, detail=f"inlined program does not parse: {err}")
+    if diff is not None:
+        return RequirementResult(
+            requirement=desc, met=False, detail=f"after inlining, first difference at {diff.path}: {diff.right!r}"
+        )
+    return RequirementResult(requirement=desc, met=True)
+
+
+def contains_expression(source: str, expression: str) -> bool:
+    """Whether some widget call of ``source`` equals the Dart ``expression`` (up to ``expression_tokens``)."""
+    want = _expected_tokens(expression)
+    if want is None:
+        return False
+    data = source.encode("utf-8")
+    for cls in widget_classes(source):
+        for w in cls.widgets(callbacks=True):
+            start, end = call_span(w)
+            if _expected_tokens(data[start:end].decode("utf-8")) == want:
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------- normalisation
+
+_CONST_PARENTS = frozenset({"const_object_expression", "list_literal", "set_or_map_literal", "new_expression"})
+
+
+def _label_of(named_argument: tree_sitter.Node) -> str:
+    label = next((c for c in named_argument.named_children if c.type == "label"), None)
+    return _text(label).rstrip(":").strip() if label is not None else ""
+
+
+def _render(node: tree_sitter.Node, data: bytes) -> str:
+    if node.type == "string_literal":
+        text = _text(node)
+        if (
+            len(text) >= 2
+            and text[0] == '"'
+            and text[-1] == '"'
+            and text[:3] != '"""'
+            and "'" not in text[1:-1]
+            and "\\" not in text
+        ):
+            return "'" + text[1:-1] + "'"
+        return text
+    if node.type in ("comment", "documentation_comment", "block_comment"):
+        return ""  # ignored by ast_diff anyway; kept, a line comment would swallow the code joined after it
+    if node.child_count == 0:
+        if node.type in ("const_builtin", "new") and node.parent is not None and node.parent.type in _CONST_PARENTS:
+            return ""
+        return _text(node)
+    kids = list(node.children)
+    if node.type == "arguments":
+        slots = [i for i, k in enumerate(kids) if k.type == "named_argument"]
+        ordered = sorted((kids[i] for i in slots), key=_label_of)
+        for i, k in zip(slots, ordered, strict=True):
+            kids[i] = k
+    return " ".join(part for part in (_render(kid, data) for kid in kids) if part)
+
+
+def normalise_program(source: str) -> str:
+    """The comparison form used where several spellings are equally right (see docs/normalisation.md).
+
+    Drops ``const``/``new`` on expressions, writes plain double-quoted strings with single quotes and sorts named
+    arguments by label; comments, whitespace and trailing commas are already ignored by ``ast_diff``.
+    Raises DartParseError when ``source`` does not parse.
+    """
+    tree = parse_dart(source)
+    data = source.encode("utf-8")
+    return _render(tree.root_node, data)

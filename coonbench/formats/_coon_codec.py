@@ -1,0 +1,457 @@
+"""The COON codec: Dart → COON by walking the tree-sitter-dart token stream, COON → formatted Dart.
+
+Encoding works on the syntax tree's tokens (string literals whole), never on source text: the tree says which
+identifier is a named-argument label, which value is ``Enum.member`` for that label, which comma is trailing.
+Decoding reads COON tokens only; every rule it applies is mirrored by ``_reading`` in the encoder, which escapes a
+word whenever the decoder would read it differently — that is what makes the dialect lossless.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+from coonbench.dart.minify import needs_space
+from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.dart.query import iter_tokens
+from coonbench.formats._coon_format import format_dart
+from coonbench.formats._coon_lex import CTok, check_brackets, lex
+from coonbench.formats._coon_tables import (
+    CALL_ENUMS,
+    ENUM_LABELS,
+    HEADER_PREFIX,
+    LABELS,
+    MACROS,
+    TYPES,
+    VERSION,
+    WIDGETS,
+)
+from coonbench.formats.base import FormatError
+
+WIDGET_WORDS = {v: k for k, v in WIDGETS.items()}
+TYPE_WORDS = {v: k for k, v in TYPES.items()}
+LABEL_WORDS = {v: k for k, v in LABELS.items()}
+# Longest macro first, so that a macro that is a prefix of another never wins.
+_MACROS_BY_LENGTH = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
+_OPERAND_KINDS = ("ident", "esc", "num")
+# Dart reserved words, built-in identifiers and lower-case built-in types: never read as a colon-less label.
+NOT_LABELS = frozenset(
+    """assert break case catch class const continue default do else enum extends false final finally for if in is
+    new null rethrow return super switch this throw true try var void while with abstract as covariant deferred
+    dynamic export extension external factory function get implements import interface late library mixin operator
+    part required set static typedef async await hide of on show sync yield base sealed when int double num bool
+    """.split()
+)
+# Words that may follow an identifier at the start of an argument without making it a label (``for (x in xs)``).
+INFIX_WORDS = frozenset("in is as async sync".split())
+_RECORD_PARENTS = ("record_literal", "record_type", "record_pattern")
+
+
+# --- reading a word: shared by decoder and encoder --------------------------------------------------------------
+
+
+def _item_start(prev: CTok | None) -> bool:
+    return prev is not None and prev.is_op("(", ",")
+
+
+def _label_word(text: str) -> bool:
+    """A word that reads as a label at the start of an argument: a table word, or any lower-case identifier
+    that is not a Dart keyword or built-in lower-case type (those start parameters and loop variables)."""
+    return text in LABEL_WORDS or (text[0].islower() and text not in NOT_LABELS and text not in TYPE_WORDS)
+
+
+def _reading(tok: CTok, prev: CTok | None, nxt: CTok | None) -> tuple[str, str]:
+    """How the decoder reads a word: ('label', full label) or ('ident', Dart identifier)."""
+    if tok.kind == "esc":
+        return ("ident", tok.text)
+    if _item_start(prev) and nxt is not None and _label_word(tok.text):
+        if nxt.is_op(":") or nxt.kind in ("esc", "num") or (nxt.kind == "ident" and nxt.text not in INFIX_WORDS):
+            return ("label", LABEL_WORDS.get(tok.text, tok.text))
+    if tok.text in WIDGET_WORDS and nxt is not None and nxt.is_op("(", "."):
+        return ("ident", WIDGET_WORDS[tok.text])
+    if tok.text in TYPE_WORDS:
+        return ("ident", TYPE_WORDS[tok.text])
+    return ("ident", tok.text)
+
+
+def _significant(tokens: list[CTok]) -> tuple[list[CTok | None], list[CTok | None]]:
+    """For each token, the previous and next non-comment token (comments are transparent to every rule)."""
+    prevs: list[CTok | None] = []
+    last: CTok | None = None
+    for tok in tokens:
+        prevs.append(last)
+        if tok.kind != "comment":
+            last = tok
+    nexts: list[CTok | None] = [None] * len(tokens)
+    last = None
+    for i in range(len(tokens) - 1, -1, -1):
+        nexts[i] = last
+        if tokens[i].kind != "comment":
+            last = tokens[i]
+    return prevs, nexts
+
+
+# --- decoding ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DartToken:
+    """A decoded Dart token and the COON position it came from (for validator messages)."""
+
+    text: str
+    line: int
+    column: int
+
+
+def strip_header(text: str) -> tuple[str, int]:
+    """Remove an optional ``%coon <version>`` first line; returns the rest and the number of lines removed."""
+    stripped = text.lstrip(" \t\r\n")
+    if not stripped.startswith(HEADER_PREFIX):
+        return text, 0
+    skipped = text[: len(text) - len(stripped)].count("\n")
+    first, _, rest = stripped.partition("\n")
+    parts = first.split()
+    if len(parts) != 2 or parts[0] != HEADER_PREFIX or parts[1] != str(VERSION):
+        raise FormatError(
+            f"unsupported COON header {first.strip()!r}", skipped + 1, 1, expected=f"'{HEADER_PREFIX} {VERSION}'"
+        )
+    return rest, skipped + 1
+
+
+def decode_tokens(text: str) -> list[DartToken]:
+    """COON text → Dart tokens with their COON positions. Raises FormatError (lexical, brackets, macros)."""
+    if not isinstance(text, str):
+        raise FormatError("COON must be text", expected="str")
+    body, offset = strip_header(text)
+    try:
+        toks = lex(body)
+    except FormatError as err:
+        raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
+    if offset:
+        toks = [CTok(t.kind, t.text, t.line + offset, t.column) for t in toks]
+    prevs, nexts = _significant(toks)
+    out: list[DartToken] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        emit = lambda s, t=tok: out.append(DartToken(s, t.line, t.column))  # noqa: E731
+        if tok.kind in ("ident", "esc"):
+            kind, value = _reading(tok, prevs[i], nexts[i])
+            if kind == "label":
+                emit(value)
+                emit(":")
+                j = i + 1
+                while j < len(toks) and toks[j].kind == "comment":
+                    emit(toks[j].text)
+                    j += 1
+                if j < len(toks) and toks[j].is_op(":"):
+                    j += 1
+                    if j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("ident", "esc"):
+                        if value not in ENUM_LABELS:
+                            raise FormatError(
+                                f"'.{toks[j + 1].text}' implies an enum type, but label '{value}' has none",
+                                toks[j].line,
+                                toks[j].column,
+                                expected=f"a full value, or a label of: {', '.join(ENUM_LABELS)}",
+                            )
+                        emit(ENUM_LABELS[value])
+                i = j
+                continue
+            emit(value)
+        elif tok.kind == "macro":
+            if tok.text not in MACROS:
+                raise FormatError(
+                    f"unknown abbreviation '#{tok.text}'",
+                    tok.line,
+                    tok.column,
+                    expected="one of " + ", ".join(f"#{m}" for m in MACROS),
+                )
+            for part in MACROS[tok.text]:
+                emit(part)
+        elif tok.kind == "edge":
+            for part in ("EdgeInsets", ".", "all", "(", tok.text, ")"):
+                emit(part)
+        elif tok.kind == "op" and tok.text == "." and len(out) >= 2 and out[-1].text == "(" and prevs[i] is not None:
+            enum = CALL_ENUMS.get(out[-2].text)
+            if enum is None or prevs[i].kind == "comment":
+                raise FormatError(
+                    "'(.' shorthand after a call without an implied type",
+                    tok.line,
+                    tok.column,
+                    expected="a full value, or a call of: " + ", ".join(CALL_ENUMS),
+                )
+            emit(enum)
+            emit(".")
+        else:  # str num op at hash comment
+            emit(tok.text)
+        i += 1
+    check_brackets(out)
+    return out
+
+
+def decode(text: str) -> str:
+    """COON → formatted Dart (2-space indentation). Raises only FormatError."""
+    tokens = decode_tokens(text)
+    try:
+        return format_dart([t.text for t in tokens])
+    except RecursionError:
+        raise FormatError("brackets nested too deeply to format", 1, 1, expected="less nesting") from None
+
+
+# --- encoding ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """One Dart token on its way to COON, with what the tree said about it."""
+
+    text: str
+    node: tree_sitter.Node | None
+    kind: str  # str num word op comment macro edge at hash label
+    drop: bool = False
+
+
+def _classify(text: str, node: tree_sitter.Node) -> str:
+    if node.type in ("comment", "documentation_comment", "block_comment"):
+        return "comment"
+    if node.type == "string_literal":
+        return "str"
+    if text[0].isdigit() or (text[0] == "." and len(text) > 1):
+        return "num"
+    if text[0].isalpha() or text[0] in "_$":
+        return "word"
+    return "op"
+
+
+def _is_label(node: tree_sitter.Node) -> bool:
+    parent = node.parent
+    return (
+        node.type == "identifier"
+        and parent is not None
+        and parent.type == "label"
+        and parent.parent is not None
+        and parent.parent.type == "named_argument"
+    )
+
+
+def _enum_type_node(label_ident: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The ``Type`` of ``label: Type.member…`` when Type is the label's enum type (it can then be dropped)."""
+    label = label_ident.parent
+    assert label is not None and label.parent is not None
+    full = label_ident.text.decode("utf-8") if label_ident.text else ""
+    wanted = ENUM_LABELS.get(full)
+    if wanted is None:
+        return None
+    parts = [c for c in label.parent.named_children if c.type != "label"]
+    if len(parts) < 2 or parts[0].type != "identifier" or parts[0].text != wanted.encode():
+        return None
+    sel = parts[1].named_children
+    if parts[1].type != "selector" or not sel or sel[0].type != "unconditional_assignable_selector":
+        return None
+    return parts[0]
+
+
+def _items(source: str, keep_comments: bool) -> list[_Item]:
+    try:
+        unit = parse_unit(source)
+    except DartParseError as err:
+        raise FormatError(f"not Dart: {err.message}", err.line, err.column, expected="valid Dart") from None
+    toks = [
+        t
+        for t in iter_tokens(unit.root, comments=keep_comments)
+        if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte
+    ]
+    items: list[_Item] = []
+    drop_ids: set[int] = set()
+    kinds = [_classify(t.text, t.node) for t in toks]
+    next_sig: list[str | None] = [None] * len(toks)
+    last: str | None = None
+    for k in range(len(toks) - 1, -1, -1):
+        next_sig[k] = last
+        if kinds[k] != "comment":
+            last = toks[k].text
+    for k, tok in enumerate(toks):
+        kind = kinds[k]
+        item = _Item(tok.text, tok.node, kind)
+        if kind == "word":
+            if _is_label(tok.node):
+                item.kind = "label"
+                enum_node = _enum_type_node(tok.node)
+                if enum_node is not None:
+                    drop_ids.add(enum_node.id)
+            elif drop_ids and tok.node.id in drop_ids:
+                item.drop = True
+            elif (
+                k >= 2
+                and k + 1 < len(toks)
+                and toks[k + 1].text == "."
+                and toks[k - 1].text == "("
+                and CALL_ENUMS.get(toks[k - 2].text) == tok.text
+            ):
+                item.drop = True  # Icon(Icons.x) → Ic(.x)
+        elif kind == "op":
+            text = tok.text
+            if text == ",":
+                if next_sig[k] in (")", "]", "}"):
+                    parent = tok.node.parent
+                    if parent is not None and parent.type not in _RECORD_PARENTS:
+                        item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
+            elif text == ":" and items and items[-1].kind == "label":
+                item.drop = True  # the label carries its colon
+            elif text == "#":
+                item.kind = "hash"
+            elif text == "@":
+                item.kind = "at"
+        items.append(item)
+    return [it for it in items if not it.drop]
+
+
+_MACRO_FIRST: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+for _name, _seq in _MACROS_BY_LENGTH:
+    _MACRO_FIRST.setdefault(_seq[0], []).append((_name, _seq))
+
+
+def _apply_macros(items: list[_Item]) -> list[_Item]:
+    out: list[_Item] = []
+    i, n_items = 0, len(items)
+    while i < n_items:
+        text = items[i].text
+        matched = False
+        for name, seq in _MACRO_FIRST.get(text, ()):
+            n = len(seq)
+            window = items[i : i + n]
+            if tuple(it.text for it in window) == seq and all(it.kind not in ("comment", "label") for it in window):
+                out.append(_Item(name, None, "macro"))
+                i += n
+                matched = True
+                break
+        if matched:
+            continue
+        if text == "EdgeInsets" and i + 5 < n_items:
+            w = items[i + 1 : i + 6]
+            if (w[0].text, w[1].text, w[2].text, w[4].text) == (".", "all", "(", ")") and w[3].kind == "num":
+                out.append(_Item(w[3].text, None, "edge"))
+                i += 6
+                continue
+        out.append(items[i])
+        i += 1
+    return out
+
+
+def _ctok(kind: str, text: str) -> CTok:
+    return CTok(kind, text, 0, 0)
+
+
+def _to_ctoks(items: list[_Item]) -> list[CTok]:
+    """Items → COON tokens: words abbreviated or escaped so that ``_reading`` gives back what the tree said."""
+    # First draft: every word and label in its plain spelling, labels with colon; then fix each against _reading.
+    draft: list[tuple[CTok, _Item | None]] = []
+    for it in items:
+        if it.kind == "label":
+            draft.append((_ctok("ident", it.text), it))
+            draft.append((_ctok("op", ":"), None))
+        elif it.kind == "word":
+            draft.append((_ctok("ident", it.text), it))
+        elif it.kind in ("str", "num", "op", "comment", "macro", "edge", "at", "hash"):
+            draft.append((_ctok(it.kind, it.text), None))
+        else:  # pragma: no cover - every kind is handled above
+            raise AssertionError(it.kind)
+    toks = [t for t, _ in draft]
+    prevs, nexts = _significant(toks)
+    out: list[CTok] = []
+    skip_colon = False
+    for i, (tok, it) in enumerate(draft):
+        if skip_colon and tok.is_op(":"):
+            skip_colon = False
+            continue
+        skip_colon = False
+        if it is None:
+            out.append(tok)
+            continue
+        prev, nxt = prevs[i], nexts[i]
+        if it.kind == "label":
+            after = nexts[i + 1] if i + 1 < len(draft) else None  # the value's first token (colon skipped)
+            word = LABELS.get(it.text, it.text)
+            choices: list[tuple[CTok, bool]] = []  # (token, keeps its colon)
+            if after is not None and after.kind in _OPERAND_KINDS:
+                choices.append((_ctok("ident", word), False))
+            choices.append((_ctok("ident", word), True))
+            if word != it.text:
+                choices.append((_ctok("ident", it.text), True))
+            for cand, colon in choices:
+                follower = nxt if colon else after
+                got = _reading(cand, prev, follower)
+                enum_ok = not (after is not None and after.is_op(".") and it.text in ENUM_LABELS) or got[0] == "label"
+                if got == ("label", it.text) or (got == ("ident", it.text) and colon and enum_ok):
+                    out.append(cand)
+                    skip_colon = not colon
+                    break
+            else:
+                out.append(_ctok("esc", it.text))
+            continue
+        # a plain word (identifier or keyword)
+        candidates: list[CTok] = []
+        if it.text in WIDGETS and nxt is not None and nxt.is_op("(", "."):
+            candidates.append(_ctok("ident", WIDGETS[it.text]))
+        if it.text in TYPES:
+            candidates.append(_ctok("ident", TYPES[it.text]))
+        candidates.append(_ctok("ident", it.text))
+        colon_follows = nxt is not None and nxt.is_op(":")
+        for cand in candidates:
+            got = _reading(cand, prev, nxt)
+            if got == ("ident", it.text) or (colon_follows and got == ("label", it.text) and it.text not in ENUM_LABELS):
+                out.append(cand)
+                break
+        else:
+            out.append(_ctok("esc", it.text))
+    return out
+
+
+def _spell(tok: CTok) -> str:
+    if tok.kind == "esc":
+        return "`" + tok.text
+    if tok.kind == "macro":
+        return "#" + tok.text
+    if tok.kind == "edge":
+        return "@" + tok.text
+    if tok.kind == "hash":
+        return "#`"
+    return tok.text
+
+
+def _join(toks: list[CTok]) -> str:
+    parts: list[str] = []
+    prev: CTok | None = None
+    for tok in toks:
+        text = _spell(tok)
+        if prev is not None:
+            ptext = _spell(prev)
+            if prev.kind == "comment" and ptext.startswith("//"):
+                parts.append("\n")
+            elif prev.kind == "at":
+                pass  # @name: the annotation sigil is glued to its name
+            elif prev.kind == "hash" and tok.kind == "ident":
+                pass
+            elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind == "edge"):
+                parts.append(" ")
+            elif prev.kind in ("edge", "macro") and (text[0].isalnum() or text[0] in "_$`'\"."):
+                parts.append(" ")
+            elif tok.kind in ("esc", "macro", "edge", "hash") and (ptext[-1].isalnum() or ptext[-1] in "_$"):
+                parts.append(" ")
+            elif tok.kind == "comment" and ptext[-1] in "/*":
+                parts.append(" ")
+        parts.append(text)
+        prev = tok
+    if prev is not None and prev.kind == "comment" and prev.text.startswith("//"):
+        parts.append("\n")
+    return "".join(parts)
+
+
+def encode(source: str, *, keep_comments: bool = False, header: bool = False) -> str:
+    """Dart (a program or a fragment) → COON. Raises FormatError when the source is not Dart."""
+    if not isinstance(source, str):
+        raise FormatError("Dart source must be text", expected="str")
+    items = _apply_macros(_items(source, keep_comments))
+    text = _join(_to_ctoks(items))
+    return f"{HEADER_PREFIX} {VERSION}\n{text}" if header else text

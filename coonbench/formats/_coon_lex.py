@@ -1,0 +1,173 @@
+"""COON lexer and Dart string scanner: text → positioned tokens, or a FormatError saying where and what was expected."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from coonbench.dart.minify import DART_OPERATORS
+from coonbench.dart.strings import is_string_start, string_end
+from coonbench.formats.base import FormatError
+
+SINGLE_PUNCT = frozenset("+-*/%<>=!&|^~?.:;,()[]{}")
+OPENERS = {"(": ")", "[": "]", "{": "}"}
+CLOSERS = {v: k for k, v in OPENERS.items()}
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+class CTok(NamedTuple):
+    """A COON token. kind: str num ident esc op macro edge at hash comment; ``text`` without its prefix sigil."""
+
+    kind: str
+    text: str
+    line: int
+    column: int
+
+    def is_op(self, *texts: str) -> bool:
+        return self.kind == "op" and self.text in texts
+
+
+class _Pos:
+    """Offset → (line, column), 1-based, computed on demand."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        lo, hi = 0, len(self.starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, offset - self.starts[lo] + 1
+
+
+def scan_string(text: str, i: int, pos: _Pos) -> int:
+    """End offset of the Dart string literal starting at ``i``; FormatError when it is unterminated."""
+    end = string_end(text, i)
+    if end is None:
+        line, col = pos(i)
+        quote = text[i + 1] if text[i] in "rR" else text[i]
+        delim = quote * 3 if text.startswith(quote * 3, i + (text[i] in "rR")) else quote
+        raise FormatError("unterminated string literal", line, col, expected=f"closing {delim}")
+    return end
+
+
+_OPS_RE = "|".join(re.escape(o) for o in DART_OPERATORS)
+_MASTER = re.compile(
+    r"(?P<ws>[ \t\r\n]+)|(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)"
+    r"|(?P<num>0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?)"
+    rf"|(?P<op>(?!//|/\*)(?:{_OPS_RE}|[+\-*/%<>=!&|^~?.:;,()\[\]{{}}]))"
+)
+
+
+def lex(text: str) -> list[CTok]:
+    """Tokens of a COON document (header excluded by the caller). Raises FormatError at the first bad character."""
+    pos = _Pos(text)
+    out: list[CTok] = []
+    append = out.append
+    i, n = 0, len(text)
+    line, line_start = 1, 0
+    match = _MASTER.match
+    while i < n:
+        m = match(text, i)
+        if m is not None:
+            group = m.lastgroup
+            if group == "ws":
+                chunk = m.group()
+                if "\n" in chunk:
+                    line += chunk.count("\n")
+                    line_start = i + chunk.rindex("\n") + 1
+                i = m.end()
+                continue
+            if not (group == "ident" and m.end() - i == 1 and text[i] in "rR" and text[i + 1 : i + 2] in ("'", '"')):
+                append(CTok(group, m.group(), line, i - line_start + 1))  # type: ignore[arg-type]
+                i = m.end()
+                continue
+        ch = text[i]
+        col = i - line_start + 1
+        if is_string_start(text, i):
+            end = scan_string(text, i, pos)
+            append(CTok("str", text[i:end], line, col))
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            append(CTok("comment", text[i:end].rstrip("\r"), line, col))
+        elif text.startswith("/*", i):
+            depth, end = 1, i + 2
+            while end < n and depth:
+                if text.startswith("/*", end):
+                    depth, end = depth + 1, end + 2
+                elif text.startswith("*/", end):
+                    depth, end = depth - 1, end + 2
+                else:
+                    end += 1
+            if depth:
+                raise FormatError("unterminated block comment", line, col, expected="*/")
+            append(CTok("comment", text[i:end], line, col))
+        elif ch == "`":
+            m = _IDENT.match(text, i + 1)
+            if not m:
+                raise FormatError("bad prefix '`'", line, col, expected="an identifier directly after ` (escape)")
+            append(CTok("esc", m.group(), line, col))
+            end = m.end()
+        elif ch == "@":
+            num = _NUMBER.match(text, i + 1)
+            if num:
+                append(CTok("edge", num.group(), line, col))
+                end = num.end()
+            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1):
+                append(CTok("at", "@", line, col))
+                end = i + 1
+            else:
+                raise FormatError(
+                    "bad prefix '@'", line, col, expected="a number (@16 = EdgeInsets.all(16)) or an annotation name"
+                )
+        elif ch == "#":
+            m = _IDENT.match(text, i + 1)
+            if m:
+                append(CTok("macro", m.group(), line, col))
+                end = m.end()
+            elif text.startswith("`", i + 1):
+                append(CTok("hash", "#", line, col))
+                end = i + 1
+            else:
+                raise FormatError("bad prefix '#'", line, col, expected="a macro name (#b, #m, …) or #` for a literal #")
+        else:
+            raise FormatError(f"unexpected character {ch!r}", line, col, expected="a COON token")
+        chunk = text[i:end]
+        if "\n" in chunk:
+            line += chunk.count("\n")
+            line_start = i + chunk.rindex("\n") + 1
+        i = end
+    return out
+
+
+def check_brackets(tokens: Sequence[Any]) -> None:
+    """Raise FormatError at the first unbalanced bracket, naming the bracket expected.
+
+    Works on anything with ``text``/``line``/``column`` whose bracket tokens are exactly ``( ) [ ] { }`` (decoded
+    Dart tokens: macros such as ``#i`` hold an unclosed ``{``).
+    """
+    stack: list[Any] = []
+    for tok in tokens:
+        if tok.text in OPENERS:
+            stack.append(tok)
+        elif tok.text in CLOSERS:
+            if not stack:
+                raise FormatError(f"unbalanced '{tok.text}'", tok.line, tok.column, expected="no closing bracket here")
+            top = stack.pop()
+            if OPENERS[top.text] != tok.text:
+                raise FormatError(
+                    f"'{tok.text}' closes '{top.text}' opened at {top.line}:{top.column}",
+                    tok.line,
+                    tok.column,
+                    expected=f"'{OPENERS[top.text]}'",
+                )
+    if stack:
+        top = stack[-1]
+        raise FormatError(f"unclosed '{top.text}'", top.line, top.column, expected=f"'{OPENERS[top.text]}' before end")

@@ -1,0 +1,286 @@
+"""The coonbench COON dialect's tables: the ONE place encoder, decoder, validator, primer and docs are built from.
+
+Upstream's three tables (``spec/data/{widgets,properties,keywords}.json`` of AffanShaikhsurab/COON 1.0.0) are
+adopted where they are unambiguous in a lossless grammar; every deviation is listed in ``CLASHES`` with its
+reason (rendered into ``docs/coon.md``). Entries marked ``coonbench`` are additions (chosen by o200k token
+savings on the corpus; an abbreviation that saves no token is not added).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final
+
+VERSION: Final = 1
+HEADER_PREFIX: Final = "%coon"
+
+# Widget (and other constructor) names → abbreviation. Expanded only in *call position*: directly before ``(``
+# or ``.`` (``T('a')``, ``L.builder(…)``), so a type parameter ``T`` elsewhere needs no escape.
+WIDGETS: Final = MappingProxyType(
+    {
+        # upstream spec/data/widgets.json (all 39, unchanged)
+        "Scaffold": "S",
+        "Column": "C",
+        "Row": "R",
+        "SafeArea": "A",
+        "Padding": "P",
+        "Text": "T",
+        "AppBar": "B",
+        "SizedBox": "Z",
+        "TextField": "F",
+        "ElevatedButton": "E",
+        "TextStyle": "Y",
+        "InputDecoration": "D",
+        "OutlineInputBorder": "O",
+        "TextEditingController": "X",
+        "Container": "K",
+        "Center": "N",
+        "Expanded": "Ex",
+        "ListView": "L",
+        "GridView": "G",
+        "Stack": "St",
+        "Positioned": "Ps",
+        "Card": "Cd",
+        "IconButton": "Ib",
+        "Icon": "Ic",
+        "FloatingActionButton": "Fb",
+        "CircularProgressIndicator": "Cp",
+        "LinearProgressIndicator": "Lp",
+        "Drawer": "Dr",
+        "BottomNavigationBar": "Bn",
+        "TabBar": "Tb",
+        "TabBarView": "Tv",
+        "Image": "Im",
+        "Divider": "Dv",
+        "Flexible": "Fl",
+        "Align": "Al",
+        "CustomScrollView": "Cv",
+        "SingleChildScrollView": "Sv",
+        "TextFormField": "Tf",
+        "TextButton": "Bt",
+        # coonbench additions
+        "GestureDetector": "Gd",
+        "ListTile": "Lt",
+        "BoxDecoration": "Bx",
+        "BorderRadius": "Br",
+        "MaterialPageRoute": "Mr",
+        "CircleAvatar": "Ca",
+        "NetworkImage": "Ni",
+        "BottomNavigationBarItem": "Bi",
+        "SliverGridDelegateWithFixedCrossAxisCount": "Sg",
+        "StreamBuilder": "Sb",
+        "FutureBuilder": "Fu",
+    }
+)
+
+# Type names → abbreviation, expanded wherever the word stands (upstream's ``Widget``/``BuildContext`` rows of the
+# keyword table, plus coonbench additions).
+TYPES: Final = MappingProxyType(
+    {
+        "Widget": "W",
+        "BuildContext": "ctx",
+        "StatelessWidget": "SL",
+        "StatefulWidget": "SF",
+        "EdgeInsets": "Ei",
+        "MainAxisAlignment": "Ma",
+        "CrossAxisAlignment": "Xa",
+        "FontWeight": "Fw",
+        "AsyncSnapshot": "As",
+        "DocumentSnapshot": "Ds",
+    }
+)
+
+# Named-argument labels → label word. In COON a label is written WITHOUT its colon when the value starts with a
+# word or number (``c T('a')`` = ``child: Text('a')``); with the colon otherwise (``h:[…]``). Entries whose word is
+# the label itself still save the colon token.
+LABELS: Final = MappingProxyType(
+    {
+        # upstream spec/data/properties.json (all 30, unchanged; case distinguishes t/T, w/W, l/L, h/H, b/B…)
+        "appBar": "a",
+        "body": "b",
+        "child": "c",
+        "children": "h",
+        "title": "t",
+        "controller": "r",
+        "padding": "p",
+        "onPressed": "o",
+        "style": "s",
+        "fontSize": "z",
+        "fontWeight": "w",
+        "color": "l",
+        "decoration": "d",
+        "labelText": "L",
+        "hintText": "H",
+        "border": "B",
+        "height": "e",
+        "width": "W",
+        "obscureText": "x",
+        "centerTitle": "T",
+        "mainAxisAlignment": "A",
+        "crossAxisAlignment": "X",
+        "minimumSize": "M",
+        "margin": "m",
+        "alignment": "n",
+        "backgroundColor": "bg",
+        "onChanged": "oc",
+        "builder": "bl",
+        "mainAxisSize": "ms",
+        "crossAxisSize": "xs",
+        # coonbench additions (colon-free labels; short forms only where they save a token)
+        "icon": "icon",
+        "onTap": "ot",
+        "label": "label",
+        "leading": "leading",
+        "trailing": "trailing",
+        "subtitle": "subtitle",
+        "size": "size",
+        "top": "top",
+        "left": "left",
+        "right": "right",
+        "bottom": "bottom",
+        "horizontal": "hz",
+        "vertical": "vt",
+        "borderRadius": "br",
+        "itemCount": "ic",
+        "itemBuilder": "ib",
+        "elevation": "elevation",
+        "actions": "actions",
+        "key": "key",
+        "value": "value",
+        "fit": "fit",
+        "image": "image",
+        "text": "text",
+        "onSubmitted": "os",
+        "textAlign": "ta",
+        "radius": "radius",
+        "shape": "shape",
+        "floatingActionButton": "fab",
+        "bottomNavigationBar": "bnb",
+        "stream": "stream",
+        "future": "future",
+        "initialData": "initialData",
+        "keyboardType": "kt",
+        "prefixIcon": "pi",
+        "suffixIcon": "si",
+        "backgroundImage": "bgi",
+        "spacing": "spacing",
+        "runSpacing": "rs",
+        "maxLines": "ml",
+        "overflow": "ov",
+        "letterSpacing": "lsp",
+        "fontStyle": "fs",
+        "boxShadow": "bs",
+        "gridDelegate": "gd",
+        "crossAxisCount": "cc",
+        "scrollDirection": "sd",
+        "shrinkWrap": "sw",
+        "physics": "physics",
+        "routes": "routes",
+        "home": "home",
+        "theme": "theme",
+        "content": "content",
+        "duration": "duration",
+        "selected": "selected",
+        "currentIndex": "ci",
+        "items": "items",
+        "onSaved": "onSaved",
+        "validator": "validator",
+        "enabled": "enabled",
+        "message": "message",
+        "id": "id",
+        "name": "name",
+    }
+)
+
+# Labels whose value ``Type.member`` may drop ``Type`` (``A:.center`` = ``mainAxisAlignment: MainAxisAlignment.center``).
+ENUM_LABELS: Final = MappingProxyType(
+    {
+        "mainAxisAlignment": "MainAxisAlignment",
+        "crossAxisAlignment": "CrossAxisAlignment",
+        "mainAxisSize": "MainAxisSize",
+        "fontWeight": "FontWeight",
+        "fontStyle": "FontStyle",
+        "textAlign": "TextAlign",
+        "alignment": "Alignment",
+        "fit": "BoxFit",
+        "overflow": "TextOverflow",
+        "scrollDirection": "Axis",
+        "keyboardType": "TextInputType",
+        "color": "Colors",
+        "backgroundColor": "Colors",
+        "icon": "Icons",
+    }
+)
+
+# Calls whose first positional argument ``Type.member`` may drop ``Type`` (``Ic(.home)`` = ``Icon(Icons.home)``).
+CALL_ENUMS: Final = MappingProxyType({"Icon": "Icons"})
+
+# Macros: ``#name`` stands for a fixed Dart token sequence (upstream's ``m:b`` build-method prefix, generalised).
+MACROS: Final = MappingProxyType(
+    {
+        "m": ("import", "'package:flutter/material.dart'", ";"),
+        "b": ("@", "override", "Widget", "build", "(", "BuildContext", "context", ")"),
+        "B": ("@", "override", "Widget", "build", "(", "BuildContext", "context", ")", "{", "return"),
+        "k": ("(", "{", "super", ".", "key", "}", ")"),
+        "i": ("@", "override", "void", "initState", "(", ")", "{", "super", ".", "initState", "(", ")", ";"),
+        "d": ("@", "override", "void", "dispose", "(", ")", "{"),
+        "sd": ("super", ".", "dispose", "(", ")", ";"),
+        "cs": ("@", "override", "State", "<"),
+        "nav": ("Navigator", ".", "push", "(", "context", ","),
+        "nn": ("Navigator", ".", "pushNamed", "(", "context", ","),
+        "ss": ("setState", "(", "(", ")", "{"),
+    }
+)
+
+# Special prefixes (one character before a token).
+PREFIXES: Final = MappingProxyType(
+    {
+        "@N": "EdgeInsets.all(N) — N a number literal, e.g. @16",
+        "@name": "an annotation, as in Dart (@override, @JsonKey(…))",
+        "#name": "a macro (table MACROS); an unknown name is an error",
+        "#`": "a literal Dart '#' (symbol literals: #`foo is #foo)",
+        "`name": "an identifier written as is, never expanded (escape)",
+        ".name": "after a label's colon: the label's enum type is implied (A:.center); after Ic( the type Icons",
+    }
+)
+
+# Upstream entries NOT adopted (or adopted with a change), with the reason. Rendered into docs/coon.md.
+CLASHES: Final = MappingProxyType(
+    {
+        "class → c:": "clashes with child → c: in the same table; kept as the keyword `class` (1 token anyway)",
+        "final → f:, const → cn:, static → st:, void → v:, import → im:": (
+            "a trailing colon marks labels in COON; the keywords are single o200k tokens already, so they stay"
+        ),
+        "override → ov:": "replaced by macros (#b = the whole build-method signature, #i, #d, #cs); a bare @override stays",
+        "extends → <, implements → >, with → +": "clash with the operators <, > and + (generics, comparison, sums)",
+        "return → ret, async → asy, await → awt": "no token saved (each keyword is one token); would clash with identifiers",
+        "true → 1, false → 0": "clash with the integer literals 1 and 0",
+        "null → _": "clashes with the identifier _ (wildcard parameters such as (_) => …)",
+        "Widget → W, BuildContext → ctx": "adopted as type words (TYPES)",
+        "W (Widget) vs W: (width), T (Text) vs T: (centerTitle), B, A, X, L": (
+            "resolved by position: label words stand at the start of an argument, widget words before ( or ."
+        ),
+        "EdgeInsets.symmetric → @H,V and EdgeInsets.only → @L,T,R,B": (
+            "not adopted: a comma-separated value is ambiguous inside argument lists; Ei.symmetric(hz 8,vt 4) is used"
+        ),
+        "Type() → ~Type": "not adopted: ~ is Dart's bitwise-not operator and () costs no extra token after a name",
+        "widget/property/keyword abbreviations inside strings": "never: literals are verbatim",
+    }
+)
+
+
+def _check_tables() -> None:
+    """The tables must be invertible within each namespace (run at import: a bad edit fails loudly)."""
+    for name, table in (("WIDGETS", WIDGETS), ("TYPES", TYPES), ("LABELS", LABELS)):
+        words = list(table.values())
+        if len(set(words)) != len(words):
+            raise ValueError(f"{name}: an abbreviation is used twice")
+    words = set(WIDGETS.values()) | set(TYPES.values())
+    if len(words) != len(WIDGETS) + len(TYPES):
+        raise ValueError("WIDGETS and TYPES share an abbreviation")
+    for word in list(WIDGETS.values()) + list(TYPES.values()) + list(LABELS.values()) + list(MACROS):
+        if not word.replace("_", "a").isalnum() or word[0].isdigit():
+            raise ValueError(f"abbreviation {word!r} is not an identifier")
+
+
+_check_tables()

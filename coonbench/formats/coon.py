@@ -1,0 +1,281 @@
+"""Format ``coon``: coonbench's lossless COON dialect for Dart/Flutter (spec: docs/coon.md).
+
+Everything here is generated from the tables in ``_coon_tables`` — encoder, decoder, validator, the primer and the
+table section of the docs — so none of them can drift from the others.
+
+Public API: ``encode(src, keep_comments=False, header=False)``, ``decode(text)``, ``validate(text)``,
+``primer(variant)``, ``TABLES``, ``widget_aliases()``, ``label_aliases()``, ``type_aliases()``, ``macro_table()``,
+``prefix_meanings()``, ``VERSION``. The registered ``coon`` format drops comments; ``coon-comments`` keeps them.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Final, Literal
+
+from coonbench.dart.parse import FRAGMENT_WRAPPERS, first_error, parse_dart
+from coonbench.formats._coon_codec import decode, decode_tokens, encode
+from coonbench.formats._coon_format import format_dart
+from coonbench.formats._coon_tables import (
+    CALL_ENUMS,
+    CLASHES,
+    ENUM_LABELS,
+    HEADER_PREFIX,
+    LABELS,
+    MACROS,
+    PREFIXES,
+    TYPES,
+    VERSION,
+    WIDGETS,
+)
+from coonbench.formats.base import Format, FormatError, register
+from coonbench.dart.minify import join_tokens
+
+__all__ = [
+    "CoonFormat",
+    "TABLES",
+    "VERSION",
+    "decode",
+    "encode",
+    "label_aliases",
+    "macro_table",
+    "prefix_meanings",
+    "primer",
+    "type_aliases",
+    "validate",
+    "widget_aliases",
+]
+
+TABLES: Final = MappingProxyType(
+    {
+        "widgets": WIDGETS,  # full name → abbreviation (call position)
+        "types": TYPES,  # full name → abbreviation (anywhere)
+        "labels": LABELS,  # named-argument label → label word
+        "enum_labels": ENUM_LABELS,  # label → enum type implied by ``label:.member``
+        "call_enums": CALL_ENUMS,  # call → type implied by ``Call(.member)``
+        "macros": MACROS,  # macro name → Dart tokens
+        "prefixes": PREFIXES,  # prefix → meaning
+        "clashes": CLASHES,  # upstream entry → how it is resolved
+    }
+)
+
+
+def widget_aliases() -> dict[str, str]:
+    """Abbreviation → full widget/class name (what a normaliser accepts as a widget name)."""
+    return {abbr: full for full, abbr in WIDGETS.items()}
+
+
+def type_aliases() -> dict[str, str]:
+    """Abbreviation → full type name."""
+    return {abbr: full for full, abbr in TYPES.items()}
+
+
+def label_aliases() -> dict[str, str]:
+    """Label word → full named-argument label (identity entries included: they drop the colon)."""
+    return {word: full for full, word in LABELS.items()}
+
+
+def macro_table() -> dict[str, str]:
+    """``#name`` → the Dart it stands for."""
+    return {f"#{name}": join_tokens(seq) for name, seq in MACROS.items()}
+
+
+def prefix_meanings() -> dict[str, str]:
+    """Prefix → meaning."""
+    return dict(PREFIXES)
+
+
+# --- validation -------------------------------------------------------------------------------------------------
+
+
+def _dart_error_at(dart: str) -> tuple[int, int, str, str] | None:
+    """(start, end char offsets, message, expected) of the furthest-reaching parse error over all fragment
+    readings; None when some reading parses."""
+    best: tuple[int, int, str, str] | None = None
+    for _kind, prefix, suffix in FRAGMENT_WRAPPERS:
+        wrapped = prefix + dart + suffix
+        tree = parse_dart(wrapped, strict=False)
+        bad = first_error(tree.root_node)
+        if bad is None:
+            return None
+        data = wrapped.encode("utf-8")
+
+        def char(byte: int) -> int:
+            return max(0, min(len(data[:byte].decode("utf-8", "replace")) - len(prefix), len(dart)))
+
+        start, end = char(bad.start_byte), char(bad.end_byte)
+        if bad.is_missing:
+            message, expected = f"missing '{bad.type}'", f"'{bad.type}'"
+        else:
+            message, expected = "syntax error", "valid Dart syntax here"
+        if best is None or start > best[0]:
+            best = (start, end, message, expected)
+    return best
+
+
+def _operand_end(tok: str) -> bool:
+    return bool(tok) and (tok[-1].isalnum() or tok[-1] in "_$'\")]") and tok not in _NOT_OPERANDS
+
+
+def _operand_start(tok: str) -> bool:
+    return bool(tok) and (tok[0].isalnum() or tok[0] in "_$'\"([{") and tok not in _CONTINUATIONS
+
+
+_NOT_OPERANDS = frozenset("return in is as else case new const final var async await yield extends with".split())
+_CONTINUATIONS = frozenset("in is as else extends with implements on catch finally async".split())
+
+
+MAX_REPAIRS = 12
+
+
+def _token_offsets(dart: str, texts: list[str]) -> list[int]:
+    """Char offset of each token in ``dart`` (only whitespace separates them)."""
+    offsets, pos = [], 0
+    for text in texts:
+        start = dart.find(text, pos)
+        start = pos if start < 0 else start
+        offsets.append(start)
+        pos = start + len(text)
+    return offsets
+
+
+def _missing_separator(texts: list[str], first: int, last: int) -> tuple[int, str] | None:
+    """(index of the token before which a ',' or ';' repairs the error, separator) within tokens first..last.
+
+    At most ``MAX_REPAIRS`` candidate positions are tried, so a long garbage reply stays cheap to validate.
+    """
+    tried = 0
+    for k in range(max(first, 1), min(last + 1, len(texts))):
+        if tried >= MAX_REPAIRS:
+            break
+        if not (_operand_end(texts[k - 1]) and _operand_start(texts[k])):
+            continue
+        tried += 1
+        for sep in (",", ";"):
+            repaired = join_tokens(texts[:k] + [sep] + texts[k:])
+            found = _dart_error_at(repaired)
+            if found is None or found[0] > len(join_tokens(texts[: k + 1])) + 1:
+                return k, sep
+    return None
+
+
+def validate(text: str) -> list[FormatError]:
+    """Positioned errors of a COON document (lexical, brackets, macros, then Dart syntax); [] when valid."""
+    try:
+        toks = decode_tokens(text)
+    except FormatError as err:
+        return [err]
+    if not toks:
+        return []
+    texts = [t.text for t in toks]
+    try:
+        dart = format_dart(texts)
+    except RecursionError:
+        return [FormatError("brackets nested too deeply to format", 1, 1, expected="less nesting")]
+    found = _dart_error_at(dart)
+    if found is None:
+        return []
+    start, end, message, expected = found
+    offsets = _token_offsets(dart, texts)
+    index = next((k for k, off in enumerate(offsets) if off + len(texts[k]) > start), len(toks) - 1)
+    last = next((k for k, off in enumerate(offsets) if off >= max(end, start + 1)), len(toks) - 1)
+    repair = _missing_separator(texts, index, max(last, index + 1))
+    if repair is not None:
+        k, sep = repair
+        here = toks[k]
+        return [
+            FormatError(
+                f"missing separator before {here.text!r}", here.line, here.column, expected=f"'{sep}'"
+            )
+        ]
+    here = toks[index]
+    return [FormatError(f"{message} at {here.text!r}", here.line, here.column, expected=expected)]
+
+
+# --- primer -----------------------------------------------------------------------------------------------------
+
+
+def _table_line(pairs: dict[str, str], arrow: str = "=") -> str:
+    return ", ".join(f"{a}{arrow}{b}" for a, b in pairs.items())
+
+
+def primer(variant: Literal["short", "full"] = "short") -> str:
+    """What a model is told about COON, generated from the tables (``short`` or ``full``)."""
+    widgets = widget_aliases()
+    labels = {w: f for w, f in label_aliases().items() if w != f}
+    same = [w for w, f in label_aliases().items() if w == f]
+    if variant == "short":
+        top_w = dict(list(widgets.items())[:20])
+        top_l = dict(list(labels.items())[:16])
+        return (
+            f"COON v{VERSION}: compressed Dart/Flutter. Widget abbreviations (before '(' or '.'): "
+            f"{_table_line(top_w)}. Named-argument labels (written without ':' before a word, e.g. `c T('a')` = "
+            f"`child: Text('a')`): {_table_line(top_l)}. Types: {_table_line(type_aliases())}. "
+            "`@16` = EdgeInsets.all(16); `#b` = @override Widget build(BuildContext context); "
+            "`A:.center` = mainAxisAlignment: MainAxisAlignment.center; `` `x `` = identifier x as is. "
+            "Strings and numbers are verbatim."
+        )
+    if variant != "full":
+        raise FormatError(f"unknown primer variant {variant!r}", expected="'short' or 'full'")
+    lines = [
+        f"COON v{VERSION} is a lossless compressed notation for Dart/Flutter source (coonbench dialect).",
+        "It is Dart's own token stream with these changes; everything else (keywords, operators, ';', strings, "
+        "numbers, comments) is written exactly as in Dart. Whitespace only separates words.",
+        f"1. Widget/class abbreviations, used directly before '(' or '.': {_table_line(widgets)}.",
+        f"2. Type abbreviations, used anywhere: {_table_line(type_aliases())}.",
+        "3. A named argument at the start of an argument (after '(' or ',') is written as its label word "
+        "WITHOUT ':' when the value starts with a word or number (`c T('a')` = `child: Text('a')`), and with ':' "
+        f"otherwise (`h:[…]`, `t:'x'`). Label words: {_table_line(labels)}; these labels keep their own name: "
+        f"{', '.join(same)}. Any other label is written `name:` as in Dart.",
+        "4. After a label's ':', `.member` implies the label's enum type: "
+        + ", ".join(f"{label}→{enum}" for label, enum in ENUM_LABELS.items())
+        + " (`A:.center` = `mainAxisAlignment: MainAxisAlignment.center`). Directly after the '(' of "
+        + ", ".join(f"{call}→{enum}" for call, enum in CALL_ENUMS.items())
+        + " the same holds for the first argument (`Ic(.home)` = `Icon(Icons.home)`).",
+        "5. Macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in macro_table().items()) + ".",
+        "6. `@N` (N a number) = `EdgeInsets.all(N)`; `@name` is an annotation as in Dart.",
+        "7. A backtick writes an identifier as is, never expanded: `` `T `` is the identifier T, `` `c: `` the "
+        "label c:. `#`` is a literal '#' (symbol literals).",
+        "8. Trailing commas are omitted. An optional first line `"
+        + f"{HEADER_PREFIX} {VERSION}"
+        + "` names the version.",
+    ]
+    return "\n".join(lines)
+
+
+class CoonFormat(Format):
+    """COON, coonbench dialect v1 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
+
+    name = "coon"
+    description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"
+    kind = "code"
+    fence = "coon"
+    lossless = True
+    keep_comments = False
+
+    def encode(self, source: Any, *, keep_comments: bool | None = None, header: bool = False) -> str:
+        keep = self.keep_comments if keep_comments is None else keep_comments
+        return encode(source, keep_comments=keep, header=header)
+
+    def decode(self, text: str) -> str:
+        return decode(text)
+
+    def validate(self, text: str) -> list[FormatError]:
+        if not isinstance(text, str):
+            return [FormatError("COON must be text", expected="str")]
+        return validate(text)
+
+    def primer(self, variant: Literal["short", "full"] = "short") -> str:
+        return primer(variant)
+
+
+class CoonCommentsFormat(CoonFormat):
+    """COON that keeps the source's comments (verbatim, as in Dart)."""
+
+    name = "coon-comments"
+    description = "COON (coonbench dialect) keeping comments"
+    keep_comments = True
+
+
+register(CoonFormat())
+register(CoonCommentsFormat())

@@ -1,0 +1,76 @@
+"""Dart as written (``dart``) and minified Dart (``dart-minified``): the baselines COON is measured against.
+
+``dart-minified`` drops comments and every whitespace the tree-sitter token stream does not need (string literals
+untouched; trailing commas kept). It is valid Dart, AST-equivalent to its source, so ``decode`` is the identity
+for both formats: a model's reply in either format is Dart already. ``validate`` reports Dart parse errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from coonbench.dart.minify import minify
+from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.formats.base import Format, FormatError, register
+
+
+def dart_errors(text: str) -> list[FormatError]:
+    """The first Dart syntax error of ``text`` (a program or fragment) as a positioned FormatError."""
+    if not isinstance(text, str):
+        return [FormatError("not text", expected="Dart source text")]
+    try:
+        parse_unit(text)
+    except DartParseError as err:
+        return [FormatError(err.message, err.line, err.column, expected="valid Dart")]
+    return []
+
+
+class DartFormat(Format):
+    """Dart source exactly as written."""
+
+    name = "dart"
+    description = "Dart/Flutter source code as written"
+    kind = "code"
+    fence = "dart"
+    lossless = True
+
+    def encode(self, source: Any) -> str:
+        if not isinstance(source, str):
+            raise FormatError("Dart source must be text", expected="str")
+        return source
+
+    def decode(self, text: str) -> str:
+        if not isinstance(text, str):
+            raise FormatError("Dart source must be text", expected="str")
+        return text
+
+    def validate(self, text: str) -> list[FormatError]:
+        return dart_errors(text)
+
+    def primer(self, variant: Literal["short", "full"] = "short") -> str:
+        return "The code is Dart (Flutter)."
+
+
+class MinifiedDartFormat(DartFormat):
+    """Dart with comments and insignificant whitespace removed (valid Dart, so decode is the identity)."""
+
+    name = "dart-minified"
+    description = "minified Dart/Flutter source (comments and insignificant whitespace removed)"
+
+    def encode(self, source: Any) -> str:
+        if not isinstance(source, str):
+            raise FormatError("Dart source must be text", expected="str")
+        try:
+            return minify(source)
+        except DartParseError as err:
+            raise FormatError(f"cannot minify: {err.message}", err.line, err.column, expected="valid Dart") from None
+
+    def primer(self, variant: Literal["short", "full"] = "short") -> str:
+        text = "The code is minified Dart (Flutter): comments and line breaks were removed; it is valid Dart."
+        if variant == "full":
+            text += " Read it as ordinary Dart; spaces appear only where two tokens would otherwise merge."
+        return text
+
+
+register(DartFormat())
+register(MinifiedDartFormat())

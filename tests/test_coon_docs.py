@@ -1,0 +1,41 @@
+"""docs/coon.md is current (tables and examples are generated from the codec) and the primer follows the tables."""
+
+from __future__ import annotations
+
+from coonbench.dart import ast_equivalent
+from coonbench.formats import get_format
+from coonbench.formats._coon_docs import DOC, EXAMPLES, render
+from coonbench.formats.coon import TABLES, decode, encode, label_aliases, primer, widget_aliases
+
+
+def test_doc_generated_sections_are_current() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "<!-- BEGIN GENERATED: tables -->" in text and "<!-- BEGIN GENERATED: examples -->" in text
+    assert render(text) == text, "run: python -m coonbench.formats._coon_docs"
+    assert "| `Scaffold` | `S` |" in text and "```coon" in text
+
+
+def test_examples_round_trip() -> None:
+    for dart in EXAMPLES.values():
+        assert ast_equivalent(dart, decode(encode(dart)))
+
+
+def test_primer_is_generated_from_tables() -> None:
+    full = primer("full")
+    for full_name, abbr in TABLES["widgets"].items():
+        assert f"{abbr}={full_name}" in full
+    for word, label in label_aliases().items():
+        assert (f"{word}={label}" in full) if word != label else (word in full)
+    for macro in TABLES["macros"]:
+        assert f"`#{macro}`" in full
+    short = primer("short")
+    assert len(short) < len(full) and "T=Text" in short
+    assert get_format("coon").primer("full") == full
+
+
+def test_aliases_are_enumerable() -> None:
+    aliases = widget_aliases()
+    assert aliases["S"] == "Scaffold" and aliases["T"] == "Text" and len(aliases) == len(TABLES["widgets"])
+    assert label_aliases()["c"] == "child"
+    fmt = get_format("coon")
+    assert (fmt.name, fmt.fence, fmt.kind, fmt.lossless) == ("coon", "coon", "code", True)
