@@ -12,8 +12,8 @@ from inspect_ai.log import read_eval_log
 
 import coonbench._registry as reg
 
-# Names users type without our prefix: model providers (``--model gguf/…``) and sandbox kinds.
-UNPREFIXED_TYPES = {"modelapi", "sandboxenv"}
+# Names used without our prefix: model providers (``--model gguf/…``), sandbox kinds, metrics (log keys).
+UNPREFIXED_TYPES = {"modelapi", "sandboxenv", "metric"}
 
 
 def registered_objects() -> list[object]:

