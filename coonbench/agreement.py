@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import krippendorff
 import numpy as np
@@ -37,3 +38,23 @@ def interval_alpha(ratings: Sequence[Sequence[float | None]]) -> float | None:
     except ValueError:
         return None
     return alpha if math.isfinite(alpha) else None
+
+
+def check_judge_agreement(
+    samples: Sequence[Any], check: str = "code_check", check_key: str = "correct", judge: str = "judge"
+) -> tuple[float | None, int]:
+    """α (interval) between a deterministic scorer and the LLM judge over a log's samples, and the units used.
+
+    ``samples`` are ``EvalSample``s scored by both (``-T judge=…``); a sample the judge left unscored is skipped.
+    The deterministic value is 0/1 ``correct``, the judge's its ``combined`` score in [0, 1].
+    """
+    pairs: list[tuple[float, float]] = []
+    for sample in samples:
+        scores = sample.scores or {}
+        a, b = scores.get(check), scores.get(judge)
+        if a is None or b is None or not isinstance(a.value, dict) or not isinstance(b.value, dict):
+            continue
+        x, y = a.value.get(check_key), b.value.get("combined")
+        if isinstance(x, int | float) and isinstance(y, int | float) and math.isfinite(x) and math.isfinite(y):
+            pairs.append((float(x), float(y)))
+    return interval_alpha([[p[0] for p in pairs], [p[1] for p in pairs]]), len(pairs)

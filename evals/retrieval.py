@@ -12,12 +12,12 @@ from typing import Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
-from inspect_ai.scorer import Scorer
 from inspect_ai.solver import generate
 
 from coonbench.datasets.retrieval import analysis_samples, retrieval_dataset
 from scorers.answer import answer_match
 from scorers.expected_elements import expected_elements
+from scorers.judge import with_judge
 from solvers.sample_config import generate_from_metadata
 
 
@@ -41,11 +41,7 @@ def retrieval(
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")
         samples, rejected = analysis_samples(tasks_file, formats)
-        scorers: list[Scorer] = [expected_elements()]
-        if judge != "none":
-            from scorers.judge import judge as judge_scorer
-
-            scorers.append(judge_scorer(mode=judge))
+        scorers = with_judge(expected_elements(), judge)
         name = f"retrieval-analysis ({len(rejected)} rejected)" if rejected else "retrieval-analysis"
         return Task(dataset=MemoryDataset(samples, name=name), solver=generate_from_metadata(), scorer=scorers)
     if judge != "none":

@@ -915,3 +915,16 @@ def judge(
         return Score(value=value, answer=answer, explanation=explanation, metadata=metadata)
 
     return score
+
+
+def with_judge(deterministic: Scorer, mode: str, *, include_question: bool = False) -> list[Scorer]:
+    """A task's scorers: its deterministic scorer, plus the judge when ``mode`` is not ``none``.
+
+    Tasks take ``-T judge=none|weighted|graded``; both scores land on every sample, so their agreement can be
+    read from the log (``coonbench.agreement`` / ``samples_df``).
+    """
+    if mode == "none":
+        return [deterministic]
+    if mode not in ("weighted", "graded"):
+        raise ValueError(f"judge must be none, weighted or graded, not {mode!r}")
+    return [deterministic, judge(mode=mode, include_question=include_question)]  # type: ignore[arg-type]

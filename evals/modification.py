@@ -1,0 +1,40 @@
+"""Modification: can a model edit a program given in COON (or Dart) and reply with the edited program?"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import Task, task
+
+from coonbench.datasets.modification import modification_dataset
+from scorers.code import code_check
+from scorers.judge import with_judge
+from solvers.primer import format_primer
+from solvers.retry import retry_generate
+
+
+@task(name="coonbench/modification")
+def modification(
+    input_format: str | list[str] = "coon",
+    kinds: str | list[str] = "add-widget,change-property,remove-widget,refactor,fix-bug",
+    bands: str | list[str] | None = None,
+    max_retries: int = 2,
+    primer: str = "short",
+    judge: Literal["none", "weighted", "graded"] = "none",
+) -> Task:
+    """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
+
+    Args:
+      input_format: coon or dart, or both (comma-separated); replies are expected in the same format.
+      kinds: add-widget, change-property, remove-widget, refactor, fix-bug (comma-separated).
+      bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all).
+      max_retries: feedback rounds after a reply that does not validate or decode.
+      primer: primer variant of the format, short or full.
+      judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
+        deterministic check, so the two can be compared per sample.
+    """
+    return Task(
+        dataset=modification_dataset(kinds, bands, input_format),
+        solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
+        scorer=with_judge(code_check(), judge, include_question=True),
+    )
