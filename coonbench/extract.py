@@ -20,6 +20,7 @@ ALIASES: dict[str, set[str]] = {
     "javascript": {"javascript", "js", "node", "mjs"},
     "typescript": {"typescript", "ts"},
     "dart": {"dart"},
+    "coon": {"coon"},
     "goth": {"goth"},
     "yaml": {"yaml", "yml"},
 }
@@ -28,6 +29,9 @@ _CODE_HINTS: dict[str, re.Pattern[str]] = {
     "python": re.compile(r"(?m)^\s*(def |class |import |from \w+ import |return\b)"),
     "javascript": re.compile(r"(?m)(\bfunction\b|=>|\bconst |\blet |\breturn\b)"),
     "goth": re.compile(r"╭─|╰─"),
+    "dart": re.compile(r"(?m)^\s*(import |class |@override|Widget |return\b|final |void )|\b[A-Z]\w*\("),
+    # COON: macros (#m, #B), constructor calls and braces; the validator decides the rest
+    "coon": re.compile(r"(?m)^\s*#[A-Za-z]|\b[A-Z]\w*\(|\{"),
 }
 
 

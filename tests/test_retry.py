@@ -136,3 +136,17 @@ def test_valid_but_wrong_is_not_retried() -> None:
 def test_check_answer_positions() -> None:
     check = check_answer("```dart\nclass A {\n```", "dart")
     assert check.error_kind == "PARSE_ERROR" and check.line is not None and check.column is not None
+
+
+def test_unfenced_coon_and_dart_replies_are_extracted() -> None:
+    """Small models often answer without a fence: the code is still found, the prose before it dropped."""
+    from coonbench.extract import extract_code
+
+    assert extract_code("Here you go:\n#m class A extends SL{#K #B T('x');}}", "coon") == (
+        "#m class A extends SL{#K #B T('x');}}"
+    )
+    assert extract_code("Sure! Here is the code:\nclass A extends StatelessWidget {}", "dart") == (
+        "class A extends StatelessWidget {}"
+    )
+    assert extract_code("I do not know the answer.", "coon") is None
+    assert extract_code("```dart\nclass B {}\n```\n```coon\nT('x')\n```", "dart") == "class B {}"
