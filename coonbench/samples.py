@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from coonbench.tokens import count_tokens
 
 GOLD_KEY = "gold"  # metadata key: the reply a perfect model would give (read by the coonbench/gold solver)
+
+# How prompts name the Dart code formats ("Convert this … to {label}"); other names are shown as they are.
+FORMAT_LABELS: dict[str, str] = {
+    "coon": "COON (a compressed notation for Dart)",
+    "dart": "Dart",
+    "dart-minified": "minified Dart",
+}
+
+
+def split_param(value: str | Sequence[str] | None) -> list[str] | None:
+    """A task parameter given as ``-T kinds=a,b`` (comma-separated, blanks dropped) or as a list; None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value]
 
 
 def sample_metadata(

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import coonbench  # noqa: F401  (installs the offline tiktoken files before any test uses tiktoken)
+from coonbench.formats import FormatError, get_format
 from coonbench.paths import SHARED_DIR
 
 REFERENCE = SHARED_DIR / "reference"
@@ -28,3 +29,14 @@ def reference() -> type:
         path = staticmethod(reference_path)
 
     return _Ref
+
+
+def code_formats() -> list[str]:
+    """The Dart code formats a code task can run in: ``dart``, plus ``coon`` once it is registered."""
+    out = ["dart"]
+    try:
+        get_format("coon")
+        out.append("coon")
+    except FormatError:
+        pass
+    return out

@@ -21,9 +21,10 @@ from coonbench.dart.requirements import (
     dump_requirements,
     normalise_program,
 )
-from coonbench.formats import FormatError, get_format
+from coonbench.formats import get_format
 from scorers.code import SCORE_KEYS, ast_equivalence, code_check, requirements
 from solvers.retry import ATTEMPTS_KEY
+from tests.conftest import code_formats
 
 REFERENCE = """import 'package:flutter/material.dart';
 
@@ -69,16 +70,6 @@ def _variant(edit: tuple[str, str]) -> str:
     return REFERENCE.replace(old, new, 1)
 
 
-def _formats() -> list[str]:
-    out = ["dart"]
-    try:
-        get_format("coon")
-        out.append("coon")
-    except FormatError:
-        pass
-    return out
-
-
 def make_state(reply: str, metadata: dict[str, Any], attempts: int | None = None) -> TaskState:
     """A finished sample: the model's final reply plus the loader's metadata."""
     store = {ATTEMPTS_KEY: [{"attempt": i + 1} for i in range(attempts)]} if attempts else None
@@ -107,7 +98,7 @@ def _run(scorer_fn: Any, state: TaskState, target: str = "") -> Score:
     return asyncio.run(scorer_fn(state, Target(target)))
 
 
-@pytest.mark.parametrize("fmt_name", _formats())
+@pytest.mark.parametrize("fmt_name", code_formats())
 @pytest.mark.parametrize("normalise", [False, True])
 @pytest.mark.parametrize("name", sorted(NEAR_MISSES))
 def test_ast_rejects_near_miss(fmt_name: str, normalise: bool, name: str) -> None:
@@ -117,7 +108,7 @@ def test_ast_rejects_near_miss(fmt_name: str, normalise: bool, name: str) -> Non
     assert score.explanation and score.explanation.startswith("WRONG_OUTPUT: first difference at program/")
 
 
-@pytest.mark.parametrize("fmt_name", _formats())
+@pytest.mark.parametrize("fmt_name", code_formats())
 @pytest.mark.parametrize("name", sorted(HARMLESS))
 def test_ast_accepts_harmless_variation(fmt_name: str, name: str) -> None:
     score = _run(ast_equivalence(), make_state(_reply(fmt_name, _variant(HARMLESS[name])), _ast_meta(fmt_name)))
@@ -198,7 +189,7 @@ def test_refactor_requirements_hold_on_the_refactoring_only() -> None:
     assert not all(r.met for r in check_requirements(ORIGINAL_FOR_REFACTOR, reqs))
 
 
-@pytest.mark.parametrize("fmt_name", _formats())
+@pytest.mark.parametrize("fmt_name", code_formats())
 @pytest.mark.parametrize("name", sorted(REFACTOR_NEAR_MISSES))
 def test_requirements_reject_near_miss(fmt_name: str, name: str) -> None:
     old, new = REFACTOR_NEAR_MISSES[name]
@@ -209,7 +200,7 @@ def test_requirements_reject_near_miss(fmt_name: str, name: str) -> None:
     assert score.explanation and score.explanation.startswith("WRONG_OUTPUT:") and "unmet" in score.explanation
 
 
-@pytest.mark.parametrize("fmt_name", _formats())
+@pytest.mark.parametrize("fmt_name", code_formats())
 @pytest.mark.parametrize("name", sorted(REFACTOR_HARMLESS))
 def test_requirements_accept_harmless_variation(fmt_name: str, name: str) -> None:
     old, new = REFACTOR_HARMLESS[name]
@@ -292,7 +283,7 @@ _ALPHABETS = (
 def _random_replies(n: int, seed: int) -> list[str]:
     """Seeded random strings: raw, in a coon/dart/unlabelled fence, or a corrupted valid answer."""
     rng = random.Random(seed)
-    valid = [_reply(f, REFERENCE) for f in _formats()]
+    valid = [_reply(f, REFERENCE) for f in code_formats()]
     out: list[str] = []
     for _ in range(n):
         alphabet = rng.choice(_ALPHABETS)
@@ -311,7 +302,7 @@ def _random_replies(n: int, seed: int) -> list[str]:
 
 def _fuzz_metas() -> list[dict[str, Any]]:
     metas: list[dict[str, Any]] = []
-    for fmt_name in _formats():
+    for fmt_name in code_formats():
         metas.append(_ast_meta(fmt_name, check="ast"))
         metas.append(_ast_meta(fmt_name, check="ast", normalise=True, hole_subtree="const Text('Welcome back')"))
         metas.append(_req_meta(fmt_name, NL_REQS))

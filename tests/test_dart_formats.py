@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from coonbench.dart import ast_diff
-from coonbench.dart.corpus import iter_corpus, split_file_markers
 from coonbench.dart.minify import minify, needs_space
 from coonbench.dart.query import calls, iter_nodes, iter_tokens
 from coonbench.dart.parse import parse_dart, parse_unit
+from coonbench.datasets.corpus import iter_corpus, split_file_markers
 from coonbench.formats import FormatError, get_format
 
 SRC = """// header comment

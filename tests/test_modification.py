@@ -17,19 +17,9 @@ from coonbench.datasets.modification import (
     build_modification_tasks,
     modification_dataset,
 )
-from coonbench.formats import FormatError, get_format
 from evals.modification import modification
 from solvers.gold import gold
-
-
-def _formats() -> list[str]:
-    out = ["dart"]
-    try:
-        get_format("coon")
-        out.append("coon")
-    except FormatError:
-        pass
-    return out
+from tests.conftest import code_formats
 
 
 @pytest.fixture(scope="module")
@@ -86,14 +76,14 @@ def test_unknown_input_format_is_named() -> None:
 
 
 def test_small_bands_fit_a_small_context() -> None:
-    ds = modification_dataset(bands="simple,composed", input_format=",".join(_formats()))
+    ds = modification_dataset(bands="simple,composed", input_format=",".join(code_formats()))
     assert max(s.metadata["input_tokens"] for s in ds) <= 1500  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
     "bands", ["composed,stateful", pytest.param(None, marks=pytest.mark.slow, id="all-bands")]
 )
-@pytest.mark.parametrize("input_format", _formats())
+@pytest.mark.parametrize("input_format", code_formats())
 def test_gold_scores_100_percent(input_format: str, bands: str | None) -> None:
     [log] = inspect_eval(
         modification(input_format=input_format, bands=bands),

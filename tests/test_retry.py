@@ -11,9 +11,10 @@ from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageUser, ModelOutput, get_model
 
-from coonbench.formats import FormatError, get_format
+from coonbench.formats import get_format
 from scorers.code import code_check
 from solvers.retry import ATTEMPTS_KEY, check_answer, retry_generate
+from tests.conftest import code_formats
 
 PROGRAM = """import 'package:flutter/material.dart';
 
@@ -29,16 +30,6 @@ class Hello extends StatelessWidget {
   }
 }
 """
-
-
-def _formats() -> list[str]:
-    out = ["dart"]
-    try:
-        get_format("coon")
-        out.append("coon")
-    except FormatError:
-        pass
-    return out
 
 
 def _broken(fmt_name: str) -> str:
@@ -82,7 +73,7 @@ def _score(log: EvalLog) -> Any:
     return log.samples[0].scores["code_check"]  # type: ignore[index]
 
 
-@pytest.mark.parametrize("fmt_name", _formats())
+@pytest.mark.parametrize("fmt_name", code_formats())
 def test_broken_then_right_is_correct_at_attempt_two(fmt_name: str) -> None:
     good = get_format(fmt_name).encode(PROGRAM)
     log = _run(fmt_name, [_fence(fmt_name, _broken(fmt_name)), _fence(fmt_name, good)])
@@ -101,7 +92,7 @@ def test_broken_then_right_is_correct_at_attempt_two(fmt_name: str) -> None:
     assert attempts[0]["line"] is not None
 
 
-@pytest.mark.parametrize("fmt_name", _formats())
+@pytest.mark.parametrize("fmt_name", code_formats())
 def test_gives_up_after_max_retries(fmt_name: str) -> None:
     bad = _fence(fmt_name, _broken(fmt_name))
     log = _run(fmt_name, [bad, bad, bad, bad], max_retries=2)

@@ -1,65 +1,19 @@
-"""The Dart corpus the COON dialect is measured and round-trip-tested on (shared by tests and benchmarks).
+"""Re-export of the round-trip corpus, which now lives in ``coonbench.datasets.corpus``.
 
-Three sources: coonbench's own samples (``data/dart/<category>/*.dart``), the upstream COON benchmark samples
-(``shared/reference/coon/extracted/code_samples_{ui,logic,large}.json``, field ``dartCode``) and the upstream
-"observation testing" Flutter app (one text file of ``FILE: <path>`` sections between ``=====`` rules).
+Kept only for importers not yet moved (``benchmarks/coon_tokens.py``, ``tests/test_coon_roundtrip.py``); it breaks
+the layer rule (``coonbench/dart/`` must not import ``coonbench/datasets/``), so delete it once they import
+``coonbench.datasets.corpus`` directly.
 """
 
-from __future__ import annotations
+from coonbench.datasets.corpus import (
+    REFERENCE_COON,
+    SourceSample,
+    iter_corpus,
+    iter_data_dart,
+    iter_reference_dart,
+    split_file_markers,
+)
 
-import json
-import re
-from collections.abc import Iterator
-from pathlib import Path
+Sample = SourceSample
 
-from coonbench.paths import DATA_DIR, SHARED_DIR
-
-REFERENCE_COON = SHARED_DIR / "reference" / "coon"
-EXTRACTED = REFERENCE_COON / "extracted"
-INSTAGRAM = REFERENCE_COON / "benchmarks" / "observation-testing" / "instagram-clone" / "input" / "flutter-context.txt"
-_FILE_MARKER = re.compile(r"^=+\nFILE: (?P<path>[^\n]+)\n=+\n", re.MULTILINE)
-
-Sample = tuple[str, str, str]  # (category, id, source)
-
-
-def iter_data_dart(data_dir: Path = DATA_DIR) -> Iterator[Sample]:
-    """coonbench's samples: category ``data/<subfolder>``, id = path relative to ``data/dart``."""
-    root = data_dir / "dart"
-    for path in sorted(root.rglob("*.dart")):
-        rel = path.relative_to(root)
-        category = f"data/{rel.parts[0]}" if len(rel.parts) > 1 else "data"
-        yield category, rel.as_posix(), path.read_text(encoding="utf-8")
-
-
-def split_file_markers(text: str) -> list[tuple[str, str]]:
-    """(path, source) for every ``FILE:`` section of a concatenated-files dump."""
-    marks = list(_FILE_MARKER.finditer(text))
-    return [
-        (m.group("path").strip(), text[m.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)])
-        for i, m in enumerate(marks)
-    ]
-
-
-def iter_reference_dart(reference_dir: Path = REFERENCE_COON) -> Iterator[Sample]:
-    """Upstream samples: categories ``ui``, ``logic``, ``large`` and ``instagram`` (one sample per file)."""
-    extracted = reference_dir / "extracted"
-    for kind in ("ui", "logic", "large"):
-        path = extracted / f"code_samples_{kind}.json"
-        if not path.exists():
-            continue
-        groups = json.loads(path.read_text(encoding="utf-8"))["groups"]
-        for group, entries in groups.items():
-            for entry in entries if isinstance(entries, list) else [entries]:
-                if "dartCode" not in entry or "id" not in entry:
-                    raise ValueError(f"{path}: group {group}: entry without 'id'/'dartCode'")
-                yield kind, str(entry["id"]), entry["dartCode"]
-    app = reference_dir / "benchmarks" / "observation-testing" / "instagram-clone" / "input" / "flutter-context.txt"
-    if app.exists():
-        for name, source in split_file_markers(app.read_text(encoding="utf-8")):
-            yield "instagram", name, source
-
-
-def iter_corpus() -> Iterator[Sample]:
-    """Everything: data/ samples first, then the upstream reference samples (when ``shared/`` is present)."""
-    yield from iter_data_dart()
-    yield from iter_reference_dart()
+__all__ = ["REFERENCE_COON", "Sample", "iter_corpus", "iter_data_dart", "iter_reference_dart", "split_file_markers"]

@@ -24,15 +24,20 @@ __all__ = [
 ]
 
 
-def iter_nodes(node: tree_sitter.Node, types: str | Iterable[str] | None = None) -> Iterator[tree_sitter.Node]:
-    """Every node under ``node`` (itself included) in document order, optionally only those of ``types``."""
+def iter_nodes(
+    node: tree_sitter.Node, types: str | Iterable[str] | None = None, *, named: bool = False
+) -> Iterator[tree_sitter.Node]:
+    """Every node under ``node`` (itself included) in document order, optionally only those of ``types``.
+
+    ``named=True`` descends through named children only (punctuation and keywords are neither yielded nor entered).
+    """
     wanted = {types} if isinstance(types, str) else (set(types) if types is not None else None)
     stack = [node]
     while stack:
         current = stack.pop()
         if wanted is None or current.type in wanted:
             yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(current.named_children if named else current.children))
 
 
 @dataclass(frozen=True)

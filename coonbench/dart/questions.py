@@ -18,7 +18,8 @@ from typing import Any
 
 import tree_sitter
 
-from coonbench.dart.widgets import WidgetCall, WidgetClass, widget_classes
+from coonbench.dart.query import iter_nodes, node_text
+from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 
 QUESTION_TYPES = ("widget_identification", "property_retrieval", "structure", "relationship", "semantic")
 
@@ -40,15 +41,11 @@ class Question:
         return asdict(self)
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8") if node.text is not None else ""
-
-
 def plain_string(node: tree_sitter.Node | None) -> str | None:
     """The content of a plain quoted string literal (no interpolation, escapes, raw or triple quotes)."""
     if node is None or node.type != "string_literal":
         return None
-    text = _text(node)
+    text = node_text(node)
     if len(text) < 2 or text[0] not in "'\"" or text[:3] in ("'''", '"""') or "\\" in text or "$" in text:
         return None
     if text[-1] != text[0] or node.named_child_count:
@@ -58,26 +55,26 @@ def plain_string(node: tree_sitter.Node | None) -> str | None:
 
 def literal_value(arg: tree_sitter.Node) -> tuple[str, str, dict[str, Any]] | None:
     """(answer, answer type, normaliser options) of a named argument with a literal value, else None."""
-    parts = [c for c in arg.named_children if c.type != "label"]
+    parts = value_nodes(arg)
     if len(parts) == 1:
         node = parts[0]
         if (s := plain_string(node)) is not None and s.strip():
             return s, "string", {"case_sensitive": True}
         if node.type == "decimal_integer_literal":
-            return _text(node), "integer", {}
+            return node_text(node), "integer", {}
         if node.type == "decimal_floating_point_literal":
-            return _text(node), "number", {}
-        if node.type in ("true", "false") or _text(node) in ("true", "false"):
-            return _text(node), "boolean", {}
+            return node_text(node), "number", {}
+        if node.type in ("true", "false") or node_text(node) in ("true", "false"):
+            return node_text(node), "boolean", {}
     if (
         len(parts) == 2
         and parts[0].type == "identifier"
-        and _text(parts[0])[:1].isupper()
+        and node_text(parts[0])[:1].isupper()
         and parts[1].type == "selector"
         and parts[1].named_children
         and parts[1].named_children[0].type == "unconditional_assignable_selector"
     ):  # Colors.blue, MainAxisAlignment.center, FontWeight.bold
-        return _text(parts[0]) + _text(parts[1]), "string", {"case_sensitive": True}
+        return node_text(parts[0]) + node_text(parts[1]), "string", {"case_sensitive": True}
     return None
 
 
@@ -139,30 +136,24 @@ def _has_dynamic(w: WidgetCall) -> bool:
 # --- semantic analysis of callbacks -------------------------------------------------------------------------
 
 
-def _walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    yield node
-    for child in node.named_children:
-        yield from _walk(child)
-
-
 def _calls(node: tree_sitter.Node, receiver: str, methods: set[str]) -> list[tuple[str, tree_sitter.Node]]:
     """(method, arguments) of calls ``receiver.method(…)`` or ``receiver.of(context).method(…)`` under ``node``."""
     found: list[tuple[str, tree_sitter.Node]] = []
-    for n in _walk(node):
+    for n in iter_nodes(node, named=True):
         kids = n.named_children
         for i, kid in enumerate(kids):
-            if kid.type != "identifier" or _text(kid) != receiver:
+            if kid.type != "identifier" or node_text(kid) != receiver:
                 continue
             j = i + 1
             while j < len(kids) and kids[j].type == "selector":
                 sel = kids[j].named_children
                 named = sel[0] if sel and sel[0].type == "unconditional_assignable_selector" else None
-                if named is not None and named.named_children and _text(named.named_children[0]) in methods:
+                if named is not None and named.named_children and node_text(named.named_children[0]) in methods:
                     nxt = kids[j + 1].named_children if j + 1 < len(kids) and kids[j + 1].type == "selector" else []
                     if nxt and nxt[0].type == "argument_part":
                         args = next((c for c in nxt[0].named_children if c.type == "arguments"), None)
                         if args is not None:
-                            found.append((_text(named.named_children[0]), args))
+                            found.append((node_text(named.named_children[0]), args))
                     break
                 j += 1
     return found
@@ -170,19 +161,19 @@ def _calls(node: tree_sitter.Node, receiver: str, methods: set[str]) -> list[tup
 
 def _callback_body(arg: tree_sitter.Node, cls: WidgetClass) -> tree_sitter.Node | None:
     """The closure of an ``onX:`` argument, or the body of the class method it names (``onPressed: _save``)."""
-    parts = [c for c in arg.named_children if c.type != "label"]
+    parts = value_nodes(arg)
     if len(parts) != 1:
         return None
     if parts[0].type == "function_expression":
         return parts[0]
     if parts[0].type == "identifier":
-        name = _text(parts[0])
+        name = node_text(parts[0])
         body = cls.node.child_by_field_name("body")
         kids = body.named_children if body is not None else []
         for i, kid in enumerate(kids):
             sig = kid.named_children[0] if kid.type == "method_signature" and kid.named_children else None
             if sig is not None and sig.child_by_field_name("name") is not None:
-                if _text(sig.child_by_field_name("name")) == name and i + 1 < len(kids):
+                if node_text(sig.child_by_field_name("name")) == name and i + 1 < len(kids):
                     return kids[i + 1]
     return None
 
@@ -191,12 +182,12 @@ def state_fields_changed(body: tree_sitter.Node) -> set[str] | None:
     """Fields assigned inside ``setState`` closures of a callback body; None when there is no setState."""
     fields: set[str] = set()
     seen = False
-    for n in _walk(body):
+    for n in iter_nodes(body, named=True):
         kids = n.named_children
         for i, kid in enumerate(kids):
-            if kid.type == "identifier" and _text(kid) == "setState" and i + 1 < len(kids):
+            if kid.type == "identifier" and node_text(kid) == "setState" and i + 1 < len(kids):
                 seen = True
-                for m in _walk(kids[i + 1]):
+                for m in iter_nodes(kids[i + 1], named=True):
                     target = None
                     if m.type == "assignment_expression":
                         target = m.named_children[0]
@@ -206,8 +197,8 @@ def state_fields_changed(body: tree_sitter.Node) -> set[str] | None:
                     if target is not None:
                         ident = target.named_children[0] if target.named_children else target
                         if ident.type == "this":
-                            ident = next((c for c in _walk(target) if c.type == "identifier"), ident)
-                        fields.add(_text(ident))
+                            ident = next((c for c in iter_nodes(target, named=True) if c.type == "identifier"), ident)
+                        fields.add(node_text(ident))
     return fields if seen else None
 
 
@@ -227,15 +218,15 @@ def navigation_target(body: tree_sitter.Node) -> tuple[str, str] | None:
         return ("route", names[0]) if len(names) == 1 else None
     screens: list[str] = []
     for a in args:
-        for n in _walk(a):
+        for n in iter_nodes(a, named=True):
             if n.type == "function_expression_body" and n.named_children:
                 first = n.named_children[0]
                 if first.type in ("const_object_expression", "new_expression"):
                     ident = next((c for c in first.named_children if c.type == "type_identifier"), None)
                     if ident is not None:
-                        screens.append(_text(ident))
-                elif first.type == "identifier" and _text(first)[:1].isupper():
-                    screens.append(_text(first))
+                        screens.append(node_text(ident))
+                elif first.type == "identifier" and node_text(first)[:1].isupper():
+                    screens.append(node_text(first))
     return ("screen", screens[0]) if len(set(screens)) == 1 else None
 
 

@@ -24,7 +24,8 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from coonbench.dart.parse import DartParseError, parse_dart
 from coonbench.dart.questions import plain_string
-from coonbench.dart.widgets import WidgetCall, WidgetClass, _call_at, widget_classes
+from coonbench.dart.query import iter_nodes, node_text
+from coonbench.dart.widgets import WidgetCall, WidgetClass, call_at, value_nodes, widget_classes
 
 __all__ = [
     "BuildReturnsRequirement",
@@ -35,15 +36,16 @@ __all__ = [
     "Requirement",
     "RequirementResult",
     "WidgetRequirement",
+    "article",
     "call_span",
     "check_requirements",
     "expression_tokens",
     "parse_requirements",
-    "value_nodes",
 ]
 
 
-def _article(word: str) -> str:
+def article(word: str) -> str:
+    """The indefinite article for ``word`` ("an" before a vowel letter), for descriptions in prompts."""
     return "an" if word[:1].upper() in "AEIOU" else "a"
 
 
@@ -71,7 +73,7 @@ class WidgetRequirement(BaseModel):
     in_class: str | None = None
 
     def describe(self) -> str:
-        out = f"{_article(self.widget)} `{self.widget}`"
+        out = f"{article(self.widget)} `{self.widget}`"
         if self.text is not None:
             out += f" showing the text '{self.text}'"
         if self.properties:
@@ -103,7 +105,7 @@ class CallbackCallRequirement(BaseModel):
     call: str
 
     def describe(self) -> str:
-        return f"{_article(self.widget)} `{self.widget}` whose `{self.callback}` callback calls `{self.call}`"
+        return f"{article(self.widget)} `{self.widget}` whose `{self.callback}` callback calls `{self.call}`"
 
 
 class BuildReturnsRequirement(BaseModel):
@@ -161,22 +163,13 @@ class RequirementResult(BaseModel):
 # --------------------------------------------------------------------------------------------- tree helpers
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8") if node.text is not None else ""
-
-
 def call_span(w: WidgetCall) -> tuple[int, int]:
     """Byte range of a widget call's full text (``const Text('a')`` or ``Text('a')`` up to its ``)``)."""
     return w.node.start_byte, w.arguments.end_byte
 
 
-def value_nodes(named_argument: tree_sitter.Node) -> list[tree_sitter.Node]:
-    """The nodes of a named argument's value expression (everything but the label)."""
-    return [c for c in named_argument.named_children if c.type != "label"]
-
-
 def _string_content(node: tree_sitter.Node) -> str | None:
-    text = _text(node)
+    text = node_text(node)
     if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] and text[:3] not in ("'''", '"""'):
         return text[1:-1]
     return None
@@ -195,16 +188,16 @@ def expression_tokens(nodes: list[tree_sitter.Node]) -> tuple[str, ...]:
     raw: list[str] = []
     for node in nodes:
         for leaf in _leaves(node):
-            if leaf.type in ("comment", "documentation_comment", "const_builtin", "new") or _text(leaf) in (
+            if leaf.type in ("comment", "documentation_comment", "const_builtin", "new") or node_text(leaf) in (
                 "const",
                 "new",
             ):
                 continue
             if leaf.type == "string_literal":
                 content = _string_content(leaf)
-                raw.append("'" + content + "'" if content is not None else _text(leaf))
+                raw.append("'" + content + "'" if content is not None else node_text(leaf))
             else:
-                raw.append(_text(leaf))
+                raw.append(node_text(leaf))
     out: list[str] = []
     for i, tok in enumerate(raw):
         if tok == "," and i + 1 < len(raw) and raw[i + 1] in (")", "]", "}"):
@@ -231,14 +224,14 @@ def _call_named_args(nodes: list[tree_sitter.Node]) -> dict[str, tree_sitter.Nod
     """Named arguments of the constructor call making up ``nodes`` (``InputDecoration(labelText: ...)``)."""
     if not nodes:
         return None
-    found = _call_at(nodes, 0)
+    found = call_at(nodes, 0)
     if found is None:
         return None
     _, args, _ = found
     out: dict[str, tree_sitter.Node] = {}
     for arg in args.named_children:
         if arg.type == "named_argument":
-            out[_text(arg.named_children[0].named_children[0])] = arg
+            out[node_text(arg.named_children[0].named_children[0])] = arg
     return out
 
 
@@ -272,15 +265,9 @@ def widget_text(w: WidgetCall) -> str | None:
     return None
 
 
-def _walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    yield node
-    for child in node.named_children:
-        yield from _walk(child)
-
-
 def _calls_function(node: tree_sitter.Node, name: str) -> bool:
-    for n in _walk(node):
-        if n.type == "identifier" and _text(n) == name:
+    for n in iter_nodes(node, named=True):
+        if n.type == "identifier" and node_text(n) == name:
             nxt = n.next_named_sibling
             if nxt is not None and nxt.type == "selector" and nxt.named_children:
                 if nxt.named_children[0].type == "argument_part":
@@ -450,12 +437,12 @@ _CONST_PARENTS = frozenset({"const_object_expression", "list_literal", "set_or_m
 
 def _label_of(named_argument: tree_sitter.Node) -> str:
     label = next((c for c in named_argument.named_children if c.type == "label"), None)
-    return _text(label).rstrip(":").strip() if label is not None else ""
+    return node_text(label).rstrip(":").strip() if label is not None else ""
 
 
 def _render(node: tree_sitter.Node, data: bytes) -> str:
     if node.type == "string_literal":
-        text = _text(node)
+        text = node_text(node)
         if (
             len(text) >= 2
             and text[0] == '"'
@@ -471,7 +458,7 @@ def _render(node: tree_sitter.Node, data: bytes) -> str:
     if node.child_count == 0:
         if node.type in ("const_builtin", "new") and node.parent is not None and node.parent.type in _CONST_PARENTS:
             return ""
-        return _text(node)
+        return node_text(node)
     kids = list(node.children)
     if node.type == "arguments":
         slots = [i for i, k in enumerate(kids) if k.type == "named_argument"]

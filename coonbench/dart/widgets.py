@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from coonbench.dart.parse import parse_dart
+from coonbench.dart.query import node_text
 
 FLUTTER_WIDGETS: frozenset[str] = frozenset(
     """
@@ -107,7 +108,7 @@ class WidgetCall:
         for arg in self.arguments.named_children:
             if arg.type == "named_argument":
                 label = arg.child_by_field_name("label") or arg.named_children[0]
-                out[_text(label.named_children[0])] = arg
+                out[node_text(label.named_children[0])] = arg
         return out
 
     def positional_args(self) -> list[tree_sitter.Node]:
@@ -141,13 +142,14 @@ class WidgetClass:
         return [w for root in self.roots for w in root.walk(callbacks=callbacks)]
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8") if node.text is not None else ""
+def value_nodes(named_argument: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The nodes of a named argument's value expression (everything but the label)."""
+    return [c for c in named_argument.named_children if c.type != "label"]
 
 
 def arg_text(named_argument: tree_sitter.Node) -> str:
     """Source text of a named argument's value (everything after ``label:``)."""
-    parts = [c for c in named_argument.named_children if c.type != "label"]
+    parts = value_nodes(named_argument)
     if not parts:
         return ""
     src = named_argument.text or b""
@@ -155,28 +157,28 @@ def arg_text(named_argument: tree_sitter.Node) -> str:
     return src[parts[0].start_byte - base : parts[-1].end_byte - base].decode("utf-8")
 
 
-def _call_at(siblings: list[tree_sitter.Node], i: int) -> tuple[str, tree_sitter.Node, int] | None:
+def call_at(siblings: list[tree_sitter.Node], i: int) -> tuple[str, tree_sitter.Node, int] | None:
     """A constructor-like call starting at ``siblings[i]``: (dotted name, arguments, index after it) or None."""
     node = siblings[i]
     if node.type in ("const_object_expression", "new_expression"):
         kids = node.named_children
         if not kids:
             return None
-        names = [_text(k) for k in kids if k.type in ("type_identifier", "identifier")]
+        names = [node_text(k) for k in kids if k.type in ("type_identifier", "identifier")]
         args = next((k for k in kids if k.type == "arguments"), None)
         if args is None or not names:
             return None
         return ".".join(names), args, i + 1
-    if node.type != "identifier" or not _text(node)[:1].isupper():
+    if node.type != "identifier" or not node_text(node)[:1].isupper():
         return None
-    name = _text(node)
+    name = node_text(node)
     j = i + 1
     if j < len(siblings) and siblings[j].type == "type_arguments":
         j += 1
     if j < len(siblings) and siblings[j].type == "selector":
         sel = siblings[j].named_children
         if sel and sel[0].type == "unconditional_assignable_selector":
-            name += "." + _text(sel[0].named_children[0]) if sel[0].named_children else ""
+            name += "." + node_text(sel[0].named_children[0]) if sel[0].named_children else ""
             j += 1
     if j < len(siblings) and siblings[j].type == "selector":
         sel = siblings[j].named_children
@@ -225,7 +227,7 @@ class _Collector:
         i = 0
         while i < len(kids):
             kid = kids[i]
-            call = _call_at(kids, i)
+            call = call_at(kids, i)
             if call is not None:
                 name, args, after = call
                 kind = classify(name, self.local_widgets, self.local_types)
@@ -262,7 +264,7 @@ class _Collector:
         list_node: tree_sitter.Node | None,
     ) -> None:
         if kid.type == "named_argument":
-            label = _text(kid.named_children[0].named_children[0])
+            label = node_text(kid.named_children[0].named_children[0])
             callback = label.startswith("on") and label[2:3].isupper()
             self.collect(kid, parent, out, slot=label, dynamic=dynamic, in_callback=in_callback or callback)
         elif kid.type == "list_literal":
@@ -284,7 +286,7 @@ def _superclass(cls: tree_sitter.Node) -> str | None:
     if sup is None:
         return None
     ident = next((k for k in sup.named_children if k.type == "type_identifier"), None)
-    return _text(ident) if ident is not None else None
+    return node_text(ident) if ident is not None else None
 
 
 def _build_root(cls_node: tree_sitter.Node, roots: list[WidgetCall]) -> WidgetCall | None:
@@ -300,10 +302,10 @@ def _build_root(cls_node: tree_sitter.Node, roots: list[WidgetCall]) -> WidgetCa
         if sig is None or sig.type != "function_signature":
             continue
         name = sig.child_by_field_name("name")
-        if name is None or _text(name) != "build" or i + 1 >= len(kids) or kids[i + 1].type != "function_body":
+        if name is None or node_text(name) != "build" or i + 1 >= len(kids) or kids[i + 1].type != "function_body":
             continue
         fbody = kids[i + 1]
-        returns = [n for n in _iter(fbody) if n.type == "return_statement"]
+        returns = [n for n in _iter_outside_closures(fbody) if n.type == "return_statement"]
         if fbody.named_children and fbody.named_children[0].type == "block":
             if len(returns) != 1:
                 return None
@@ -315,11 +317,15 @@ def _build_root(cls_node: tree_sitter.Node, roots: list[WidgetCall]) -> WidgetCa
     return None
 
 
-def _iter(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+def _iter_outside_closures(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """Named nodes under ``node`` in document order, not entering closures (``function_expression``).
+
+    Unlike ``query.iter_nodes`` on purpose: a ``return`` inside a builder closure is not a return of ``build``.
+    """
     yield node
     for child in node.named_children:
         if child.type not in ("function_expression",):
-            yield from _iter(child)
+            yield from _iter_outside_closures(child)
 
 
 def widget_classes(source: str) -> list[WidgetClass]:
@@ -327,10 +333,10 @@ def widget_classes(source: str) -> list[WidgetClass]:
     tree = parse_dart(source)
     classes = [n for n in tree.root_node.named_children if n.type == "class_definition"]
     local = frozenset(
-        _text(c.child_by_field_name("name")) for c in classes if _superclass(c) in WIDGET_BASES
+        node_text(c.child_by_field_name("name")) for c in classes if _superclass(c) in WIDGET_BASES
     )
     declared = frozenset(
-        _text(name)
+        node_text(name)
         for n in tree.root_node.named_children
         if n.type in _TYPE_DECLARATIONS and (name := n.child_by_field_name("name")) is not None
     )
@@ -343,7 +349,7 @@ def widget_classes(source: str) -> list[WidgetClass]:
             collector.collect(body, None, roots)
         out.append(
             WidgetClass(
-                name=_text(cls.child_by_field_name("name")),
+                name=node_text(cls.child_by_field_name("name")),
                 superclass=_superclass(cls),
                 node=cls,
                 roots=roots,

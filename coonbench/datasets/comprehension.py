@@ -20,7 +20,7 @@ from coonbench.dart.questions import Question, generate_questions
 from coonbench.datasets.corpus import load_corpus
 from coonbench.formats import get_format
 from coonbench.paths import DATA_DIR
-from coonbench.samples import sample_metadata
+from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
 
 DATASET_VERSION = 1
 QUESTIONS_FILE = DATA_DIR / "comprehension" / f"questions.v{DATASET_VERSION}.jsonl"
@@ -55,7 +55,6 @@ ANSWER_RULES: dict[str, str] = {
     "csv-list-unordered": "Answer with a comma-separated list of Flutter widget class names, in any order.",
     "csv-list-ordered": "Answer with a comma-separated list, in order.",
 }
-FORMAT_LABELS = {"coon": "COON (a compressed notation for Dart)", "dart": "Dart", "dart-minified": "minified Dart"}
 
 
 def build_questions(seed: int = SEED) -> list[Question]:
@@ -148,12 +147,6 @@ def scoring_options(q: Question) -> dict[str, Any]:
     return options
 
 
-def _split(value: str | list[str] | tuple[str, ...] | None) -> list[str] | None:
-    if value is None or isinstance(value, (list, tuple)):
-        return list(value) if value is not None else None
-    return [v.strip() for v in value.split(",") if v.strip()]
-
-
 def comprehension_dataset(
     formats: str | list[str] | None = None,
     bands: str | list[str] | None = None,
@@ -162,13 +155,13 @@ def comprehension_dataset(
     questions_file: str | Path | None = None,
 ) -> MemoryDataset:
     """Every selected question in every selected format condition (format-major within each question)."""
-    conditions = _split(formats) or list(DEFAULT_CONDITIONS)
+    conditions = split_param(formats) or list(DEFAULT_CONDITIONS)
     unknown = [c for c in conditions if c not in CONDITIONS]
     if unknown:
         raise ValueError(f"unknown format '{unknown[0]}' (expected one of {', '.join(CONDITIONS)})")
     band_of = {s.id: s.band for s in load_corpus()}
-    wanted_bands = _split(bands)
-    wanted_types = _split(question_types)
+    wanted_bands = split_param(bands)
+    wanted_types = split_param(question_types)
     questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
     samples = [
         question_sample(q, c, band_of[q.sample_id], primer_variant)

@@ -42,6 +42,11 @@ Every metric is read from the tree-sitter-dart syntax tree, never from regexes o
     ``coon-syntax-in-string``…; see ``FEATURES``); the edge band is built to cover them all.
 ``sha256``
     Of the file's bytes. ``load_corpus`` refuses a file whose hash differs from the manifest.
+
+The round-trip corpus the COON dialect is measured and tested on (``iter_corpus``) is these files plus the
+upstream COON benchmark samples (``shared/reference/coon/extracted/code_samples_{ui,logic,large}.json``, field
+``dartCode``) and the upstream "observation testing" Flutter app (one text file of ``FILE: <path>`` sections
+between ``=====`` rules). ``corpus_files`` is the one place that lists ``data/dart/``.
 """
 
 from __future__ import annotations
@@ -59,8 +64,9 @@ from typing import Any
 import tree_sitter
 
 from coonbench.dart.parse import parse_dart
+from coonbench.dart.query import iter_nodes, node_text
 from coonbench.dart.widgets import FLUTTER_WIDGETS
-from coonbench.paths import DATA_DIR
+from coonbench.paths import DATA_DIR, SHARED_DIR
 
 CORPUS_DIR = DATA_DIR / "dart"
 MANIFEST_NAME = "manifest.json"
@@ -166,23 +172,11 @@ class CorpusSample:
 # --------------------------------------------------------------------------------------------------- metrics
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8") if node.text is not None else ""
-
-
-def _walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
-
-
 def count_loc(source: str, tree: tree_sitter.Tree | None = None) -> int:
     """Non-blank lines once the tree's comment nodes are blanked out."""
     tree = tree or parse_dart(source)
     data = bytearray(source.encode("utf-8"))
-    for node in _walk(tree.root_node):
+    for node in iter_nodes(tree.root_node):
         if "comment" in node.type:
             for i in range(node.start_byte, node.end_byte):
                 if data[i] not in (0x0A, 0x0D):
@@ -192,8 +186,8 @@ def count_loc(source: str, tree: tree_sitter.Tree | None = None) -> int:
 
 def _is_wildcard_arm(case: tree_sitter.Node) -> bool:
     patterns = [c for c in case.named_children if c.type.endswith("pattern")]
-    return len(patterns) == 1 and patterns[0].type == "constant_pattern" and _text(patterns[0]) == "_" and not any(
-        c.type == "guard" or _text(c) == "when" for c in case.children
+    return len(patterns) == 1 and patterns[0].type == "constant_pattern" and node_text(patterns[0]) == "_" and not any(
+        c.type == "guard" or node_text(c) == "when" for c in case.children
     )
 
 
@@ -218,7 +212,7 @@ def cyclomatic_complexity(source: str, tree: tree_sitter.Tree | None = None) -> 
     """1 + decision points of the whole file (see the module docstring)."""
     tree = tree or parse_dart(source)
     points = 0
-    for node in _walk(tree.root_node):
+    for node in iter_nodes(tree.root_node):
         if node.type in _DECISION_NODES:
             points += 1
         elif node.type == "switch_expression_case" and not _is_wildcard_arm(node):
@@ -232,7 +226,7 @@ def _superclass(cls: tree_sitter.Node) -> str | None:
     for child in cls.named_children:
         if child.type == "superclass":
             names = [c for c in child.named_children if c.type == "type_identifier"]
-            return _text(names[0]) if names else None
+            return node_text(names[0]) if names else None
     return None
 
 
@@ -240,7 +234,7 @@ def _class_name(cls: tree_sitter.Node) -> str:
     name = cls.child_by_field_name("name")
     if name is None:
         name = next((c for c in cls.named_children if c.type in ("identifier", "type_identifier")), None)
-    return _text(name) if name is not None else ""
+    return node_text(name) if name is not None else ""
 
 
 def _widget_call(siblings: list[tree_sitter.Node], i: int, widgets: frozenset[str]) -> tuple[str, int] | None:
@@ -248,7 +242,7 @@ def _widget_call(siblings: list[tree_sitter.Node], i: int, widgets: frozenset[st
     node = siblings[i]
     if node.type != "identifier":
         return None
-    name = _text(node)
+    name = node_text(node)
     if name not in widgets:
         return None
     j = i + 1
@@ -257,7 +251,7 @@ def _widget_call(siblings: list[tree_sitter.Node], i: int, widgets: frozenset[st
     if j < len(siblings) and siblings[j].type == "selector":
         sel = siblings[j].named_children
         if sel and sel[0].type == "unconditional_assignable_selector":
-            method = _text(sel[0].named_children[0]) if sel[0].named_children else ""
+            method = node_text(sel[0].named_children[0]) if sel[0].named_children else ""
             if method in STATIC_HELPERS:
                 return None
             j += 1
@@ -270,7 +264,7 @@ def _widget_call(siblings: list[tree_sitter.Node], i: int, widgets: frozenset[st
 
 def _object_call(node: tree_sitter.Node, widgets: frozenset[str]) -> str | None:
     """The widget type of a ``const``/``new`` construction, or None."""
-    names = [_text(k) for k in node.named_children if k.type in ("type_identifier", "identifier")]
+    names = [node_text(k) for k in node.named_children if k.type in ("type_identifier", "identifier")]
     if not names or names[0] not in widgets:
         return None
     if len(names) > 1 and names[1] in STATIC_HELPERS:
@@ -281,7 +275,7 @@ def _object_call(node: tree_sitter.Node, widgets: frozenset[str]) -> str | None:
 def widget_metrics(source: str, tree: tree_sitter.Tree | None = None) -> tuple[list[str], int]:
     """(sorted distinct widget types, deepest widget nesting) of the file."""
     tree = tree or parse_dart(source)
-    classes = [n for n in _walk(tree.root_node) if n.type == "class_definition"]
+    classes = [n for n in iter_nodes(tree.root_node) if n.type == "class_definition"]
     local = frozenset(_class_name(c) for c in classes if _superclass(c) in WIDGET_BASES)
     widgets = FLUTTER_WIDGETS | local
     found: set[str] = set()
@@ -310,52 +304,52 @@ def widget_metrics(source: str, tree: tree_sitter.Tree | None = None) -> tuple[l
 
 
 def _declared_names(root: tree_sitter.Node) -> Iterator[str]:
-    for node in _walk(root):
+    for node in iter_nodes(root):
         if node.type in ("class_definition", "mixin_declaration", "enum_declaration"):
             yield _class_name(node)
         elif node.type in ("initialized_variable_definition", "initialized_identifier"):
             ident = next((c for c in node.named_children if c.type == "identifier"), None)
             if ident is not None:
-                yield _text(ident)
+                yield node_text(ident)
         elif node.type == "formal_parameter":
             idents = [c for c in node.named_children if c.type == "identifier"]
             if idents:
-                yield _text(idents[-1])
+                yield node_text(idents[-1])
 
 
 def detect_features(source: str, tree: tree_sitter.Tree | None = None) -> list[str]:
     """Sorted names (from ``FEATURES``) of the language features used in the file."""
     tree = tree or parse_dart(source)
     found: set[str] = set()
-    for node in _walk(tree.root_node):
+    for node in iter_nodes(tree.root_node):
         kind = node.type
         if kind == "string_literal":
             delimiters = [c for c in node.children if not c.is_named]
-            text = _text(node)
-            if any(_text(d).startswith("r") for d in delimiters):
+            text = node_text(node)
+            if any(node_text(d).startswith("r") for d in delimiters):
                 found.add("raw-string")
-            if any(_text(d).lstrip("r") in ("'''", '"""') for d in delimiters):
+            if any(node_text(d).lstrip("r") in ("'''", '"""') for d in delimiters):
                 found.add("triple-quoted-string")
-            closing = _text(delimiters[0]).lstrip("r") if delimiters else ""
-            ends = [i for i, d in enumerate(delimiters) if i > 0 and _text(d) == closing]
+            closing = node_text(delimiters[0]).lstrip("r") if delimiters else ""
+            ends = [i for i, d in enumerate(delimiters) if i > 0 and node_text(d) == closing]
             if ends and ends[0] != len(delimiters) - 1:
                 found.add("adjacent-strings")
             if _COON_IN_STRING.search(text):
                 found.add("coon-syntax-in-string")
         elif kind == "template_substitution":
             found.add("string-interpolation")
-            if any(_text(c) == "{" for c in node.children):
+            if any(node_text(c) == "{" for c in node.children):
                 found.add("interpolation-expression")
         elif kind == "escape_sequence":
             found.add("escape-sequence")
-            esc = _text(node)
+            esc = node_text(node)
             if esc == "\\$":
                 found.add("dollar-escape")
             elif esc[:2] in ("\\u", "\\x"):
                 found.add("unicode-escape")
         elif kind == "cascade_section":
             found.add("cascade")
-            if any(_text(c) == "?.." for c in node.children):
+            if any(node_text(c) == "?.." for c in node.children):
                 found.add("null-aware-cascade")
         elif kind == "if_element":
             found.add("collection-if")
@@ -363,7 +357,7 @@ def detect_features(source: str, tree: tree_sitter.Tree | None = None) -> list[s
             found.add("collection-for")
         elif kind == "spread_element":
             found.add("spread")
-            if any(_text(c) == "?" for c in node.children):
+            if any(node_text(c) == "?" for c in node.children):
                 found.add("null-aware-spread")
         elif kind in ("record_literal", "record_type"):
             found.add("record")
@@ -390,14 +384,14 @@ def detect_features(source: str, tree: tree_sitter.Tree | None = None) -> list[s
             found.add("extension")
         elif kind == "enum_declaration" and any(
             c.type in ("declaration", "method_signature", "constant_constructor_signature")
-            for c in _walk(node)
+            for c in iter_nodes(node)
         ):
             found.add("enhanced-enum")
         elif kind == "type_alias":
             found.add("typedef")
         elif kind == "async*":
             found.add("async-generator")
-        elif kind == "for_statement" and any(_text(c) == "await" for c in node.children):
+        elif kind == "for_statement" and any(node_text(c) == "await" for c in node.children):
             found.add("await-for")
         elif kind == "operator_signature":
             found.add("operator-overload")
@@ -431,7 +425,7 @@ def measure(source: str) -> dict[str, Any]:
     loc = count_loc(source, tree)
     cyclomatic = cyclomatic_complexity(source, tree)
     widget_types, max_depth = widget_metrics(source, tree)
-    classes = sum(1 for n in _walk(tree.root_node) if n.type == "class_definition")
+    classes = sum(1 for n in iter_nodes(tree.root_node) if n.type == "class_definition")
     return {
         "loc": loc,
         "cyclomatic": cyclomatic,
@@ -574,6 +568,57 @@ def band_summary(samples: Sequence[CorpusSample]) -> dict[str, dict[str, float]]
             "classes": round(sum(s.classes for s in group) / n, 2),
         }
     return out
+
+
+# --------------------------------------------------------------------------------------- round-trip corpus
+
+REFERENCE_COON = SHARED_DIR / "reference" / "coon"
+_FILE_MARKER = re.compile(r"^=+\nFILE: (?P<path>[^\n]+)\n=+\n", re.MULTILINE)
+
+SourceSample = tuple[str, str, str]  # (category, id, source)
+
+
+def iter_data_dart(data_dir: Path = DATA_DIR) -> Iterator[SourceSample]:
+    """coonbench's samples by path: category ``data/<band>``, id = path relative to ``data/dart``."""
+    root = data_dir / "dart"
+    if not root.is_dir():
+        return
+    for _, band, path in sorted(corpus_files(root), key=lambda entry: entry[2]):
+        yield f"data/{band}", path.relative_to(root).as_posix(), path.read_text(encoding="utf-8")
+
+
+def split_file_markers(text: str) -> list[tuple[str, str]]:
+    """(path, source) for every ``FILE:`` section of a concatenated-files dump."""
+    marks = list(_FILE_MARKER.finditer(text))
+    return [
+        (m.group("path").strip(), text[m.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)])
+        for i, m in enumerate(marks)
+    ]
+
+
+def iter_reference_dart(reference_dir: Path = REFERENCE_COON) -> Iterator[SourceSample]:
+    """Upstream samples: categories ``ui``, ``logic``, ``large`` and ``instagram`` (one sample per file)."""
+    extracted = reference_dir / "extracted"
+    for kind in ("ui", "logic", "large"):
+        path = extracted / f"code_samples_{kind}.json"
+        if not path.exists():
+            continue
+        groups = json.loads(path.read_text(encoding="utf-8"))["groups"]
+        for group, entries in groups.items():
+            for entry in entries if isinstance(entries, list) else [entries]:
+                if "dartCode" not in entry or "id" not in entry:
+                    raise ValueError(f"{path}: group {group}: entry without 'id'/'dartCode'")
+                yield kind, str(entry["id"]), entry["dartCode"]
+    app = reference_dir / "benchmarks" / "observation-testing" / "instagram-clone" / "input" / "flutter-context.txt"
+    if app.exists():
+        for name, source in split_file_markers(app.read_text(encoding="utf-8")):
+            yield "instagram", name, source
+
+
+def iter_corpus() -> Iterator[SourceSample]:
+    """Everything: data/ samples first, then the upstream reference samples (when ``shared/`` is present)."""
+    yield from iter_data_dart()
+    yield from iter_reference_dart()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,7 +22,7 @@ import hashlib
 from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import tree_sitter
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -33,19 +33,19 @@ from coonbench.dart.requirements import (
     PropertyCheck,
     Requirement,
     WidgetRequirement,
-    _article,
+    article,
     call_span,
     check_requirements,
     dump_requirements,
     expression_tokens,
     parse_requirements,
-    value_nodes,
     widget_text,
 )
 from coonbench.criteria import sample_criteria
-from coonbench.dart.widgets import WidgetCall, WidgetClass, widget_classes
+from coonbench.dart.query import node_text
+from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.formats import FormatError, get_format
-from coonbench.samples import sample_metadata
+from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
 HOLE = "⟨HOLE⟩"
@@ -53,11 +53,7 @@ _PLACEHOLDER = "coonbenchHole"  # a Dart identifier standing for the hole while 
 MAX_HOLE_WIDGETS = 4
 MAX_NL_REQUIREMENTS = 6
 
-FORMAT_LABELS: dict[str, str] = {
-    "coon": "COON (a compressed notation for Dart)",
-    "dart": "Dart",
-    "dart-minified": "minified Dart",
-}
+T = TypeVar("T")
 
 DART_TO_COON_PROMPT = """Convert this Flutter/Dart code to {format_label}.
 
@@ -99,13 +95,9 @@ class GenerationTask:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8") if node.text is not None else ""
-
-
-def _seed(*parts: str) -> int:
-    """A stable integer from strings (Python's hash() is salted per process)."""
-    return int(hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:12], 16)
+def stable_pick(items: Sequence[T], *key: str) -> T:
+    """The item a stable hash of ``key`` chooses (Python's hash() is salted per process)."""
+    return items[int(hashlib.sha256("\x1f".join(key).encode()).hexdigest()[:12], 16) % len(items)]
 
 
 def fenced(text: str, fence: str) -> str:
@@ -149,7 +141,7 @@ def _is_const(w: WidgetCall) -> bool:
 def describe_subtree(w: WidgetCall, source_bytes: bytes) -> str | None:
     """English that determines the subtree rooted at ``w`` (None when some argument cannot be described)."""
     parts: list[str] = []
-    head = ("a const " if _is_const(w) else _article(w.name) + " ") + f"`{w.name}`"
+    head = ("a const " if _is_const(w) else article(w.name) + " ") + f"`{w.name}`"
     pos = w.positional_args()
     for arg in pos:
         nodes = arg.named_children
@@ -182,7 +174,7 @@ def describe_subtree(w: WidgetCall, source_bytes: bytes) -> str | None:
             inner_parts = [describe_subtree(children[k.node.id], source_bytes) for k in kids]
             if any(p is None for p in inner_parts):
                 return None
-            const = "const " if _text(nodes[0].prev_sibling or nodes[0])[:5] == "const" else ""
+            const = "const " if node_text(nodes[0].prev_sibling or nodes[0])[:5] == "const" else ""
             parts.append(f"whose `{label}` is a {const}list of, in order: " + "; ".join(inner_parts))  # type: ignore[arg-type]
         elif kids:
             return None
@@ -259,7 +251,7 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     sizes = [sum(1 for _ in w.walk()) for w, _ in candidates]
     best = max(sizes)
     pool = [c for c, s in zip(candidates, sizes, strict=True) if s == best]
-    w, desc = pool[_seed(sample_id, "hole") % len(pool)]
+    w, desc = stable_pick(pool, sample_id, "hole")
     start, end = call_span(w)
     holed = (data[:start] + _PLACEHOLDER.encode() + data[end:]).decode("utf-8")
     fmt = get_format(fmt_name)
@@ -379,14 +371,6 @@ def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> G
     )
 
 
-def _split(value: str | Sequence[str] | None) -> list[str] | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return list(value)
-
-
 def build_generation_tasks(
     kinds: str | Sequence[str] | None = None,
     bands: str | Sequence[str] | None = None,
@@ -395,11 +379,11 @@ def build_generation_tasks(
     """Every task of the chosen kinds over the chosen corpus bands, in corpus order then kind order."""
     from coonbench.datasets.corpus import load_corpus
 
-    wanted = _split(kinds) or list(GENERATION_KINDS)
+    wanted = split_param(kinds) or list(GENERATION_KINDS)
     unknown = [k for k in wanted if k not in GENERATION_KINDS]
     if unknown:
         raise ValueError(f"unknown generation kind '{unknown[0]}' (expected one of {', '.join(GENERATION_KINDS)})")
-    band_list = _split(bands)
+    band_list = split_param(bands)
     tasks: list[GenerationTask] = []
     for sample in load_corpus(bands=band_list) if band_list else load_corpus():
         if not round_trips(fmt_name, sample.source):

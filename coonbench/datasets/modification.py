@@ -21,7 +21,6 @@ Widgets are named in instructions only by descriptions that match exactly one wi
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,20 +37,20 @@ from coonbench.dart.requirements import (
     dump_requirements,
     expression_tokens,
     parse_requirements,
-    value_nodes,
     widget_text,
 )
-from coonbench.dart.widgets import WidgetCall, WidgetClass, widget_classes
+from coonbench.dart.query import iter_nodes, node_text
+from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.datasets.generation import (
-    FORMAT_LABELS,
     derive_requirements,
     fenced,
     judge_criteria,
     round_trips,
     simple_value,
+    stable_pick,
 )
 from coonbench.formats import get_format
-from coonbench.samples import sample_metadata
+from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
 
 MODIFICATION_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget", "refactor", "fix-bug")
 INPUT_FORMATS: tuple[str, ...] = ("coon", "dart")
@@ -120,18 +119,6 @@ class ModificationTask:
     requirements: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8") if node.text is not None else ""
-
-
-def _seed(*parts: str) -> int:
-    return int(hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:12], 16)
-
-
-def _pick(items: Sequence[Any], *key: str) -> Any:
-    return items[_seed(*key) % len(items)]
-
-
 def _static_widgets(cls: WidgetClass) -> list[WidgetCall]:
     return [w for w in cls.widgets() if not w.dynamic and not w.in_callback]
 
@@ -190,9 +177,9 @@ def add_widget(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
             options.append((w, d, *found))
     if not options:
         return None
-    w, d, lst, kids = _pick(options, sample_id, "add")
-    template, english = _pick(NEW_WIDGETS, sample_id, "add-widget")
-    text = _pick(NEW_TEXTS, sample_id, "add-text")
+    w, d, lst, kids = stable_pick(options, sample_id, "add")
+    template, english = stable_pick(NEW_WIDGETS, sample_id, "add-widget")
+    text = stable_pick(NEW_TEXTS, sample_id, "add-text")
     axis = "width" if w.type_name in ("Row", "Wrap") else "height"
     code = template.format(text=text, axis=axis)
     _, last_end = call_span(kids[-1])
@@ -203,7 +190,7 @@ def add_widget(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
 
 def _new_member(enum: str, old: str, key: str) -> str | None:
     members = [m for m in ENUM_MEMBERS.get(enum, ()) if m != old]
-    return _pick(members, key) if members else None
+    return stable_pick(members, key) if members else None
 
 
 def change_property(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
@@ -216,7 +203,7 @@ def change_property(sample_id: str, source: str, cls: WidgetClass) -> EditResult
             continue
         if w.type_name == "Text" and widget_text(w):
             node = w.positional_args()[0].named_children[0]
-            new = _pick([t for t in NEW_TEXTS if t != widget_text(w)], sample_id, d, "text")
+            new = stable_pick([t for t in NEW_TEXTS if t != widget_text(w)], sample_id, d, "text")
             options.append(
                 (
                     "text",
@@ -248,12 +235,12 @@ def change_property(sample_id: str, source: str, cls: WidgetClass) -> EditResult
             numbers = [
                 n
                 for v in nodes
-                for n in _iter(v)
+                for n in iter_nodes(v, named=True)
                 if n.type in ("decimal_integer_literal", "decimal_floating_point_literal")
             ]
             if len(numbers) == 1 and simple_value(nodes):
                 num = numbers[0]
-                old = _text(num)
+                old = node_text(num)
                 new = str(int(old) + 8) if num.type == "decimal_integer_literal" else f"{float(old) * 2:g}"
                 if "." in old and "." not in new:
                     new += ".0"
@@ -269,20 +256,13 @@ def change_property(sample_id: str, source: str, cls: WidgetClass) -> EditResult
                 )
     if not options:
         return None
-    subtype, instruction, edit = _pick(options, sample_id, "change")
+    subtype, instruction, edit = stable_pick(options, sample_id, "change")
     return subtype, instruction, source, apply_edits(source, [edit])
 
 
 def repr_dart_string(text: str) -> str:
     """A single-quoted Dart string literal for plain text."""
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("$", "\\$") + "'"
-
-
-def _iter(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    out = [node]
-    for c in node.named_children:
-        out.extend(_iter(c))
-    return out
 
 
 def remove_widget(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
@@ -319,7 +299,7 @@ def remove_widget(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
             )
     if not options:
         return None
-    subtype, instruction, edit = _pick(options, sample_id, "remove")
+    subtype, instruction, edit = stable_pick(options, sample_id, "remove")
     return subtype, instruction, source, apply_edits(source, [edit])
 
 
@@ -372,7 +352,7 @@ def refactor(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
         return None
     biggest = max(n for _, _, n in options)
     pool = [(w, d) for w, d, n in options if n == biggest]
-    w, d = _pick(pool, sample_id, "refactor")
+    w, d = stable_pick(pool, sample_id, "refactor")
     base = cls.name.lstrip("_").replace("State", "") or "My"
     name = f"{base}{w.type_name}"
     while name in taken:
@@ -408,7 +388,7 @@ def _wrong_property(sample_id: str, source: str, cls: WidgetClass) -> EditResult
                 options.append((d, Edit(ident.start_byte, ident.end_byte, swap[toks[0]])))
     if not options:
         return None
-    d, edit = _pick(options, sample_id, "wrong-property")
+    d, edit = stable_pick(options, sample_id, "wrong-property")
     before = apply_edits(source, [edit])
     instruction = (
         f"This code does not compile: one property of {d} is given a value of the wrong type. "
@@ -422,7 +402,7 @@ def _enclosing(node: tree_sitter.Node, classes: list[WidgetClass]) -> str | None
     p = node.parent
     while p is not None:
         if p.type == "named_argument":
-            label = _text(p.named_children[0].named_children[0])
+            label = node_text(p.named_children[0].named_children[0])
             for cls in classes:
                 scope = cls.widgets(callbacks=True)
                 for w in scope:
@@ -438,7 +418,7 @@ def _enclosing(node: tree_sitter.Node, classes: list[WidgetClass]) -> str | None
                 return None
             inner = sig.named_children[0] if sig.type == "method_signature" else sig
             name = inner.child_by_field_name("name")
-            return f"the method `{_text(name)}`" if name is not None else None
+            return f"the method `{node_text(name)}`" if name is not None else None
         p = p.parent
     return None
 
@@ -448,13 +428,13 @@ def _missing_setstate(sample_id: str, source: str, cls: WidgetClass) -> EditResu
     data = source.encode("utf-8")
     options: list[tuple[str, Edit]] = []
     for c in tree_classes:
-        for stmt in _iter(c.node):
-            if stmt.type != "expression_statement" or not _text(stmt).startswith("setState"):
+        for stmt in iter_nodes(c.node, named=True):
+            if stmt.type != "expression_statement" or not node_text(stmt).startswith("setState"):
                 continue
             block = stmt.parent
             if block is None or block.type != "block" or len(block.named_children) != 1:
                 continue
-            closure = next((n for n in _iter(stmt) if n.type == "function_expression"), None)
+            closure = next((n for n in iter_nodes(stmt, named=True) if n.type == "function_expression"), None)
             if closure is None:
                 continue
             fbody = closure.named_children[-1]
@@ -475,7 +455,7 @@ def _missing_setstate(sample_id: str, source: str, cls: WidgetClass) -> EditResu
             options.append((where, Edit(stmt.start_byte, stmt.end_byte, inner)))
     if not options:
         return None
-    where, edit = _pick(options, sample_id, "setstate")
+    where, edit = stable_pick(options, sample_id, "setstate")
     before = apply_edits(source, [edit])
     instruction = (
         f"The screen does not update: the state change in {where} is made outside `setState`. "
@@ -498,19 +478,19 @@ def _null_safety(sample_id: str, source: str, cls: WidgetClass) -> EditResult:
                 continue
             typ = next((k for k in decl.named_children if k.type == "type_identifier"), None)
             idents = next((k for k in decl.named_children if k.type == "initialized_identifier_list"), None)
-            if typ is None or _text(typ) not in SIMPLE_TYPES or idents is None or len(idents.named_children) != 1:
+            if typ is None or node_text(typ) not in SIMPLE_TYPES or idents is None or len(idents.named_children) != 1:
                 continue
             ii = idents.named_children[0]
             if len(ii.named_children) != 2:
                 continue
             name, value = ii.named_children
             if value.type not in ("decimal_integer_literal", "decimal_floating_point_literal", "true", "false",
-                                  "string_literal") and _text(value) not in ("true", "false"):
+                                  "string_literal") and node_text(value) not in ("true", "false"):
                 continue
-            options.append((_text(name), _text(value), Edit(name.end_byte, value.end_byte, "")))
+            options.append((node_text(name), node_text(value), Edit(name.end_byte, value.end_byte, "")))
     if not options:
         return None
-    name, value, edit = _pick(options, sample_id, "null-safety")
+    name, value, edit = stable_pick(options, sample_id, "null-safety")
     before = apply_edits(source, [edit])
     instruction = (
         f"This code fails Dart's null-safety checks: the non-nullable field `{name}` has no initial value. "
@@ -582,27 +562,19 @@ def tasks_for_sample(sample_id: str, band: str, source: str, kinds: Sequence[str
     return out
 
 
-def _split(value: str | Sequence[str] | None) -> list[str] | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return list(value)
-
-
 def build_modification_tasks(
     kinds: str | Sequence[str] | None = None, bands: str | Sequence[str] | None = None
 ) -> list[ModificationTask]:
     """Every modification task over the chosen corpus bands (corpus order, then kind order)."""
     from coonbench.datasets.corpus import load_corpus
 
-    wanted = _split(kinds) or list(MODIFICATION_KINDS)
+    wanted = split_param(kinds) or list(MODIFICATION_KINDS)
     unknown = [k for k in wanted if k not in MODIFICATION_KINDS]
     if unknown:
         raise ValueError(
             f"unknown modification kind '{unknown[0]}' (expected one of {', '.join(MODIFICATION_KINDS)})"
         )
-    band_list = _split(bands)
+    band_list = split_param(bands)
     tasks: list[ModificationTask] = []
     for sample in load_corpus(bands=band_list) if band_list else load_corpus():
         tasks.extend(tasks_for_sample(sample.id, sample.band, sample.source, wanted))
@@ -657,7 +629,7 @@ def modification_dataset(
     input_format: str | Sequence[str] = "coon",
 ) -> MemoryDataset:
     """Modification samples in each chosen input format (task-major)."""
-    formats = _split(input_format) or ["coon"]
+    formats = split_param(input_format) or ["coon"]
     unknown = [f for f in formats if f not in INPUT_FORMATS]
     if unknown:
         raise ValueError(f"unknown input_format '{unknown[0]}' (expected one of {', '.join(INPUT_FORMATS)})")

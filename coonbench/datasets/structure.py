@@ -35,7 +35,7 @@ from coonbench.dart.query import iter_nodes, node_text
 from coonbench.formats import FormatError, get_format
 from coonbench.formats._coon_lex import CTok, lex
 from coonbench.formats.coon import HEADER_PREFIX, TABLES, VERSION, macro_table, prefix_meanings
-from coonbench.samples import sample_metadata
+from coonbench.samples import sample_metadata, split_param
 
 SEED = 20261122
 CATEGORY = "structure"
@@ -480,17 +480,9 @@ def validity_questions(seed: int = SEED) -> list[StructureQuestion]:
     return out
 
 
-def _split(value: str | Sequence[str] | None) -> list[str] | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return [str(v) for v in value]
-
-
 def build_questions(kinds: str | Sequence[str] | None = None, seed: int = SEED) -> list[StructureQuestion]:
     """Every question of the selected question types (default all), in a fixed order."""
-    wanted = _split(kinds) or list(QUESTION_TYPES)
+    wanted = split_param(kinds) or list(QUESTION_TYPES)
     unknown = [k for k in wanted if k not in QUESTION_TYPES]
     if unknown:
         expected = ", ".join(QUESTION_TYPES)
@@ -539,7 +531,7 @@ def structure_dataset(
     kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", seed: int = SEED
 ) -> MemoryDataset:
     """Every selected question under every selected primer condition (condition-major within each question)."""
-    conditions = _split(primer) or ["short"]
+    conditions = split_param(primer) or ["short"]
     unknown = [c for c in conditions if c not in CONDITIONS]
     if unknown:
         raise ValueError(f"unknown primer '{unknown[0]}' (expected one of {', '.join(CONDITIONS)})")
