@@ -1,6 +1,6 @@
 """Token cost of COON against raw and minified Dart over the COON corpus (o200k and cl100k), per sample and category.
 
-Corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``coonbench.dart.corpus``). Also times
+Corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``coonbench.datasets.corpus``). Also times
 encode+decode of the whole corpus and checks every round trip. Upstream's COON is added as a column when the PyPI
 ``coon`` package (and the spec tables it needs) can be imported and compresses a sample; otherwise it is skipped.
 
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coonbench.dart import ast_diff
-from coonbench.dart.corpus import iter_corpus
+from coonbench.datasets.corpus import iter_corpus
 from coonbench.dart.minify import minify
 from coonbench.formats.coon import decode, encode
 from coonbench.tokens import count_tokens

@@ -11,9 +11,10 @@ from coonbench.dart.parse import parse_unit
 from coonbench.formats import FormatError
 from coonbench.formats.coon import TABLES, decode, encode, validate
 
-WIDGET_NAMES = sorted(TABLES["widgets"]) + ["Foo", "T", "S", "C", "Ex", "ctx", "W"]
+WIDGET_NAMES = sorted(TABLES["widgets"]) + ["Foo", "T", "S", "C", "Ex", "ctx", "W", "t", "s", "icon", "d", "br", "l"]
 LABEL_NAMES = sorted(TABLES["labels"]) + ["c", "h", "b", "W", "T", "x", "ctx", "foo", "in", "on"]
 IDENTS = ["a", "c", "h", "T", "S", "W", "ctx", "value", "child", "Ei", "SL", "x1", "_p", "context", "r", "Text"]
+IDENTS += ["l", "n", "s", "t", "d", "br", "icon", "f", "seed", "A", "Es", "GD", "DT"]  # words the v2 rules read
 ENUMS = [f"{t}.{m}" for t in sorted(set(TABLES["enum_labels"].values())) for m in ("center", "start", "red")]
 
 strings = st.one_of(
@@ -23,6 +24,10 @@ strings = st.one_of(
 atoms = st.one_of(
     st.integers(min_value=0, max_value=999).map(str),
     st.sampled_from(["1.5", "0xFF", ".5", "true", "null", "const EdgeInsets.all(8)", "EdgeInsets.all(x)"]),
+    st.sampled_from(
+        ["const (1, 2)", "(a ^ b)", "<List<int>>[]", "BorderRadius.circular(4)", "const TextStyle()", "Icon(Icons.add)"]
+    ),
+    st.tuples(st.sampled_from(IDENTS), st.sampled_from(["isEven", "center", "red", "length"])).map(".".join),
     strings,
     st.sampled_from(IDENTS),
     st.sampled_from(ENUMS),
@@ -57,14 +62,26 @@ expressions = st.recursive(
     max_leaves=12,
 )
 
-programs = st.tuples(st.sampled_from(["Foo", "T", "A", "MyWidget"]), expressions, st.booleans()).map(
-    lambda t: (
-        "import 'package:flutter/material.dart';\n"
-        f"class {t[0]} extends StatelessWidget {{\n  const {t[0]}({{super.key}});\n"
-        f"  // a comment\n  @override\n  Widget build(BuildContext context) {{\n    return {t[1]};\n  }}\n}}\n"
-        if t[2]
-        else f"var v = {t[1]};"
-    )
+def _program(name: str, expr: str, kind: int) -> str:
+    """A whole file around ``expr``: a stateless widget, a stateful one with a required field, or a variable."""
+    if kind == 0:
+        return (
+            "import 'package:flutter/material.dart';\n"
+            f"class {name} extends StatelessWidget {{\n  const {name}({{super.key}});\n"
+            f"  // a comment\n  @override\n  Widget build(BuildContext context) {{\n    return {expr};\n  }}\n}}\n"
+        )
+    if kind == 1:
+        return (
+            f"class {name} extends StatefulWidget {{\n  const {name}({{super.key, required this.t, this.s}});\n"
+            f"  final int t;\n  final int? s;\n  @override\n  State<{name}> createState() => _{name}State();\n}}\n"
+            f"class _{name}State extends State<{name}> {{\n"
+            f"  @override\n  Widget build(BuildContext context) => {expr};\n}}\n"
+        )
+    return f"var v = {expr};"
+
+
+programs = st.tuples(st.sampled_from(["Foo", "T", "A", "MyWidget"]), expressions, st.integers(0, 2)).map(
+    lambda t: _program(*t)
 )
 
 
@@ -80,7 +97,7 @@ def test_generated_dart_round_trips(source: str, keep_comments: bool) -> None:
     assert validate(coon) == []
 
 
-COON_ALPHABET = list("()[]{}'\"`@#:;,.-+*/<>=!?$_ \n\trR\\%") + list("abcThSCW0123456789") + ["é", "\x00"]
+COON_ALPHABET = list("()[]{}'\"`@#:;,.-+*/<>=!?$_^ \n\trR\\%") + list("abcThSCW0123456789") + ["é", "\x00"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -95,7 +112,7 @@ def test_random_text_raises_only_format_error(text: str) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(programs, st.integers(min_value=0, max_value=10_000), st.sampled_from(["", "(", ")", "'", "`", "#", "@", "}", " x "]))
+@given(programs, st.integers(min_value=0, max_value=10_000), st.sampled_from(["", "(", ")", "'", "`", "#", "@", "}", " x ", "^", "@@", "#K", "."]))
 def test_mutated_coon_raises_only_format_error(source: str, where: int, insert: str) -> None:
     try:
         coon = encode(source)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from coonbench.dart import ast_diff
-from coonbench.dart.corpus import iter_data_dart, iter_reference_dart
+from coonbench.datasets.corpus import iter_data_dart, iter_reference_dart
 from coonbench.dart.minify import minify
 from coonbench.formats import get_format
 from coonbench.formats.coon import decode, encode

@@ -71,7 +71,7 @@ def test_call_shorthand_needs_a_known_call() -> None:
 
 def test_bad_header() -> None:
     err = _one("%coon 7\nvar a=1;")
-    assert (err.line, err.expected) == (1, "'%coon 1'")
+    assert (err.line, err.expected) == (1, "'%coon 2'")
 
 
 def test_errors_from_decode_are_format_errors() -> None:

@@ -8,19 +8,22 @@ word whenever the decoder would read it differently — that is what makes the d
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import tree_sitter
 
-from coonbench.dart.minify import needs_space
+from coonbench.dart.minify import join_tokens, needs_space
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.dart.query import iter_tokens
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_lex import CTok, check_brackets, lex
 from coonbench.formats._coon_tables import (
     CALL_ENUMS,
+    CLASS_PLACEHOLDER,
     ENUM_LABELS,
     HEADER_PREFIX,
+    IMPLIED,
     LABELS,
     MACROS,
     TYPES,
@@ -34,7 +37,18 @@ TYPE_WORDS = {v: k for k, v in TYPES.items()}
 LABEL_WORDS = {v: k for k, v in LABELS.items()}
 # Longest macro first, so that a macro that is a prefix of another never wins.
 _MACROS_BY_LENGTH = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
-_OPERAND_KINDS = ("ident", "esc", "num")
+# A label drops its colon when its value starts with one of these COON tokens (``c T('a')``, ``p@@16``).
+_VALUE_KINDS = ("esc", "num", "edge", "cedge", "macro")
+_OPERAND_KINDS = ("ident", *_VALUE_KINDS)
+# Named constructors with a widget word: (Type, ".", name) → the dotted name (one COON word).
+_DOTTED = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
+# Implied constructors as Dart tokens (``BorderRadius.circular`` → ("BorderRadius", ".", "circular")).
+IMPLIED_TOKENS = {label: tuple(re.split(r"(\.)", full)) for label, full in IMPLIED.items()}
+_CLASS_MACROS = frozenset(name for name, seq in MACROS.items() if any(CLASS_PLACEHOLDER in p for p in seq))
+_IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+# ``^name`` = ``required this.name`` directly after one of these (``^`` is binary-only in Dart, so never ambiguous).
+REQUIRED_THIS = ("required", "this", ".")
+_REQUIRED_THIS_AFTER = ("(", "{", "[", ",")
 # Dart reserved words, built-in identifiers and lower-case built-in types: never read as a colon-less label.
 NOT_LABELS = frozenset(
     """assert break case catch class const continue default do else enum extends false final finally for if in is
@@ -65,8 +79,12 @@ def _reading(tok: CTok, prev: CTok | None, nxt: CTok | None) -> tuple[str, str]:
     """How the decoder reads a word: ('label', full label) or ('ident', Dart identifier)."""
     if tok.kind == "esc":
         return ("ident", tok.text)
+    if _item_start(prev) and nxt is not None and nxt.is_op(".") and LABEL_WORDS.get(tok.text) in ENUM_LABELS:
+        return ("label", LABEL_WORDS[tok.text])  # ``l.grey`` = ``color: Colors.grey``
+    if _item_start(prev) and nxt is not None and nxt.is_op("(") and LABEL_WORDS.get(tok.text) in IMPLIED:
+        return ("label", LABEL_WORDS[tok.text])  # ``s(z 14)`` = ``style: TextStyle(fontSize: 14)``
     if _item_start(prev) and nxt is not None and _label_word(tok.text):
-        if nxt.is_op(":") or nxt.kind in ("esc", "num") or (nxt.kind == "ident" and nxt.text not in INFIX_WORDS):
+        if nxt.is_op(":") or nxt.kind in _VALUE_KINDS or (nxt.kind == "ident" and nxt.text not in INFIX_WORDS):
             return ("label", LABEL_WORDS.get(tok.text, tok.text))
     if tok.text in WIDGET_WORDS and nxt is not None and nxt.is_op("(", "."):
         return ("ident", WIDGET_WORDS[tok.text])
@@ -90,6 +108,37 @@ def _significant(tokens: list[CTok]) -> tuple[list[CTok | None], list[CTok | Non
         if tokens[i].kind != "comment":
             last = tokens[i]
     return prevs, nexts
+
+
+def declares_class(texts: list[str], k: int) -> bool:
+    """Whether ``texts[k]`` is the name in a ``class Name`` (the rule class-name macros use, on Dart tokens)."""
+    return k >= 1 and texts[k - 1] == "class" and _IDENT_RE.fullmatch(texts[k]) is not None
+
+
+def instantiate(name: str, cls: str | None) -> tuple[str, ...] | None:
+    """Macro ``name``'s Dart tokens; class-name macros get ``cls`` (None when no class was declared before)."""
+    seq = MACROS[name]
+    if name not in _CLASS_MACROS:
+        return seq
+    if cls is None:
+        return None
+    return tuple(part.replace(CLASS_PLACEHOLDER, cls) for part in seq)
+
+
+def _opens_list(tok: CTok | None) -> bool:
+    """Whether ``tok`` (an operator, or a macro by its last Dart token) may be followed by ``^name``."""
+    if tok is None:
+        return False
+    if tok.kind == "macro":
+        return tok.text in MACROS and MACROS[tok.text][-1] in _REQUIRED_THIS_AFTER
+    return tok.is_op(*_REQUIRED_THIS_AFTER)
+
+
+def macro_text(name: str) -> str:
+    """Macro ``name`` as readable Dart, the class placeholder shown as ``{Class}`` (docs, primer, macro_table)."""
+    sentinel = "Zq9Class"
+    parts = [part.replace(CLASS_PLACEHOLDER, sentinel) for part in MACROS[name]]
+    return join_tokens(parts).replace(sentinel, CLASS_PLACEHOLDER)
 
 
 # --- decoding ---------------------------------------------------------------------------------------------------
@@ -156,6 +205,27 @@ def decode_tokens(text: str) -> list[DartToken]:
                                 expected=f"a full value, or a label of: {', '.join(ENUM_LABELS)}",
                             )
                         emit(ENUM_LABELS[value])
+                elif j < len(toks) and value in IMPLIED and toks[j].is_op("("):
+                    for part in IMPLIED_TOKENS[value]:
+                        emit(part)  # ``s(z 14)``: the label's implied constructor
+                elif (
+                    j + 1 < len(toks)
+                    and value in IMPLIED
+                    and toks[j].kind == "ident"
+                    and toks[j].text == "const"
+                    and toks[j + 1].is_op("(")
+                ):
+                    out.append(DartToken("const", toks[j].line, toks[j].column))
+                    for part in IMPLIED_TOKENS[value]:
+                        emit(part)  # ``s const(z 14)`` = ``style: const TextStyle(fontSize: 14)``
+                    j += 1
+                elif (
+                    j + 1 < len(toks)
+                    and toks[j].is_op(".")
+                    and toks[j + 1].kind in ("ident", "esc")
+                    and value in ENUM_LABELS
+                ):
+                    emit(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
                 i = j
                 continue
             emit(value)
@@ -167,9 +237,23 @@ def decode_tokens(text: str) -> list[DartToken]:
                     tok.column,
                     expected="one of " + ", ".join(f"#{m}" for m in MACROS),
                 )
-            for part in MACROS[tok.text]:
+            cls = None
+            if tok.text in _CLASS_MACROS:
+                texts = [t.text for t in out]
+                cls = next((texts[k] for k in range(len(texts) - 1, 0, -1) if declares_class(texts, k)), None)
+            parts = instantiate(tok.text, cls)
+            if parts is None:
+                raise FormatError(
+                    f"'#{tok.text}' names the enclosing class, but no class was declared before it",
+                    tok.line,
+                    tok.column,
+                    expected="a 'class Name' before it",
+                )
+            for part in parts:
                 emit(part)
-        elif tok.kind == "edge":
+        elif tok.kind in ("edge", "cedge"):
+            if tok.kind == "cedge":
+                emit("const")
             for part in ("EdgeInsets", ".", "all", "(", tok.text, ")"):
                 emit(part)
         elif tok.kind == "op" and tok.text == "." and len(out) >= 2 and out[-1].text == "(" and prevs[i] is not None:
@@ -183,6 +267,15 @@ def decode_tokens(text: str) -> list[DartToken]:
                 )
             emit(enum)
             emit(".")
+        elif (
+            tok.kind == "op"
+            and tok.text == "^"
+            and _opens_list(prevs[i])
+            and nexts[i] is not None
+            and nexts[i].kind in ("ident", "esc")
+        ):
+            for part in REQUIRED_THIS:
+                emit(part)
         else:  # str num op at hash comment
             emit(tok.text)
         i += 1
@@ -208,7 +301,7 @@ class _Item:
 
     text: str
     node: tree_sitter.Node | None
-    kind: str  # str num word op comment macro edge at hash label
+    kind: str  # str num word op comment macro edge at hash label lcolon
     drop: bool = False
 
 
@@ -298,7 +391,7 @@ def _items(source: str, keep_comments: bool) -> list[_Item]:
                     if parent is not None and parent.type not in _RECORD_PARENTS:
                         item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
             elif text == ":" and items and items[-1].kind == "label":
-                item.drop = True  # the label carries its colon
+                item.kind = "lcolon"  # the label carries its colon (kept until macros have matched)
             elif text == "#":
                 item.kind = "hash"
             elif text == "@":
@@ -307,33 +400,96 @@ def _items(source: str, keep_comments: bool) -> list[_Item]:
     return [it for it in items if not it.drop]
 
 
-_MACRO_FIRST: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+_MACRO_FIRST: dict[str, list[str]] = {}
 for _name, _seq in _MACROS_BY_LENGTH:
-    _MACRO_FIRST.setdefault(_seq[0], []).append((_name, _seq))
+    _MACRO_FIRST.setdefault(_seq[0], []).append(_name)
 
 
 def _apply_macros(items: list[_Item]) -> list[_Item]:
     out: list[_Item] = []
     i, n_items = 0, len(items)
+    texts = [it.text for it in items]
+    cls: str | None = None  # the most recently declared class (before items[i])
+    cls_seen = 0  # items before this index have been checked for ``class Name``
+
+    def advance(upto: int) -> None:
+        nonlocal cls, cls_seen
+        for k in range(max(cls_seen, 1), upto):
+            if declares_class(texts, k):
+                cls = texts[k]
+        cls_seen = max(cls_seen, upto)
+
     while i < n_items:
         text = items[i].text
         matched = False
-        for name, seq in _MACRO_FIRST.get(text, ()):
+        advance(i)
+        for name in _MACRO_FIRST.get(text, ()):
+            seq = instantiate(name, cls)
+            if seq is None:
+                continue
             n = len(seq)
             window = items[i : i + n]
-            if tuple(it.text for it in window) == seq and all(it.kind not in ("comment", "label") for it in window):
+            if tuple(texts[i : i + n]) == seq and all(it.kind != "comment" for it in window):
                 out.append(_Item(name, None, "macro"))
                 i += n
                 matched = True
                 break
         if matched:
             continue
+        if text == "const" and i + 6 < n_items and items[i].kind == "word" and texts[i + 1] == "EdgeInsets":
+            w = items[i + 2 : i + 7]
+            if (w[0].text, w[1].text, w[2].text, w[4].text) == (".", "all", "(", ")") and w[3].kind == "num":
+                out.append(_Item(w[3].text, None, "cedge"))
+                i += 7
+                continue
         if text == "EdgeInsets" and i + 5 < n_items:
             w = items[i + 1 : i + 6]
             if (w[0].text, w[1].text, w[2].text, w[4].text) == (".", "all", "(", ")") and w[3].kind == "num":
                 out.append(_Item(w[3].text, None, "edge"))
                 i += 6
                 continue
+        at_item = bool(out) and out[-1].kind == "op" and out[-1].text in ("(", ",")
+        if items[i].kind == "label" and text in IMPLIED_TOKENS and at_item:
+            k = i + 1 + (i + 1 < n_items and items[i + 1].kind == "lcolon")
+            has_const = k < n_items and texts[k] == "const" and items[k].kind == "word"
+            seq = IMPLIED_TOKENS[text]
+            start = k + has_const
+            end = start + len(seq)
+            if (
+                end < n_items
+                and tuple(texts[start:end]) == seq
+                and texts[end] == "("
+                and all(it.kind != "comment" for it in items[i:end])
+            ):
+                out.append(_Item(text, items[i].node, "ilabel"))
+                if has_const:
+                    out.append(items[k])
+                i = end
+                continue
+        if (
+            items[i].kind == "word"
+            and tuple(texts[i : i + 3]) in _DOTTED
+            and i + 3 < n_items
+            and texts[i + 3] == "("
+            and items[i + 2].kind == "word"
+        ):
+            out.append(_Item(_DOTTED[tuple(texts[i : i + 3])], None, "word"))
+            i += 3
+            continue
+        if (
+            text == "required"
+            and items[i].kind == "word"
+            and tuple(texts[i : i + 3]) == REQUIRED_THIS
+            and i + 3 < n_items
+            and items[i + 3].kind == "word"
+            and out
+            and out[-1].kind in ("op", "macro")
+            and _opens_list(_ctok(out[-1].kind, out[-1].text))
+            and all(it.kind != "comment" for it in items[i : i + 3])
+        ):
+            out.append(_Item("^", None, "op"))
+            i += 3
+            continue
         out.append(items[i])
         i += 1
     return out
@@ -351,9 +507,11 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
         if it.kind == "label":
             draft.append((_ctok("ident", it.text), it))
             draft.append((_ctok("op", ":"), None))
+        elif it.kind == "ilabel":
+            draft.append((_ctok("ident", LABELS.get(it.text, it.text)), it))
         elif it.kind == "word":
             draft.append((_ctok("ident", it.text), it))
-        elif it.kind in ("str", "num", "op", "comment", "macro", "edge", "at", "hash"):
+        elif it.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash"):
             draft.append((_ctok(it.kind, it.text), None))
         else:  # pragma: no cover - every kind is handled above
             raise AssertionError(it.kind)
@@ -370,11 +528,22 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             out.append(tok)
             continue
         prev, nxt = prevs[i], nexts[i]
+        if it.kind == "ilabel":
+            if _reading(tok, prev, nxt) != ("label", it.text):  # pragma: no cover - guaranteed by _apply_macros
+                raise AssertionError(f"implied constructor after {it.text!r} would not read back")
+            out.append(tok)
+            continue
         if it.kind == "label":
             after = nexts[i + 1] if i + 1 < len(draft) else None  # the value's first token (colon skipped)
             word = LABELS.get(it.text, it.text)
             choices: list[tuple[CTok, bool]] = []  # (token, keeps its colon)
-            if after is not None and after.kind in _OPERAND_KINDS:
+            const_call = (  # ``label: const (…)`` must keep its colon: colon-less it reads as an implied constructor
+                it.text in IMPLIED
+                and i + 3 < len(draft)
+                and draft[i + 2][0].text == "const"
+                and draft[i + 3][0].is_op("(")
+            )
+            if after is not None and (after.kind in _OPERAND_KINDS or after.is_op(".")) and not const_call:
                 choices.append((_ctok("ident", word), False))
             choices.append((_ctok("ident", word), True))
             if word != it.text:
@@ -408,6 +577,18 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
     return out
 
 
+def _merge_closers(toks: list[CTok]) -> list[CTok]:
+    """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` are written as one ``>>``/``>>>`` (Dart's own
+    spelling; it parses to the same tree), instead of being kept apart by a space."""
+    out: list[CTok] = []
+    for tok in toks:
+        if tok.is_op(">") and out and out[-1].is_op(">", ">>"):
+            out[-1] = _ctok("op", out[-1].text + ">")
+        else:
+            out.append(tok)
+    return out
+
+
 def _spell(tok: CTok) -> str:
     if tok.kind == "esc":
         return "`" + tok.text
@@ -415,6 +596,8 @@ def _spell(tok: CTok) -> str:
         return "#" + tok.text
     if tok.kind == "edge":
         return "@" + tok.text
+    if tok.kind == "cedge":
+        return "@@" + tok.text
     if tok.kind == "hash":
         return "#`"
     return tok.text
@@ -433,11 +616,11 @@ def _join(toks: list[CTok]) -> str:
                 pass  # @name: the annotation sigil is glued to its name
             elif prev.kind == "hash" and tok.kind == "ident":
                 pass
-            elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind == "edge"):
+            elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind in ("edge", "cedge")):
                 parts.append(" ")
-            elif prev.kind in ("edge", "macro") and (text[0].isalnum() or text[0] in "_$`'\"."):
+            elif prev.kind in ("edge", "cedge", "macro") and (text[0].isalnum() or text[0] in "_$`'\"."):
                 parts.append(" ")
-            elif tok.kind in ("esc", "macro", "edge", "hash") and (ptext[-1].isalnum() or ptext[-1] in "_$"):
+            elif tok.kind in ("esc", "macro", "edge", "cedge", "hash") and (ptext[-1].isalnum() or ptext[-1] in "_$"):
                 parts.append(" ")
             elif tok.kind == "comment" and ptext[-1] in "/*":
                 parts.append(" ")
@@ -452,6 +635,6 @@ def encode(source: str, *, keep_comments: bool = False, header: bool = False) ->
     """Dart (a program or a fragment) → COON. Raises FormatError when the source is not Dart."""
     if not isinstance(source, str):
         raise FormatError("Dart source must be text", expected="str")
-    items = _apply_macros(_items(source, keep_comments))
-    text = _join(_to_ctoks(items))
+    items = [it for it in _apply_macros(_items(source, keep_comments)) if it.kind != "lcolon"]
+    text = _join(_merge_closers(_to_ctoks(items)))
     return f"{HEADER_PREFIX} {VERSION}\n{text}" if header else text

@@ -10,15 +10,25 @@ import re
 import sys
 from pathlib import Path
 
-from coonbench.formats._coon_codec import decode, encode
-from coonbench.formats._coon_tables import CALL_ENUMS, CLASHES, ENUM_LABELS, LABELS, MACROS, PREFIXES, TYPES, WIDGETS
-from coonbench.dart.minify import join_tokens, minify
+from coonbench.formats._coon_codec import decode, encode, macro_text
+from coonbench.formats._coon_tables import (
+    CALL_ENUMS,
+    CLASHES,
+    ENUM_LABELS,
+    IMPLIED,
+    LABELS,
+    MACROS,
+    PREFIXES,
+    TYPES,
+    WIDGETS,
+)
+from coonbench.dart.minify import minify
 from coonbench.paths import REPO_ROOT
 from coonbench.tokens import count_tokens
 
 DOC = REPO_ROOT / "docs" / "coon.md"
-UPSTREAM_WIDGETS = 39  # the first 39 WIDGETS rows are upstream's spec/data/widgets.json
-UPSTREAM_LABELS = 30  # the first 30 LABELS rows are upstream's spec/data/properties.json
+UPSTREAM_WIDGETS = 37  # the first 37 WIDGETS rows are upstream's spec/data/widgets.json (2 of its rows dropped)
+UPSTREAM_LABELS = 29  # the first 29 LABELS rows are upstream's spec/data/properties.json (1 row dropped)
 
 EXAMPLES: dict[str, str] = {
     "A stateless widget": """import 'package:flutter/material.dart';
@@ -37,6 +47,27 @@ class PaddedLabel extends StatelessWidget {
           ElevatedButton(onPressed: () => print('ok'), child: const Text('OK')),
         ],
       ),
+    );
+  }
+}
+""",
+    "A stateful widget (class-name macros, `^name`, implied constructors)": """class Counter extends StatefulWidget {
+  const Counter({super.key, required this.label});
+  final String label;
+
+  @override
+  State<Counter> createState() => _CounterState();
+}
+
+class _CounterState extends State<Counter> {
+  int _n = 0;
+
+  @override
+  Widget build(BuildContext context) {
+    return ListTile(
+      title: Text(widget.label, style: const TextStyle(fontWeight: FontWeight.bold)),
+      trailing: IconButton(icon: const Icon(Icons.add), onPressed: () => setState(() => _n++)),
+      subtitle: Text('$_n'),
     );
   }
 }
@@ -63,7 +94,9 @@ def tables_markdown() -> str:
     labels = list(LABELS.items())
     parts = [
         f"### Widget words (call position: directly before `(` or `.`) — {len(widgets)} entries",
-        f"Rows 1–{UPSTREAM_WIDGETS} are upstream's `widgets.json` unchanged; the rest are coonbench additions.",
+        f"Rows 1–{UPSTREAM_WIDGETS} are upstream's `widgets.json` unchanged (less the rows listed under 'Upstream "
+        "entries changed or not adopted'); the rest are coonbench additions. A dotted name (`EdgeInsets.symmetric`) "
+        "is one word for the whole named constructor.",
         "",
         _rows(widgets, ("Dart", "COON")),
         "",
@@ -72,15 +105,20 @@ def tables_markdown() -> str:
         _rows(list(TYPES.items()), ("Dart", "COON")),
         "",
         f"### Label words (start of an argument) — {len(labels)} entries",
-        f"Rows 1–{UPSTREAM_LABELS} are upstream's `properties.json` (without the colon); the rest are coonbench "
+        f"Rows 1–{UPSTREAM_LABELS} are upstream's `properties.json` (without the colon; less the rows listed under "
+        "'Upstream entries changed or not adopted'); the rest are coonbench "
         "additions. Any other lower-case label is written as itself (colon-less when the value starts with a word "
         "or number).",
         "",
         _rows(labels, ("Dart label", "COON word")),
         "",
-        "### Enum labels (`label:.member`)",
+        "### Enum labels (`word.member` or `word:.member`)",
         "",
         _rows(list(ENUM_LABELS.items()), ("label", "implied type")),
+        "",
+        "### Implied constructors (`word(…)` or `word const(…)` after a label word)",
+        "",
+        _rows([(f"{LABELS.get(k, k)}(", f"{k}: {v}(") for k, v in IMPLIED.items()], ("COON", "Dart")),
         "",
         "### Call enums (`Call(.member)`)",
         "",
@@ -88,7 +126,10 @@ def tables_markdown() -> str:
         "",
         "### Macros",
         "",
-        _rows([(f"#{k}", join_tokens(v)) for k, v in MACROS.items()], ("COON", "Dart")),
+        "`{Class}` is the name of the most recently declared class: the word after the last `class` keyword "
+        "before the macro (inside `class Foo`, `#K` is `const Foo({super.key});`).",
+        "",
+        _rows([(f"#{k}", macro_text(k)) for k in MACROS], ("COON", "Dart")),
         "",
         "### Prefixes",
         "",

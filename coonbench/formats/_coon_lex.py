@@ -18,7 +18,7 @@ _NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)
 
 
 class CTok(NamedTuple):
-    """A COON token. kind: str num ident esc op macro edge at hash comment; ``text`` without its prefix sigil."""
+    """A COON token. kind: str num ident esc op macro edge cedge at hash comment; ``text`` without its prefix sigil."""
 
     kind: str
     text: str
@@ -115,6 +115,14 @@ def lex(text: str) -> list[CTok]:
                 raise FormatError("bad prefix '`'", line, col, expected="an identifier directly after ` (escape)")
             append(CTok("esc", m.group(), line, col))
             end = m.end()
+        elif text.startswith("@@", i):
+            num = _NUMBER.match(text, i + 2)
+            if not num:
+                raise FormatError(
+                    "bad prefix '@@'", line, col, expected="a number (@@16 = const EdgeInsets.all(16))"
+                )
+            append(CTok("cedge", num.group(), line, col))
+            end = num.end()
         elif ch == "@":
             num = _NUMBER.match(text, i + 1)
             if num:

@@ -14,13 +14,14 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from coonbench.dart.parse import FRAGMENT_WRAPPERS, first_error, parse_dart
-from coonbench.formats._coon_codec import decode, decode_tokens, encode
+from coonbench.formats._coon_codec import decode, decode_tokens, encode, macro_text
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_tables import (
     CALL_ENUMS,
     CLASHES,
     ENUM_LABELS,
     HEADER_PREFIX,
+    IMPLIED,
     LABELS,
     MACROS,
     PREFIXES,
@@ -51,7 +52,8 @@ TABLES: Final = MappingProxyType(
         "widgets": WIDGETS,  # full name → abbreviation (call position)
         "types": TYPES,  # full name → abbreviation (anywhere)
         "labels": LABELS,  # named-argument label → label word
-        "enum_labels": ENUM_LABELS,  # label → enum type implied by ``label:.member``
+        "enum_labels": ENUM_LABELS,  # label → enum type implied by ``word.member`` / ``label:.member``
+        "implied": IMPLIED,  # label → constructor implied by ``word(…)``
         "call_enums": CALL_ENUMS,  # call → type implied by ``Call(.member)``
         "macros": MACROS,  # macro name → Dart tokens
         "prefixes": PREFIXES,  # prefix → meaning
@@ -77,7 +79,7 @@ def label_aliases() -> dict[str, str]:
 
 def macro_table() -> dict[str, str]:
     """``#name`` → the Dart it stands for."""
-    return {f"#{name}": join_tokens(seq) for name, seq in MACROS.items()}
+    return {f"#{name}": macro_text(name) for name in MACROS}
 
 
 def prefix_meanings() -> dict[str, str]:
@@ -199,21 +201,29 @@ def _table_line(pairs: dict[str, str], arrow: str = "=") -> str:
     return ", ".join(f"{a}{arrow}{b}" for a, b in pairs.items())
 
 
+def _implied_line() -> str:
+    return ", ".join(f"{LABELS.get(label, label)}(…) = {label}: {full}(…)" for label, full in IMPLIED.items())
+
+
 def primer(variant: Literal["short", "full"] = "short") -> str:
     """What a model is told about COON, generated from the tables (``short`` or ``full``)."""
     widgets = widget_aliases()
     labels = {w: f for w, f in label_aliases().items() if w != f}
     same = [w for w, f in label_aliases().items() if w == f]
+    macros = macro_table()
     if variant == "short":
         top_w = dict(list(widgets.items())[:20])
         top_l = dict(list(labels.items())[:16])
+        top_m = {m: macros[m] for m in ("#m", "#B", "#SL", "#SF", "#sa", "#ss") if m in macros}
         return (
             f"COON v{VERSION}: compressed Dart/Flutter. Widget abbreviations (before '(' or '.'): "
             f"{_table_line(top_w)}. Named-argument labels (written without ':' before a word, e.g. `c T('a')` = "
             f"`child: Text('a')`): {_table_line(top_l)}. Types: {_table_line(type_aliases())}. "
-            "`@16` = EdgeInsets.all(16); `#b` = @override Widget build(BuildContext context); "
-            "`A:.center` = mainAxisAlignment: MainAxisAlignment.center; `` `x `` = identifier x as is. "
-            "Strings and numbers are verbatim."
+            "`@16` = EdgeInsets.all(16), `@@16` = const EdgeInsets.all(16); "
+            "`A.center` = mainAxisAlignment: MainAxisAlignment.center; "
+            f"implied constructors: {_implied_line()}; `^x` = required this.x; "
+            "macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in top_m.items()) + " ({Class} = the name of the "
+            "last declared class); `` `x `` = identifier x as is. Strings and numbers are verbatim."
         )
     if variant != "full":
         raise FormatError(f"unknown primer variant {variant!r}", expected="'short' or 'full'")
@@ -224,19 +234,24 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
         f"1. Widget/class abbreviations, used directly before '(' or '.': {_table_line(widgets)}.",
         f"2. Type abbreviations, used anywhere: {_table_line(type_aliases())}.",
         "3. A named argument at the start of an argument (after '(' or ',') is written as its label word "
-        "WITHOUT ':' when the value starts with a word or number (`c T('a')` = `child: Text('a')`), and with ':' "
-        f"otherwise (`h:[…]`, `t:'x'`). Label words: {_table_line(labels)}; these labels keep their own name: "
-        f"{', '.join(same)}. Any other label is written `name:` as in Dart.",
-        "4. After a label's ':', `.member` implies the label's enum type: "
+        "WITHOUT ':' when the value starts with a word, a number, @N or a macro (`c T('a')` = `child: Text('a')`), "
+        f"and with ':' otherwise (`h:[…]`, `t:'x'`). Label words: {_table_line(labels)}; these labels keep their "
+        f"own name: {', '.join(same)}. Any other label is written `name:` as in Dart.",
+        "4. Directly after an enum label's word (or after a label's ':'), `.member` implies the label's enum type: "
         + ", ".join(f"{label}→{enum}" for label, enum in ENUM_LABELS.items())
-        + " (`A:.center` = `mainAxisAlignment: MainAxisAlignment.center`). Directly after the '(' of "
+        + " (`A.center` = `A:.center` = `mainAxisAlignment: MainAxisAlignment.center`). Directly after the '(' of "
         + ", ".join(f"{call}→{enum}" for call, enum in CALL_ENUMS.items())
         + " the same holds for the first argument (`Ic(.home)` = `Icon(Icons.home)`).",
-        "5. Macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in macro_table().items()) + ".",
-        "6. `@N` (N a number) = `EdgeInsets.all(N)`; `@name` is an annotation as in Dart.",
-        "7. A backtick writes an identifier as is, never expanded: `` `T `` is the identifier T, `` `c: `` the "
+        f"5. Implied constructors: a label word directly followed by '(' or by 'const(': {_implied_line()} "
+        "(`s const(z 14)` = `style: const TextStyle(fontSize: 14)`).",
+        "6. Macros ({Class} is the name of the most recently declared class, the word after the last `class`): "
+        + "; ".join(f"`{m}` = `{d}`" for m, d in macros.items())
+        + ". So `class Hello #SL #B T('hi');}}` is a whole StatelessWidget.",
+        "7. `@N` (N a number) = `EdgeInsets.all(N)`, `@@N` = `const EdgeInsets.all(N)`; `@name` is an annotation "
+        "as in Dart. `^name` after '(', '{', '[' or ',' = `required this.name`.",
+        "8. A backtick writes an identifier as is, never expanded: `` `T `` is the identifier T, `` `c: `` the "
         "label c:. `#`` is a literal '#' (symbol literals).",
-        "8. Trailing commas are omitted. An optional first line `"
+        "9. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
         + f"{HEADER_PREFIX} {VERSION}"
         + "` names the version.",
     ]
@@ -244,7 +259,7 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
 
 
 class CoonFormat(Format):
-    """COON, coonbench dialect v1 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
+    """COON, coonbench dialect v2 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
     name = "coon"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"
