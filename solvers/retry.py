@@ -33,6 +33,7 @@ Reply again with the complete, corrected program in one ```{fence} code block.""
 NO_CODE_FEEDBACK = "no program was found in your reply"
 
 FORMAT_LABELS: dict[str, str] = {"coon": "COON", "dart": "Dart", "dart-minified": "minified Dart"}
+DART_FORMATS = frozenset({"dart", "dart-minified"})  # answers in these are Dart by definition
 
 
 @dataclass
@@ -101,7 +102,29 @@ def check_answer(text: str | None, format_name: str) -> AnswerCheck:
             line=e.line,
             column=e.column,
         )
+    if format_name not in DART_FORMATS and _is_untranslated_dart(code, decoded, fmt):
+        return AnswerCheck(
+            code,
+            decoded=decoded,
+            error_kind=PARSE_ERROR,
+            error=f"the reply is plain Dart, not {FORMAT_LABELS.get(format_name, format_name)}",
+            expected=f"the program written in {FORMAT_LABELS.get(format_name, format_name)} notation",
+        )
     return AnswerCheck(code, decoded=decoded)
+
+
+def _is_untranslated_dart(code: str, decoded: str, fmt: Any) -> bool:
+    """A reply asked for in a Dart-superset notation (COON) that is just Dart: it parses as a Dart program and is
+    not the notation's own spelling of that program. Echoing the input must not pass for a translation."""
+    try:
+        parse_dart(code)
+    except DartParseError:
+        return False
+    try:
+        canonical = fmt.encode(decoded)
+    except FormatError:
+        return True
+    return "".join(canonical.split()) != "".join(code.split())
 
 
 def answer_format(state: TaskState) -> str:

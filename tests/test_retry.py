@@ -141,3 +141,17 @@ def test_unfenced_coon_and_dart_replies_are_extracted() -> None:
     )
     assert extract_code("I do not know the answer.", "coon") is None
     assert extract_code("```dart\nclass B {}\n```\n```coon\nT('x')\n```", "dart") == "class B {}"
+
+
+def test_echoed_dart_is_not_a_coon_answer() -> None:
+    """Dart→COON: replying with the Dart source itself (COON's decoder accepts most Dart) is not a translation."""
+    from coonbench.datasets.corpus import load_corpus
+    from coonbench.formats import get_format
+    from solvers.retry import PARSE_ERROR, check_answer
+
+    source = load_corpus(["simple"])[0].source
+    echoed = check_answer(f"```coon\n{source}\n```", "coon")
+    assert echoed.error_kind == PARSE_ERROR and "plain Dart, not COON" in echoed.error
+    translated = check_answer(f"```coon\n{get_format('coon').encode(source)}\n```", "coon")
+    assert translated.ok
+    assert check_answer(f"```dart\n{source}\n```", "dart").ok  # Dart answers stay Dart
