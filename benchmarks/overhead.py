@@ -1,8 +1,9 @@
 """coonbench's own overhead: the full comprehension task against a bare Inspect task of the same size.
 
-Both run with an instant scripted model (mockllm), so the difference is what coonbench adds: dataset building
-(encoding every sample in every format, token counting), the primer solver, the normalising scorer and the
-metrics. Prints both wall times and their ratio (goal ≤ 1.3×).
+Both run with an instant scripted model (mockllm) on the same prompts (the bare task gets each sample's primer and
+question as ready-made messages), so the difference is what coonbench adds: dataset building (encoding every sample
+in every format, token counting), the primer solver, the normalising scorer and its metrics. Prints both wall times
+and their ratio (goal ≤ 1.3×).
 
     python benchmarks/overhead.py [--limit N] [--repeat R]
 """
@@ -14,10 +15,12 @@ import time
 
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
 import coonbench  # noqa: F401  (offline tiktoken for mockllm)
+from coonbench.datasets.comprehension import primer_text
 from evals.comprehension import comprehension
 
 EVAL_ARGS = dict(model="mockllm/model", log_dir="/tmp/coonbench-overhead-logs", display="none", log_samples=True)
@@ -37,10 +40,22 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
 
-    n = len(comprehension().dataset) if args.limit is None else args.limit
+    reference = list(comprehension().dataset)[: args.limit]
+    n = len(reference)
+    prompts = [
+        (
+            [ChatMessageSystem(content=primer_text(s.metadata["format"])) if s.metadata["primer"] else None]
+            + [ChatMessageUser(content=str(s.input))],
+            s.target,
+        )
+        for s in reference
+    ]
 
     def bare() -> Task:
-        samples = [Sample(id=str(i), input=f"question {i}", target="x") for i in range(n)]
+        samples = [
+            Sample(id=str(i), input=[m for m in messages if m is not None], target=target)
+            for i, (messages, target) in enumerate(prompts)
+        ]
         return Task(dataset=MemoryDataset(samples), solver=generate(), scorer=match())
 
     full_times = [run(comprehension, args.limit) for _ in range(args.repeat)]

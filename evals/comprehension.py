@@ -6,6 +6,7 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from coonbench.datasets.comprehension import comprehension_dataset
+from coonbench.formats.coon import widget_aliases
 from scorers.answer import answer_match, answer_metrics
 from scorers.efficiency import verdict
 from solvers.primer import format_primer
@@ -29,6 +30,6 @@ def comprehension(
     return Task(
         dataset=comprehension_dataset(formats, bands, question_types, primer_variant=primer),
         solver=[format_primer(primer), generate()],  # type: ignore[arg-type]
-        scorer=answer_match(),
+        scorer=answer_match(aliases=widget_aliases()),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
     )

@@ -164,6 +164,11 @@ def answer_metrics(
     ]
 
 
+def _names_widgets(kind: str, options: Any) -> bool:
+    """Whether a sample's answer is a widget name or a list of them (the answers aliases apply to)."""
+    return kind == "widget-name" or (isinstance(options, dict) and options.get("item_type") == "widget-name")
+
+
 def reported_input_tokens(state: TaskState) -> float:
     """The model's own input-token count (NaN when the provider reported none, e.g. the gold solver)."""
     usage = state.output.usage if state.output is not None else None
@@ -173,18 +178,24 @@ def reported_input_tokens(state: TaskState) -> float:
 
 
 @scorer(name="coonbench/answer_match", metrics=answer_metrics())
-def answer_match(answer_type: str | None = None, strip_output: bool = True) -> Scorer:
+def answer_match(
+    answer_type: str | None = None, strip_output: bool = True, aliases: dict[str, str] | None = None
+) -> Scorer:
     """Compare the completion with the target through the normaliser; garbage is INCORRECT, never an error.
 
     Args:
       answer_type: override for every sample; by default ``metadata['answer_type']`` (else ``string``).
       strip_output: strip surrounding whitespace before normalising (decorations are the normaliser's job).
+      aliases: widget-name aliases (e.g. COON's abbreviations) for samples whose options name none — given once
+        here rather than copied into every sample's metadata.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         meta = state.metadata or {}
         kind = answer_type or str(meta.get(ANSWER_TYPE_KEY) or "string")
         options: Any = meta.get(OPTIONS_KEY) or None
+        if aliases and _names_widgets(kind, options):
+            options = {"aliases": aliases, **(options or {})}
         completion = state.output.completion if state.output is not None else ""
         completion = completion.strip() if strip_output else completion
         expected = target.text

@@ -105,3 +105,22 @@ def test_mockllm_run_scores_garbage_as_wrong(tmp_path: Path) -> None:
     assert sample.messages[0].role == "system"  # the COON primer
     score = sample.scores["answer_match"]
     assert score.value["correct"] == 0.0 and "Default output from mockllm" in (score.explanation or "")
+
+
+def test_coon_abbreviations_count_as_widget_names(tmp_path: Path) -> None:
+    """A model reading COON may answer ``S`` for Scaffold: the scorer's alias table accepts it, in every format."""
+    from inspect_ai.model import ModelOutput, get_model
+
+    from coonbench.formats.coon import widget_aliases
+
+    abbreviation = {full: short for short, full in widget_aliases().items()}
+    task = comprehension(formats="coon,dart", question_types="structure", bands="simple")
+    roots = [s for s in task.dataset if s.metadata["subtype"] == "root_widget" and s.target in abbreviation]
+    assert roots
+    task.dataset = type(task.dataset)(roots[:2])  # type: ignore[call-arg]
+    replies = [ModelOutput.from_content("m", abbreviation[str(s.target)]) for s in task.dataset]
+    [log] = inspect_eval(
+        task, model=get_model("mockllm/model", custom_outputs=replies), log_dir=str(tmp_path), display="none",
+        max_samples=1,
+    )
+    assert _metrics(log)["accuracy"] == 1.0

@@ -17,7 +17,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from coonbench.dart.questions import Question, generate_questions
-from coonbench.datasets.corpus import load_corpus
+from coonbench.datasets.corpus import CorpusSample, load_corpus
 from coonbench.formats import get_format
 from coonbench.paths import DATA_DIR
 from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
@@ -93,8 +93,7 @@ def load_questions(path: Path = QUESTIONS_FILE) -> list[Question]:
 
 
 @lru_cache(maxsize=None)
-def _encoded(sample_id: str, registry_format: str) -> str:
-    source = next(s.source for s in load_corpus() if s.id == sample_id)
+def _encoded(source: str, registry_format: str) -> str:
     return get_format(registry_format).encode(source)
 
 
@@ -104,14 +103,16 @@ def primer_text(condition: str, variant: str = "short") -> str | None:
     return get_format(registry_format).primer(variant) if with_primer else None  # type: ignore[arg-type]
 
 
-def question_sample(q: Question, condition: str, band: str, primer_variant: str = "short") -> Sample:
+def question_sample(
+    q: Question, condition: str, sample: CorpusSample, primer_variant: str = "short"
+) -> Sample:
     """One question rendered in one format condition."""
     registry_format, _ = CONDITIONS[condition]
     fmt = get_format(registry_format)
     prompt = USER_PROMPT.format(
         format_label=FORMAT_LABELS.get(registry_format, registry_format),
         fence=fmt.fence,
-        code=_encoded(q.sample_id, registry_format).strip("\n"),
+        code=_encoded(sample.source, registry_format).strip("\n"),
         question=q.question,
         rules=ANSWER_RULES[q.answer_type if q.answer_type in ANSWER_RULES else "string"],
     )
@@ -124,7 +125,7 @@ def question_sample(q: Question, condition: str, band: str, primer_variant: str 
             format=condition,
             category="comprehension",
             question_type=q.question_type,
-            complexity=band,
+            complexity=sample.band,
             input_text=f"{primer}\n\n{prompt}" if primer else prompt,
             encoding=registry_format,
             primer=primer is not None,
@@ -132,19 +133,9 @@ def question_sample(q: Question, condition: str, band: str, primer_variant: str 
             subtype=q.subtype,
             sample_id=q.sample_id,
             answer_type=q.answer_type,
-            normalize_options=scoring_options(q),
+            normalize_options=q.normalize_options,
         ),
     )
-
-
-def scoring_options(q: Question) -> dict[str, Any]:
-    """The question's normaliser options; widget names also accept COON's abbreviations, in every format."""
-    options = dict(q.normalize_options)
-    if q.answer_type == "widget-name" or options.get("item_type") == "widget-name":
-        from coonbench.formats.coon import widget_aliases
-
-        options["aliases"] = widget_aliases()
-    return options
 
 
 def comprehension_dataset(
@@ -159,14 +150,14 @@ def comprehension_dataset(
     unknown = [c for c in conditions if c not in CONDITIONS]
     if unknown:
         raise ValueError(f"unknown format '{unknown[0]}' (expected one of {', '.join(CONDITIONS)})")
-    band_of = {s.id: s.band for s in load_corpus()}
+    corpus = {s.id: s for s in load_corpus()}
     wanted_bands = split_param(bands)
     wanted_types = split_param(question_types)
     questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
     samples = [
-        question_sample(q, c, band_of[q.sample_id], primer_variant)
+        question_sample(q, c, corpus[q.sample_id], primer_variant)
         for q in questions
-        if (wanted_bands is None or band_of[q.sample_id] in wanted_bands)
+        if (wanted_bands is None or corpus[q.sample_id].band in wanted_bands)
         and (wanted_types is None or q.question_type in wanted_types)
         for c in conditions
     ]

@@ -10,6 +10,8 @@ Public API: ``encode(src, keep_comments=False, header=False)``, ``decode(text)``
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -205,8 +207,9 @@ def _implied_line() -> str:
     return ", ".join(f"{LABELS.get(label, label)}(…) = {label}: {full}(…)" for label, full in IMPLIED.items())
 
 
+@lru_cache(maxsize=None)
 def primer(variant: Literal["short", "full"] = "short") -> str:
-    """What a model is told about COON, generated from the tables (``short`` or ``full``)."""
+    """What a model is told about COON, generated from the tables (``short`` or ``full``); built once per variant."""
     widgets = widget_aliases()
     labels = {w: f for w, f in label_aliases().items() if w != f}
     same = [w for w, f in label_aliases().items() if w == f]
