@@ -208,7 +208,9 @@ class LocalLimitedSandbox(SandboxEnvironment):
         if exe is None:
             return ExecResult(False, 127, "", f"{cmd[0]}: command not found")
         preexec = _limits_preexec(
-            cpu_s=max(1, math.ceil(wall)),
+            # One second beyond the wall limit: a single-threaded child always meets the wall clock first
+            # (reported as TimeoutError); RLIMIT_CPU is the backstop for a parent that cannot kill it in time.
+            cpu_s=math.ceil(wall) + 1,
             memory_mb=self.config.memory_mb,
             file_size_mb=self.config.file_size_mb,
             net=network_isolation_method(),
