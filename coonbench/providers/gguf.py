@@ -15,6 +15,7 @@ model has one lock and every call runs in a worker thread while the event loop g
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import importlib.util
@@ -203,8 +204,18 @@ def load_model(path: Path, n_ctx: int | None = None, n_threads: int | None = Non
             except (ValueError, RuntimeError, OSError) as ex:
                 raise GGUFProviderError(f"llama.cpp could not load {path}: {ex}") from ex
             loaded = LoadedModel(llama, threading.Lock(), path, llama.n_ctx(), time.perf_counter() - start)
+            if not _LOADED:
+                atexit.register(_close_all)
             _LOADED[key] = loaded
         return loaded
+
+
+def _close_all() -> None:
+    """Free the loaded models before interpreter teardown, when llama.cpp's bindings are still there to do it."""
+    with _LOADED_LOCK:
+        for loaded in _LOADED.values():
+            loaded.llama.close()
+        _LOADED.clear()
 
 
 def _as_int(name: str, value: Any) -> int | None:
