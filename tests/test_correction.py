@@ -64,6 +64,9 @@ def test_malformed_file_names_file_line_entry_and_field(tmp_path: Path) -> None:
     path.write_text(good.replace("returns: int}", "returns: integer}", 1))
     with pytest.raises(ProblemFileError, match=r"field 'signature.returns'"):
         load_problem_file(path)
+    path.write_text(good.replace("params: [{name: n, type: int}]", "params: [{name: N, type: int}]", 1))
+    with pytest.raises(ProblemFileError, match=r"field 'signature.params.0.name'.*'N' must be snake_case"):
+        load_problem_file(path)
     path.write_text(good.replace("{input: [5], expected: 5}", '{input: ["5"], expected: 5}', 1))
     with pytest.raises(ProblemFileError, match=r"expected int, got str"):
         load_problem_file(path)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from coonbench.execution.types import TypeExpr, TypeSyntaxError, parse_type, type_mismatch
 
@@ -23,53 +23,41 @@ COMPLEXITY_BANDS = ("basic", "intermediate", "advanced")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
+def _snake_case(v: str) -> str:
+    """Function and parameter names are shared by every target language, so they must be snake_case."""
+    if not _IDENT.match(v):
+        raise ValueError(f"name {v!r} must be snake_case")
+    return v
+
+
+def _type_text(v: str) -> str:
+    """A type written in the problem's type language (checked by parsing it)."""
+    try:
+        parse_type(v)
+    except TypeSyntaxError as exc:
+        raise ValueError(str(exc)) from exc
+    return v
+
+
+SnakeName = Annotated[str, AfterValidator(_snake_case)]
+TypeText = Annotated[str, AfterValidator(_type_text)]
+
+
 class Param(BaseModel):
     """One parameter: a language-neutral name and type."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str
-    type: str
-
-    @field_validator("name")
-    @classmethod
-    def _ident(cls, v: str) -> str:
-        if not _IDENT.match(v):
-            raise ValueError(f"parameter name {v!r} must be snake_case")
-        return v
-
-    @field_validator("type")
-    @classmethod
-    def _type(cls, v: str) -> str:
-        try:
-            parse_type(v)
-        except TypeSyntaxError as exc:
-            raise ValueError(str(exc)) from exc
-        return v
+    name: SnakeName
+    type: TypeText
 
 
 class Signature(BaseModel):
     """Function name, parameters and return type (same name in every target language)."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str
+    name: SnakeName
     params: list[Param]
-    returns: str
-
-    @field_validator("name")
-    @classmethod
-    def _ident(cls, v: str) -> str:
-        if not _IDENT.match(v):
-            raise ValueError(f"function name {v!r} must be snake_case")
-        return v
-
-    @field_validator("returns")
-    @classmethod
-    def _type(cls, v: str) -> str:
-        try:
-            parse_type(v)
-        except TypeSyntaxError as exc:
-            raise ValueError(str(exc)) from exc
-        return v
+    returns: TypeText
 
     @property
     def return_type(self) -> TypeExpr:
