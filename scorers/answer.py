@@ -106,9 +106,9 @@ def format_tokens() -> Metric:
     return compute
 
 
-@metric(name="input_token_saving")
-def input_token_saving(
-    baseline: str = "json", token_key: str = "input_tokens", require_key: str | None = None, label: str = "saving"
+@metric(name="input_token_change")
+def input_token_change(
+    baseline: str = "json", token_key: str = "input_tokens", require_key: str | None = None, label: str = "token_change"
 ) -> Metric:
     """Per format: (Σ format tokens − Σ baseline tokens) / Σ baseline tokens over paired samples.
 
@@ -151,7 +151,7 @@ def input_token_saving(
 def answer_metrics(
     group_keys: Sequence[str] = DEFAULT_GROUP_KEYS, baseline: str = "json"
 ) -> list[Metric | dict[str, list[Metric]]]:
-    """Accuracy overall and per group key, mean tokens, accuracy per 1K tokens, and savings against ``baseline``.
+    """Accuracy overall and per group key, mean tokens, accuracy per 1K tokens, and the relative token change against ``baseline`` (negative = fewer tokens).
 
     Pass to ``Task(metrics=…)`` to slice by other keys (e.g. comprehension's ``band``).
     """
@@ -159,8 +159,8 @@ def answer_metrics(
         {"correct": [accuracy(), stderr()]},
         accuracy_by(list(group_keys)),
         format_tokens(),
-        input_token_saving(baseline=baseline),
-        input_token_saving(baseline=baseline, token_key="usage_input_tokens", label="usage_saving"),
+        input_token_change(baseline=baseline),
+        input_token_change(baseline=baseline, token_key="usage_input_tokens", label="usage_token_change"),
     ]
 
 

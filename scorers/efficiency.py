@@ -10,10 +10,12 @@ from collections import defaultdict
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-# The COON comprehension design's success criteria (seeds/000 §6).
+# The COON comprehension design's success criteria (seeds/000 §8): minimum viable figures (§8.1) and the
+# success / partial / failure indicators (§8.2).
 MIN_ACCURACY = 0.75
 MAX_GAP = 0.05
 MIN_EFFICIENCY_GAIN = 1.5
+PARTIAL_ACCURACY = 0.65
 VERDICT_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
 
 
@@ -66,7 +68,11 @@ def input_tokens() -> Metric:
 
 
 def verdict_of(formats: dict[str, tuple[float, float, int]], treatment: str, baseline: str) -> tuple[str, dict]:
-    """'success' (all three criteria), 'partial' (some) or 'failure' (none), with the figures behind it."""
+    """The design's indicator, with the figures behind it.
+
+    'success': accuracy ≥ 75%, efficiency gain ≥ 1.5× and gap to the baseline ≤ 5 points; 'failure': accuracy
+    below 65% whatever the efficiency; 'partial': anything between (accurate enough, but not all of success).
+    """
     if treatment not in formats or baseline not in formats:
         return "failure", {}
     t_acc, t_tok, _ = formats[treatment]
@@ -74,13 +80,10 @@ def verdict_of(formats: dict[str, tuple[float, float, int]], treatment: str, bas
     b_eff = efficiency(b_acc, b_tok)
     gain = efficiency(t_acc, t_tok) / b_eff if b_eff else (float("inf") if t_acc else 0.0)
     figures = {"accuracy": t_acc, "gap": b_acc - t_acc, "efficiency_gain": gain}
-    checks = (
-        figures["accuracy"] >= MIN_ACCURACY,
-        figures["gap"] <= MAX_GAP,
-        figures["efficiency_gain"] >= MIN_EFFICIENCY_GAIN,
-    )
-    word = "success" if all(checks) else "partial" if any(checks) else "failure"
-    return word, figures
+    if t_acc < PARTIAL_ACCURACY:
+        return "failure", figures
+    success = t_acc >= MIN_ACCURACY and figures["gap"] <= MAX_GAP and gain >= MIN_EFFICIENCY_GAIN
+    return ("success" if success else "partial"), figures
 
 
 @metric(name="verdict")
@@ -88,7 +91,8 @@ def verdict(treatment: str = "coon", baseline: str = "dart") -> Metric:
     """The design's success criteria for ``treatment`` against ``baseline``.
 
     Values: ``verdict`` 1.0 success / 0.5 partial / 0.0 failure; ``gap`` (baseline − treatment accuracy);
-    ``efficiency_gain`` (ratio of accuracy per 1K tokens). Criteria: accuracy ≥ 75%, gap ≤ 5 points, gain ≥ 1.5×.
+    ``efficiency_gain`` (ratio of accuracy per 1K tokens). Success: accuracy ≥ 75%, gap ≤ 5 points, gain ≥ 1.5×;
+    failure: accuracy < 65%; partial otherwise.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:

@@ -11,7 +11,7 @@ Rules (see ../shared/notes/findings.md):
   (1.0 without); actionability = min(1, k/3) over recommendation words for recommendation tasks, else 1.0;
 * composite = .25·completeness + .25·relevance + .20·coherence + .20·factual + .10·actionability.
 Savings = (format input tokens − JSON input tokens) / JSON over the tasks where every format succeeded
-(a non-empty answer), the ``input_token_saving`` metric with ``require_key="succeeded"``.
+(a non-empty answer), the ``input_token_change`` metric with ``require_key="succeeded"``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
 from inspect_ai.solver import TaskState
 
-from scorers.answer import input_token_saving, reported_input_tokens
+from scorers.answer import input_token_change, reported_input_tokens
 
 WEIGHTS: dict[str, float] = {
     "completeness": 0.25,
@@ -133,9 +133,9 @@ def composite_by_format() -> Metric:
     metrics=[
         {"composite": [mean()], "succeeded": [mean()]},
         composite_by_format(),
-        input_token_saving(baseline="json", require_key="succeeded"),
-        input_token_saving(baseline="json", token_key="usage_input_tokens", require_key="succeeded",
-                           label="usage_saving"),
+        input_token_change(baseline="json", require_key="succeeded"),
+        input_token_change(baseline="json", token_key="usage_input_tokens", require_key="succeeded",
+                           label="usage_token_change"),
     ]
 )
 def expected_elements() -> Scorer:
@@ -160,7 +160,7 @@ def expected_elements() -> Scorer:
             f"composite {values['composite']:.3f} ("
             + ", ".join(f"{k} {values[k]:.2f}" for k in WEIGHTS)
             + f"); found {found or 'none'}; missing {missing or 'none'}"
-            + ("" if succeeded else "; empty answer (task not counted in savings)")
+            + ("" if succeeded else "; empty answer (task not counted in token changes)")
         )
         return Score(value=value, answer=content[:2000], explanation=explanation)
 

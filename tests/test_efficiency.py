@@ -25,17 +25,33 @@ def test_success_when_all_three_criteria_hold() -> None:
     assert verdict()(scores(rows)) == {"verdict": 1.0, "gap": 0.0, "efficiency_gain": 2.0}
 
 
-def test_partial_when_cheaper_but_less_accurate() -> None:
-    # coon 0.5 at 100 → 5.0; dart 1.0 at 300 → 3.33: gain 1.5 holds, accuracy and gap fail
-    rows = [("coon", 1, 100), ("coon", 0, 100), ("dart", 1, 300), ("dart", 1, 300)]
+def test_partial_when_accurate_enough_but_not_efficient() -> None:
+    # coon 0.7 at 100 → 7.0 per 1K; dart 0.7 at 120 → 5.83: gain 1.2 < 1.5, accuracy 65–75%
+    rows = [("coon", 1, 100)] * 7 + [("coon", 0, 100)] * 3 + [("dart", 1, 120)] * 7 + [("dart", 0, 120)] * 3
     word, figures = verdict_of(by_format(scores(rows)), "coon", "dart")
     assert word == "partial"
-    assert figures["gap"] == pytest.approx(0.5)
-    assert figures["efficiency_gain"] == pytest.approx(1.5)
+    assert figures["efficiency_gain"] == pytest.approx(1.2)
+    assert verdict()(scores(rows))["verdict"] == 0.5
 
 
-def test_failure_when_nothing_holds() -> None:
-    rows = [("coon", 0, 100), ("dart", 1, 100)]
+def test_partial_when_accurate_and_efficient_but_the_gap_is_too_wide() -> None:
+    # coon 0.8 at 100 → 8.0; dart 1.0 at 300 → 3.33: gain 2.4, but 20 points below Dart
+    rows = [("coon", 1, 100)] * 4 + [("coon", 0, 100)] + [("dart", 1, 300)] * 5
+    word, figures = verdict_of(by_format(scores(rows)), "coon", "dart")
+    assert word == "partial" and figures["gap"] == pytest.approx(0.2)
+
+
+def test_failure_below_65_percent_whatever_the_efficiency() -> None:
+    # coon 0.6 at 10 tokens is 20× as efficient as dart 0.6 at 200, yet below 65%
+    rows = [("coon", 1, 10)] * 3 + [("coon", 0, 10)] * 2 + [("dart", 1, 200)] * 3 + [("dart", 0, 200)] * 2
+    word, figures = verdict_of(by_format(scores(rows)), "coon", "dart")
+    assert word == "failure" and figures["efficiency_gain"] == pytest.approx(20.0)
+    assert verdict()(scores(rows))["verdict"] == 0.0
+
+
+def test_failure_when_nothing_is_answered() -> None:
+    """Both formats at 0% (a gap of 0) is a failure, not a partial success."""
+    rows = [("coon", 0, 100), ("dart", 0, 100)]
     assert verdict_of(by_format(scores(rows)), "coon", "dart")[0] == "failure"
     assert verdict()(scores(rows))["verdict"] == 0.0
 

@@ -184,7 +184,7 @@ def test_gold_scores_one_on_every_format() -> None:
     assert metrics["accuracy"] == 1.0
     for fmt in formats:
         assert metrics[f"format/{fmt}"] == 1.0
-    assert metrics["saving/toon"] < 0 < metrics["saving/xml"]
+    assert metrics["token_change/toon"] < 0 < metrics["token_change/xml"]
 
 
 def _write_user_file(tmp_path: Path, lines: list[str]) -> Path:

@@ -93,7 +93,7 @@ def test_synthetic_runs_with_mockllm() -> None:
                           model="mockllm/model", limit=6, display="none", log_dir="/tmp/coonbench-test-logs")
     assert log.status == "success", log.error
     metrics = {k: m.value for score in log.results.scores for k, m in score.metrics.items()}
-    assert "composite/json" in metrics and "saving/toon" in metrics
+    assert "composite/json" in metrics and "token_change/toon" in metrics
 
 
 def test_real_runs_without_rejected_tasks() -> None:
