@@ -97,6 +97,7 @@ class NormalizedAnswer:
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _ANSWER_MARKER = re.compile(r"(?:^|\n)\s*(?:\*\*|__)?(?:final\s+answer|answer)(?:\*\*|__)?\s*[:：]", re.IGNORECASE)
 _FENCE = re.compile(r"^```[^\n`]*\n?(.*?)\n?```$", re.DOTALL)
+_FENCED_BLOCK = re.compile(r"```[^\n`]*\n.*?(?:```|$)", re.DOTALL)
 _LEAD_IN = re.compile(
     r"^(?:the\s+)?(?:final\s+)?(?:correct\s+)?answer\s+(?:is|would\s+be)\s*[:：]?\s*"
     r"|^(?:it\s+is|it's|that\s+is)\s+",
@@ -321,7 +322,17 @@ def normalize(
         raise ValueError(f"unknown answer type '{answer_type}' (expected one of {', '.join(ANSWER_TYPES)})")
     if not isinstance(answer, str):
         answer = stringify_expected(answer)
-    text = _unwrap(answer)
+    # Code a model echoes beside its answer ("```…@@16…```\nThe output is 1.") is not the answer: the prose
+    # outside fenced blocks is read first, the whole reply only when the prose holds no answer.
+    prose = _FENCED_BLOCK.sub("", answer)
+    for candidate in ([prose, answer] if prose.strip() and prose != answer else [answer]):
+        found = _read(_unwrap(candidate), answer_type, opts)
+        if found is not None:
+            return found
+    return None
+
+
+def _read(text: str, answer_type: str, opts: NormalizeOptions) -> NormalizedAnswer | None:
     if answer_type == "csv-list-ordered":
         return _read_list(text, opts, ordered=True)
     if answer_type == "csv-list-unordered":

@@ -158,6 +158,13 @@ def test_every_toon_answer_altered_is_wrong() -> None:
         ("S, C", "Scaffold,Column,Text", "csv-list-unordered",
          {"aliases": {"S": "Scaffold", "C": "Column", "T": "Text"}, "item_type": "widget-name"}, False),
         ("<think>it is 3</think>4", "4", "integer", None, True),
+        # echoed code beside the answer: the prose is read, not the code's numbers or names
+        ("```coon\nP(p @@16,c T('x'))\n```\n\nThe output is 2.", "2", "integer", None, True),
+        ("```coon\nP(p @@16,c T('x'))\n```\n\nThe output is 1.", "16", "integer", None, False),
+        ("```dart\nText('a')\n```\nAnswer: Padding", "Padding", "widget-name", None, True),
+        # ...but a reply whose answer is only inside a fence is still read
+        ("Here it is:\n```\n42\n```", "42", "integer", None, True),
+        ("Answer:\n```\nyes\n```", "yes", "boolean", None, True),
     ],
 )
 def test_rules(actual: str, expected: str, kind: str, options: dict[str, Any] | None, ok: bool) -> None:
