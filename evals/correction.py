@@ -21,8 +21,8 @@ def correction(
     target: str = "python",
     max_retries: int = DEFAULT_MAX_RETRIES,
     case_timeout: float = DEFAULT_CASE_TIMEOUT,
-    problems: str | None = None,
-    categories: str | None = None,
+    problems: str | list[str] | None = None,
+    categories: str | list[str] | None = None,
     limit: int | None = None,
     sandbox: Literal["auto", "docker", "local"] = "auto",
     memory_mb: int = 1024,
@@ -32,8 +32,8 @@ def correction(
     return Task(
         dataset=correction_dataset(
             target,
-            problems=problems.split(",") if problems else None,
-            categories=categories.split(",") if categories else None,
+            problems=problems,
+            categories=categories,
             limit=limit,
         ),
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),

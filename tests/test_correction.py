@@ -266,3 +266,14 @@ def test_prompts_and_metadata() -> None:
     assert meta["gold"].startswith("```json\n") and "FunctionDef" in meta["gold"]
     assert meta["system_prompt"] and re.search(r"FunctionDef\(name, args, body", meta["system_prompt"])
     assert "gcd(48, 18) = 6" in sample.input
+
+
+def test_problem_and_category_filters_take_lists_or_comma_text() -> None:
+    """`-T problems=a,b` reaches the task as a list (Inspect splits it); a string "a,b" works too."""
+    as_list = correction(problems=["gcd", "abs_value"]).dataset
+    as_text = correction(problems="gcd, abs_value").dataset
+    assert [s.id for s in as_list] == [s.id for s in as_text] == ["correction-abs_value-python", "correction-gcd-python"]
+    by_category = correction(categories="recursion").dataset
+    assert len(by_category) >= 5 and {s.metadata["question_type"] for s in by_category} == {"recursion"}
+    with pytest.raises(ValueError, match="unknown problem id"):
+        correction(problems="gcd,no_such_problem")

@@ -9,6 +9,7 @@ reply (the target's reference solution; for ``python-ast`` derived by code from 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from coonbench.execution.problem import Problem
 from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.paths import DATA_DIR
-from coonbench.samples import sample_metadata
+from coonbench.samples import sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
 PROBLEMS_DIR = DATA_DIR / "correction"
@@ -197,9 +198,13 @@ def problem_by_id(problem_id: str) -> Problem:
 
 
 def correction_dataset(
-    target: str, problems: list[str] | None = None, categories: list[str] | None = None, limit: int | None = None
+    target: str,
+    problems: str | Sequence[str] | None = None,
+    categories: str | Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> MemoryDataset:
-    """Samples for one target, optionally filtered by problem id / category, in file order."""
+    """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order."""
+    problems, categories = split_param(problems), split_param(categories)
     selected = [
         p
         for p in load_problems()
