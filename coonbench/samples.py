@@ -21,9 +21,8 @@ def split_param(value: str | Sequence[str] | None) -> list[str] | None:
     """A task parameter given as ``-T kinds=a,b`` (comma-separated, blanks dropped) or as a list; None stays None."""
     if value is None:
         return None
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return [str(v) for v in value]
+    items = value.split(",") if isinstance(value, str) else [str(v) for v in value]
+    return [v.strip() for v in items if v.strip()]
 
 
 def sample_metadata(

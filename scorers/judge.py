@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from coonbench.agreement import interval_alpha
 from coonbench.criteria import CRITERIA_KEY, Criterion, CriteriaSet, criteria_from_dict
+from coonbench.samples import split_param
 
 T = TypeVar("T")
 Mode = Literal["weighted", "graded"]
@@ -581,9 +582,7 @@ def generation_rate(output: ModelOutput | None) -> float:
 def _roles(roles: Sequence[str] | str | None) -> list[str]:
     if roles is None:
         return ["judge"]
-    if isinstance(roles, str):
-        roles = roles.split(",")
-    names = [r.strip() for r in roles if r.strip()]
+    names = split_param(roles) or []
     if not names:
         raise ValueError("judge(): roles must name at least one model role")
     if len(set(names)) != len(names):

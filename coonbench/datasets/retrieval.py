@@ -44,7 +44,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from coonbench.formats import FormatError, get_format
 from coonbench.paths import DATA_DIR
-from coonbench.samples import sample_metadata
+from coonbench.samples import sample_metadata, split_param
 
 logger = logging.getLogger(__name__)
 
@@ -776,12 +776,7 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
 
 def parse_formats(formats: str | Sequence[str] | None) -> list[str]:
     """``-T formats=a,b`` or a list → names, each checked against the registry (FormatError naming unknown)."""
-    if formats is None:
-        names = list(DEFAULT_FORMATS)
-    elif isinstance(formats, str):
-        names = [f.strip() for f in formats.split(",") if f.strip()]
-    else:
-        names = [str(f).strip() for f in formats]
+    names = list(DEFAULT_FORMATS) if formats is None else split_param(formats) or []
     for name in names:
         get_format(name)
     if not names:
