@@ -333,6 +333,7 @@ def normalize(
 
 
 def _read(text: str, answer_type: str, opts: NormalizeOptions) -> NormalizedAnswer | None:
+    """An unwrapped text read as ``answer_type`` (None when it does not read as one)."""
     if answer_type == "csv-list-ordered":
         return _read_list(text, opts, ordered=True)
     if answer_type == "csv-list-unordered":
