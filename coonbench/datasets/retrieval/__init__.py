@@ -7,7 +7,8 @@ Split by seam (each module says why it exists):
 * ``questions`` — exact-answer question generation and the files in ``data/retrieval`` (``--write``/``--check``);
 * ``corrupt``   — structural corruption applied to encoded text, per format;
 * ``load``      — a questions JSONL and its datasets → Inspect Samples in every chosen format;
-* ``analysis``  — TeaLeaf task files analysed in every chosen format.
+* ``analysis``  — TeaLeaf task files analysed in every chosen format;
+* ``suite``     — a peer's suite folder (TOON's published layout) run unchanged, our formats beside it.
 
 The public names stay importable from ``coonbench.datasets.retrieval``.
 """
@@ -38,7 +39,10 @@ from coonbench.datasets.retrieval.load import (
     parse_formats,
     read_questions,
     retrieval_dataset,
+    data_format_names,
     retrieval_samples,
+    retrieval_samples_with_skips,
+    skip_summary,
 )
 from coonbench.datasets.retrieval.questions import generate_questions, main, render_files, write
 
@@ -47,5 +51,6 @@ __all__ = [
     "QUESTIONS_FILE", "REQUIRED_FIELDS", "RETRIEVAL_DIR", "ROW_FORMATS", "SEED", "TEALEAF_HINT_KEYS",
     "VALIDATION_QUESTION", "Field", "QuestionsFileError", "Spec", "analysis_samples", "build_prompt",
     "corrupt_encoded", "dataset_specs", "format_label", "generate_questions", "main", "parse_formats",
-    "read_questions", "render_files", "retrieval_dataset", "retrieval_samples", "validation_bases", "write",
+    "read_questions", "render_files", "retrieval_dataset", "retrieval_samples", "data_format_names",
+    "retrieval_samples_with_skips", "skip_summary", "validation_bases", "write",
 ]

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from coonbench.datasets.retrieval.common import ROW_FORMATS, SEED
@@ -39,22 +40,41 @@ def _drop_cell(line: str, column: int, fmt: str) -> str:
     return head + ",".join(cells) + tail
 
 
-def corrupt_encoded(data: dict[str, Any], fmt: str, corruption: str, extra_seed: int = SEED) -> str:
-    """The text shown for ``data`` in ``fmt`` after ``corruption`` (see the module docstring for the rules)."""
+def corrupt_encoded(
+    data: dict[str, Any],
+    fmt: str,
+    corruption: str,
+    extra_seed: int = SEED,
+    *,
+    remove_count: int = 3,
+    append_records: list[dict[str, Any]] | None = None,
+    field: str | None = None,
+    indices: Sequence[int] | None = None,
+) -> str:
+    """The text shown for ``data`` in ``fmt`` after ``corruption`` (see the module docstring for the rules).
+
+    The keyword arguments override our defaults with a peer's declared corruption (TOON's ``removeRecordCount``,
+    ``appendRecords``, ``targetFieldName``, ``targetRecordIndices``), so a suite's datasets are corrupted the way
+    the suite says.
+    """
     encoder = get_format(fmt)
     key = next(iter(data))
     rows: list[dict[str, Any]] = data[key]
     if corruption == "none":
         return encoder.encode(data)
-    extra = make_employees(extra_seed + 999, n=3)["employees"]
-    for i, row in enumerate(extra):
-        row["id"] = len(rows) + i + 1
-        row.pop("yearsExperience", None)
+    if append_records is not None:
+        extra = [dict(r) for r in append_records]
+    else:
+        extra = make_employees(extra_seed + 999, n=3)["employees"]
+        for i, row in enumerate(extra):
+            row["id"] = len(rows) + i + 1
+            row.pop("yearsExperience", None)
     fields = list(rows[0].keys())
-    drop = {"width-mismatch": ("salary", [9]), "missing-fields": ("email", list(range(4, len(rows), 5)))}
+    drop = {"width-mismatch": (field or "salary", list(indices) if indices is not None else [9]),
+            "missing-fields": (field or "email", list(indices) if indices is not None else list(range(4, len(rows), 5)))}
     if fmt not in ROW_FORMATS:
         if corruption == "truncated":
-            return encoder.encode({key: rows[:-3]})
+            return encoder.encode({key: rows[:-remove_count]})
         if corruption == "extra-rows":
             return encoder.encode({key: rows + extra})
         name, where = drop[corruption]
@@ -64,12 +84,12 @@ def corrupt_encoded(data: dict[str, Any], fmt: str, corruption: str, extra_seed:
         if fmt == "toon":
             lines = encoder.encode(data).split("\n")
             idx = _row_indices(lines, fmt)
-            return "\n".join(line for i, line in enumerate(lines) if i not in idx[-3:])
-        return encoder.encode({key: rows[:-3]})
+            return "\n".join(line for i, line in enumerate(lines) if i not in idx[-remove_count:])
+        return encoder.encode({key: rows[:-remove_count]})
     if corruption == "extra-rows":
         text = encoder.encode({key: rows + extra})
         if fmt == "toon":
-            text = text.replace(f"{key}[{len(rows) + 3}]", f"{key}[{len(rows)}]", 1)
+            text = text.replace(f"{key}[{len(rows) + len(extra)}]", f"{key}[{len(rows)}]", 1)
         return text
     name, where = drop[corruption]
     lines = encoder.encode(data).split("\n")

@@ -25,7 +25,7 @@ from coonbench.datasets.retrieval.common import (
     format_label,
 )
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
-from coonbench.formats import FormatError, get_format
+from coonbench.formats import FormatError, get_format, list_formats
 from coonbench.samples import sample_metadata, split_param
 
 logger = logging.getLogger(__name__)
@@ -79,14 +79,30 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
     return out
 
 
+def data_format_names() -> list[str]:
+    """Every registered ``kind="data"`` format (plug-ins included), sorted."""
+    return [f.name for f in list_formats() if f.kind == "data"]
+
+
 def parse_formats(formats: str | Sequence[str] | None) -> list[str]:
-    """``-T formats=a,b`` or a list → names, each checked against the registry (FormatError naming unknown)."""
+    """``-T formats=a,b`` (or ``all``: every registered data format) → names, each a registered ``kind="data"``
+    format; FormatError naming the unknown one and listing the registered data formats otherwise."""
     names = list(DEFAULT_FORMATS) if formats is None else split_param(formats) or []
+    if names == ["all"]:
+        names = data_format_names()
+    known = data_format_names()
     for name in names:
-        get_format(name)
+        if name not in known:
+            try:
+                kind = get_format(name).kind
+            except FormatError:
+                kind = None
+            what = f"'{name}' is a {kind} format" if kind else f"unknown format '{name}'"
+            raise FormatError(f"{what}: retrieval takes a registered data format", expected=f"one of {', '.join(known)}",
+                              source="-T formats")
     if not names:
         raise ValueError("formats: at least one format is needed")
-    return names
+    return list(dict.fromkeys(names))
 
 
 def _load_json(path: str, cache: dict[str, Any]) -> Any:
@@ -105,17 +121,17 @@ def build_prompt(fmt: str, data_text: str, question: str) -> str:
                          data=data_text.rstrip("\n"), question=question)
 
 
-def retrieval_samples(
+def retrieval_samples_with_skips(
     formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
-) -> tuple[list[Sample], dict[str, list[str]]]:
-    """Samples for every question in every format, and the (format → question ids) skipped because the
-    format cannot hold the data (CSV on nested data)."""
+) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
+    """Samples for every question in every format, and per format the questions skipped because the format
+    refused their dataset (``{id, dataset, reason}``, the reason being the format's own error message)."""
     names = parse_formats(formats)
     records = read_questions(questions_file or QUESTIONS_FILE)
     cache: dict[str, Any] = {}
-    encoded: dict[tuple[str, str, str], str | None] = {}
+    encoded: dict[tuple[str, str, str], str | FormatError] = {}
     samples: list[Sample] = []
-    skipped: dict[str, list[str]] = {}
+    skipped: dict[str, list[dict[str, str]]] = {}
     for rec in records:
         data = _load_json(rec["_data_path"], cache)
         corruption = rec.get("corruption", "none")
@@ -124,11 +140,11 @@ def retrieval_samples(
             if key not in encoded:
                 try:
                     encoded[key] = corrupt_encoded(data, fmt, corruption) if corruption != "none" else get_format(fmt).encode(data)
-                except FormatError:
-                    encoded[key] = None
+                except FormatError as err:
+                    encoded[key] = err
             text = encoded[key]
-            if text is None:
-                skipped.setdefault(fmt, []).append(rec["id"])
+            if isinstance(text, FormatError):
+                skipped.setdefault(fmt, []).append({"id": rec["id"], "dataset": rec["dataset"], "reason": text.message})
                 continue
             prompt = build_prompt(fmt, text, rec["question"])
             meta = sample_metadata(
@@ -139,15 +155,37 @@ def retrieval_samples(
             )
             samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{fmt}", input=prompt, target=str(rec["answer"]),
                                   metadata=meta))
-    for fmt, ids in skipped.items():
-        logger.warning("retrieval: format %s cannot hold the data of %d questions (skipped)", fmt, len(ids))
+    for fmt, items in skipped.items():
+        logger.warning("retrieval: format %s cannot hold the data of %d questions (skipped; first reason: %s)",
+                       fmt, len(items), items[0]["reason"])
     return samples, skipped
+
+
+def retrieval_samples(
+    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
+) -> tuple[list[Sample], dict[str, list[str]]]:
+    """Samples for every question in every format, and the (format → question ids) skipped because the
+    format cannot hold the data (CSV on nested data)."""
+    samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+    return samples, {fmt: [item["id"] for item in items] for fmt, items in skipped.items()}
+
+
+def skip_summary(skipped: dict[str, list[dict[str, str]]]) -> dict[str, Any]:
+    """What goes in the eval's metadata: per format, how many questions were skipped, and why (per dataset)."""
+    out: dict[str, Any] = {}
+    for fmt, items in sorted(skipped.items()):
+        reasons: dict[str, str] = {}
+        for item in items:
+            reasons.setdefault(item["dataset"], item["reason"])
+        out[fmt] = {"questions": len(items), "ids": [i["id"] for i in items], "reasons": reasons}
+    return out
 
 
 def retrieval_dataset(
     formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
 ) -> MemoryDataset:
-    """The Inspect dataset (skipped questions are recorded in the log's dataset name and a warning)."""
-    samples, skipped = retrieval_samples(formats, questions_file)
+    """The Inspect dataset (skipped questions are noted in the dataset name; ``evals/retrieval.py`` records the
+    full list with reasons in the eval's metadata)."""
+    samples, skipped = retrieval_samples_with_skips(formats, questions_file)
     note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
     return MemoryDataset(samples, name=f"retrieval{' (' + note + ')' if note else ''}")
