@@ -15,7 +15,8 @@ from typing import Any
 import pandas as pd
 
 # Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
-# from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3).
+# from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
+# without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
 CLUSTER_KEYS = ("dataset", "sample_id", "source", "problem_id")
 # Metadata key naming the same question across formats (set by the tasks that compare formats).
 PAIR_KEY = "pair_id"
@@ -171,10 +172,10 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     out["usage_output_tokens"] = [u[1] for u in usage]
     for key in ("total_time", "working_time"):
         out[key] = pd.to_numeric(raw[key], errors="coerce").astype(float) if key in raw.columns else math.nan
-    out["cluster"] = _clusters(raw, out)
     pair = _meta(raw, PAIR_KEY).astype("object")
     stripped = pd.Series([_strip_suffix(i, f) for i, f in zip(out["id"], out["format"])], index=raw.index)
     out["pair"] = pair.where(pair.notna(), stripped).astype(str)
+    out["cluster"] = _clusters(raw, out)
     primer = _meta(raw, "primer").astype("object")
     out["primer"] = primer.where(primer.notna(), pd.NA)
     out["primer_tokens"] = pd.to_numeric(_meta(raw, "primer_tokens"), errors="coerce").astype(float)
@@ -190,7 +191,7 @@ def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> list[str]:
     keys = [f"metadata_{k}" for k in CLUSTER_KEYS if f"metadata_{k}" in raw.columns]
     clusters: list[str] = []
     columns = [raw[k].astype("object").tolist() for k in keys]
-    for i, (task, sid) in enumerate(zip(out["task"], out["id"])):
+    for i, (task, sid) in enumerate(zip(out["task"], out["pair"])):
         value = next((c[i] for c in columns if c[i] is not None and c[i] is not pd.NA and c[i] == c[i]), None)
         clusters.append(f"{task}:{value}" if value is not None else f"{task}:{sid}")
     return clusters

@@ -122,7 +122,7 @@ def minimum_detectable_difference(diffs: np.ndarray, p_pooled: float) -> float:
         p = min(max(p_pooled, 0.5 / n), 1 - 0.5 / n)
         sd = math.sqrt(2 * p * (1 - p))
     effect = TTestPower().solve_power(nobs=n, alpha=ALPHA, power=POWER, alternative="two-sided")
-    return float(effect) * sd
+    return float(np.ravel(effect)[0]) * sd
 
 
 def _cluster_sums(a: np.ndarray, b: np.ndarray, ta: np.ndarray, tb: np.ndarray, clusters: np.ndarray) -> np.ndarray:
