@@ -39,6 +39,7 @@ def plot_section(section: Section, out_dir: Path) -> None:
     tables = {t.name: t.frame for t in section.tables}
     eff = tables.get(f"{section.id}_efficiency")
     if eff is not None and not eff.empty:
+        eff = eff[eff["system"] == eff["system"].iloc[0]]  # pooled ('all') when several systems, else the one
         name = f"{section.id}_efficiency.png"
         _bar(out_dir / name, list(eff["format"]), list(eff["acc_pct_per_1k_tokens"]),
              f"{section.id}: accuracy % per 1K input tokens", "accuracy % per 1K tokens")

@@ -170,9 +170,9 @@ def accuracy_section(cat: str, frame: pd.DataFrame) -> Section:
     pooled = _with_pooled(frame)
     acc = accuracy_rows(pooled, ["system", "format"])
     sec.tables.append(Table(f"{cat}_accuracy", "Accuracy per system and format (95% CI clustered by source item)", acc))
-    ranking = acc[acc["system"] == ("all" if frame["system"].nunique() > 1 else frame["system"].iloc[0])]
-    ranking = ranking.sort_values("acc_pct_per_1k_tokens", ascending=False)
-    sec.tables.append(Table(f"{cat}_efficiency", "Efficiency ranking: accuracy % per 1K input tokens", ranking))
+    ranking = acc.assign(pooled=acc["system"] == "all").sort_values(
+        ["pooled", "system", "acc_pct_per_1k_tokens"], ascending=[False, True, False]).drop(columns="pooled")
+    sec.tables.append(Table(f"{cat}_efficiency", "Efficiency ranking: accuracy % per 1K input tokens (pooled first)", ranking))
     for key in ("question_type", "complexity"):
         if frame[key].nunique() > 1:
             sec.tables.append(Table(f"{cat}_by_{key}", f"Accuracy by {key.replace('_', ' ')}",
