@@ -132,6 +132,18 @@ def parse_conditions(
     return list(out.values())
 
 
+def pick_conditions(
+    formats: str | Sequence[str] | None, legacy: str | Sequence[str], legacy_name: str
+) -> str | Sequence[str]:
+    """``-T formats=`` (shared by every code task) or the task's older parameter; both set differently is an error."""
+    if formats is None or split_param(formats) == split_param(legacy):
+        return legacy
+    default = {"format": ["coon"], "input_format": ["coon"]}.get(legacy_name)
+    if split_param(legacy) != default:
+        raise ConditionError(f"give either -T formats= or -T {legacy_name}=, not both ({formats!r} vs {legacy!r})")
+    return formats
+
+
 # ------------------------------------------------------------------------------------------------------- skips
 
 
