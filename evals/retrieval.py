@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
 from inspect_ai import Task, task
@@ -16,6 +17,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.datasets.retrieval import analysis_samples, parse_formats, retrieval_samples_with_skips, skip_summary
+from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.samples import split_param
 from scorers.answer import answer_match, answer_metrics
@@ -39,7 +41,9 @@ def retrieval(
       formats: comma-separated registered data-format names, or ``all`` (default json,json-compact,toon,
         tealeaf-compact,yaml,xml,csv; with ``suite``: none of ours unless given). A format that cannot hold a
         dataset (CSV on nested data) is skipped for it; the skips and reasons are in the eval's metadata.
-      questions_file: a JSONL of {id, dataset, question, answer, answer_type} (dataset relative to the file).
+      questions_file: a JSONL of {id, dataset, question, answer, answer_type} (dataset relative to the file),
+        or a Hugging Face dataset folder / .parquet written by ``coonbench.datasets.hf.save_hf("retrieval", …)``
+        (read through Inspect's ``hf_dataset``).
       tasks_file: a TeaLeaf task-definition JSON, used unchanged; scored with TeaLeaf's heuristic rubric.
       judge: in tasks_file mode, also grade with the LLM judge (``weighted`` or ``graded``; role ``judge``).
       suite: a folder in TOON's published layout (questions.json, datasets.json, encoded.json, formats.json),
@@ -63,7 +67,10 @@ def retrieval(
         return Task(dataset=MemoryDataset(samples, name=f"retrieval-suite ({suite})"), solver=generate(),
                     scorer=answer_match(), metrics=answer_metrics(baseline=SUITE_BASELINE),
                     metadata={"suite": str(suite), "skipped": skip_summary(skips)})
-    samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+    if questions_file is not None and (Path(questions_file).is_dir() or questions_file.endswith(".parquet")):
+        samples, skipped = hf_retrieval_samples(questions_file, formats)
+    else:
+        samples, skipped = retrieval_samples_with_skips(formats, questions_file)
     note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
     return Task(dataset=MemoryDataset(samples, name=f"retrieval ({note})" if note else "retrieval"),
                 solver=generate(), scorer=answer_match(), metadata={"skipped": skip_summary(skipped)})

@@ -40,6 +40,8 @@ FORMAT_LABELS: dict[str, str] = {
     "yaml": "YAML",
     "xml": "XML",
     "csv": "CSV",
+    "markdown-kv": "Markdown key-value",
+    "markdown-table": "Markdown table",
 }
 VALIDATION_QUESTION = "Is this data complete and valid? Answer YES or NO."
 CORRUPTIONS = ("none", "truncated", "extra-rows", "width-mismatch", "missing-fields")
