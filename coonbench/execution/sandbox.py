@@ -32,7 +32,7 @@ import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Union, overload
+from typing import Any, Callable, Literal, Union, overload
 
 from inspect_ai.util import (
     ExecResult,
@@ -200,17 +200,16 @@ class _Tail:
         return bytes(self.data[-self.keep:]).decode("utf-8", errors="replace")
 
 
-class _Overflow(Exception):
-    pass
-
-
-async def _pump(stream: asyncio.StreamReader | None, tail: _Tail) -> None:
+async def _pump(stream: asyncio.StreamReader | None, tail: _Tail, on_overflow: Callable[[], None]) -> None:
+    """Read to EOF; past ``OUTPUT_CAP`` call ``on_overflow`` (which kills the writer) and discard the rest."""
     if stream is None:
         return
     while chunk := await stream.read(65536):
+        if tail.total > OUTPUT_CAP:
+            continue
         tail.add(chunk)
         if tail.total > OUTPUT_CAP:
-            raise _Overflow()
+            on_overflow()
 
 
 async def _feed(writer: asyncio.StreamWriter | None, data: bytes | None) -> None:
@@ -319,23 +318,21 @@ class LocalLimitedSandbox(SandboxEnvironment):
             start_new_session=True,
         )
         out, err = _Tail(OUTPUT_LIMIT), _Tail(OUTPUT_LIMIT)
+        kill = lambda: self._cleanup_processes(proc.pid)  # noqa: E731
         tasks = [
             asyncio.ensure_future(c)
-            for c in (_pump(proc.stdout, out), _pump(proc.stderr, err), _feed(proc.stdin, data), proc.wait())
+            for c in (_pump(proc.stdout, out, kill), _pump(proc.stderr, err, kill), _feed(proc.stdin, data), proc.wait())
         ]
         try:
-            await asyncio.wait_for(asyncio.gather(*tasks), timeout=wall)
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*tasks)), timeout=wall)
         except asyncio.TimeoutError:
             raise TimeoutError(f"command exceeded the {wall:g} s time limit") from None
-        except _Overflow:
-            raise OutputLimitExceededError(f"{OUTPUT_CAP // (1024 * 1024)} MiB", out.text()) from None
         finally:
-            self._cleanup_processes(proc.pid)
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            if proc.returncode is None:
-                await proc.wait()
+            kill()
+            # the processes are dead: the pipes reach EOF, and reading them to the end closes the transport
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=10)
+        if out.total > OUTPUT_CAP or err.total > OUTPUT_CAP:
+            raise OutputLimitExceededError(f"{OUTPUT_CAP // (1024 * 1024)} MiB", out.text())
         code = proc.returncode if proc.returncode is not None else -1
         if code > 128:  # the jail passes a signal s on as 128 + s
             code = -(code - 128)
