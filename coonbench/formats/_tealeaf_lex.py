@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coonbench.formats._limits import too_long_int
 from coonbench.formats.base import FormatError
 
 _TOKEN_RE = re.compile(
@@ -27,7 +28,9 @@ _TOKEN_RE = re.compile(
     re.VERBOSE,
 )
 _STRING_BODY_RE = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
-_ESCAPE_RE = re.compile(r'\\(u[0-9A-Fa-f]{4}|.)')
+# A surrogate pair written as two escapes is one character; any other \uXXXX (a lone surrogate included) is
+# that code point. Raw characters are never re-paired (a document may hold lone surrogates side by side).
+_ESCAPE_RE = re.compile(r'\\(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9A-Fa-f]{4}|.)')
 _SIMPLE_UNESCAPE = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/"}
 
 
@@ -118,7 +121,13 @@ def _tokenize(text: str) -> list[_Tok]:
             if nxt and (nxt.isalnum() or nxt in "_."):
                 raise FormatError(f"bad number {text[pos:end + 1]!r}", line, col, expected="a number")
             is_float = "." in word or "e" in word or "E" in word
-            toks.append(_Tok("number", word, line, col, float(word) if is_float else int(word)))
+            if is_float:
+                toks.append(_Tok("number", word, line, col, float(word)))
+            else:
+                try:
+                    toks.append(_Tok("number", word, line, col, int(word)))
+                except ValueError:  # more digits than Python converts
+                    raise too_long_int(word, line, col) from None
         elif kind == "neginf":
             toks.append(_Tok("number", word, line, col, float("-inf")))
         else:
@@ -136,13 +145,14 @@ def _unescape(raw: str, line: int, col: int) -> str:
         e = m.group(1)
         if e[0] == "u" and len(e) == 5:
             return chr(int(e[1:], 16))
+        if e[0] == "u" and len(e) == 11:
+            high, low = int(e[1:5], 16), int(e[7:], 16)
+            return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
         if e in _SIMPLE_UNESCAPE:
             return _SIMPLE_UNESCAPE[e]
         raise FormatError(f"bad escape sequence \\{e}", line, col, expected='one of \\\\ \\" \\n \\t \\r \\b \\f \\uXXXX')
 
-    s = _ESCAPE_RE.sub(repl, raw)
-    # Join UTF-16 surrogate pairs written as two \uXXXX escapes.
-    return s.encode("utf-16", "surrogatepass").decode("utf-16") if re.search("[\ud800-\udfff]", s) else s
+    return _ESCAPE_RE.sub(repl, raw)
 
 
 def _dedent(raw: str) -> str:

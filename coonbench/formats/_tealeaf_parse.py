@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from coonbench.formats._limits import MAX_DEPTH
 from coonbench.formats._tealeaf_lex import _TILDE, _Tok, _Tuple, _tokenize, _unsupported
 from coonbench.formats._tealeaf_schema import Schema, _Field
 from coonbench.formats.base import FormatError
@@ -22,6 +23,7 @@ class _Parser:
         self.schemas: dict[str, Schema] = {}
         self.root_array = False
         self.errors: list[FormatError] = []
+        self.depth = 0
 
     def peek(self) -> _Tok:
         return self.toks[self.i]
@@ -145,7 +147,22 @@ class _Parser:
         got = "end of input" if kind == "eof" else repr(tok.text)
         raise FormatError(f"expected a value, got {got}", tok.line, tok.col, expected="a value")
 
+    def _nest(self) -> None:
+        """Enter one more level of brackets; FormatError at the bracket past ``MAX_DEPTH`` (no deep recursion)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            tok = self.toks[self.i - 1]
+            raise FormatError(f"nesting deeper than {MAX_DEPTH} levels", tok.line, tok.col,
+                              expected=f"at most {MAX_DEPTH} levels of arrays/objects")
+
     def seq(self, close: str, cls: type) -> Any:
+        self._nest()
+        try:
+            return self._seq(close, cls)
+        finally:
+            self.depth -= 1
+
+    def _seq(self, close: str, cls: type) -> Any:
         items = cls()
         while True:
             tok = self.peek()
@@ -165,6 +182,13 @@ class _Parser:
                                   expected=f"',' or '{close}'")
 
     def obj(self) -> dict[str, Any]:
+        self._nest()
+        try:
+            return self._obj()
+        finally:
+            self.depth -= 1
+
+    def _obj(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         while True:
             tok = self.peek()

@@ -54,7 +54,7 @@ def singularize(name: str) -> str:
         return name[:-3] + "y"
     if name.endswith(("sses", "xes", "ches", "shes")):
         return name[:-2]
-    if len(name.encode()) > 1 and name.endswith("s") and not name.endswith("ss"):
+    if len(name.encode("utf-8", "surrogatepass")) > 1 and name.endswith("s") and not name.endswith("ss"):
         return name[:-1]
     return name
 

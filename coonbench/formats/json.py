@@ -5,14 +5,28 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+from coonbench.formats._limits import check_value, json_depth_index, long_int_error, too_deep
 from coonbench.formats.base import Format, FormatError, register
 
 
 def _loads(text: str) -> Any:
+    """json.loads whose every failure is a positioned FormatError (deep nesting and huge integers included)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise FormatError(err.msg, err.lineno, err.colno, expected="valid JSON") from None
+    except RecursionError:
+        raise too_deep(text, json_depth_index(text)) from None
+    except ValueError:  # an integer literal with more digits than Python converts
+        raise long_int_error(text) from None
+
+
+def _dumps(source: Any, **options: Any) -> str:
+    check_value(source, "JSON")
+    try:
+        return json.dumps(source, ensure_ascii=False, allow_nan=False, **options)
+    except (TypeError, ValueError) as err:
+        raise FormatError(f"not a JSON value: {err}") from None
 
 
 class JsonFormat(Format):
@@ -25,10 +39,7 @@ class JsonFormat(Format):
     lossless = True
 
     def encode(self, source: Any) -> str:
-        try:
-            return json.dumps(source, indent=2, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as err:
-            raise FormatError(f"not a JSON value: {err}") from None
+        return _dumps(source, indent=2)
 
     def decode(self, text: str) -> Any:
         return _loads(text)
@@ -47,10 +58,7 @@ class JsonCompactFormat(JsonFormat):
     description = "JSON without whitespace (separators ',' and ':')"
 
     def encode(self, source: Any) -> str:
-        try:
-            return json.dumps(source, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as err:
-            raise FormatError(f"not a JSON value: {err}") from None
+        return _dumps(source, separators=(",", ":"))
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         if variant == "short":

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import toon_format
 
+from coonbench.formats._limits import check_size, check_value
 from coonbench.formats.base import Format, FormatError, register
 
 _LINE_RE = re.compile(r"\bline (\d+)")
@@ -22,14 +23,18 @@ class ToonFormat(Format):
     # Lossless in value: TOON canonicalises numbers (1.0 → 1, 1e20 → 100000000000000000000), so whole-number
     # floats come back as equal ints.
     lossless = True
+    max_chars = 1024 * 1024
+    """Longest text decode/validate read (the pure-Python decoder reads about 3.5 MB/s)."""
 
     def encode(self, source: Any) -> str:
+        check_value(source, "TOON")
         try:
             return toon_format.encode(source)
         except Exception as err:  # the package raises plain exceptions for unsupported values
             raise FormatError(f"cannot encode as TOON: {err}") from None
 
     def decode(self, text: str) -> Any:
+        check_size(text, self.max_chars, self.name)
         try:
             return toon_format.decode(text)
         except toon_format.ToonDecodeError as err:

@@ -10,7 +10,8 @@ Mapping (``decode(encode(x)) == x`` for every JSON value, types included):
 * Array: ``<k type="array">`` holding one ``<item>`` element per entry (empty array: no children).
 * String: the element's text, no attribute (empty string: ``<k></k>``). A string holding a character that
   XML 1.0 cannot carry or would normalise (control characters, ``\\r``, lone surrogates) is written
-  JSON-escaped with ``enc="json"``; a key attribute likewise gets ``keyenc="json"``.
+  JSON-escaped with ``enc="json"`` (each surrogate as its own ``\\uXXXX``, never paired, and other characters
+  as they are); a key attribute likewise gets ``keyenc="json"``.
 * Number: ``type="int"`` (decimal text) or ``type="float"`` (Python ``repr``), so ``1`` and ``1.0`` differ.
 * Boolean: ``type="bool"`` with text ``true``/``false``; null: ``<k type="null"/>``.
 
@@ -25,6 +26,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any, Literal
 
+from coonbench.formats._limits import MAX_DEPTH, check_value, position, too_deep, too_long_int
 from coonbench.formats.base import Format, FormatError, register
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
@@ -37,8 +39,11 @@ def _valid_name(key: str) -> bool:
 
 
 def _safe(s: str) -> tuple[str, bool]:
+    """JSON-style escapes for a string XML cannot carry; every surrogate on its own, never as a pair, so that
+    a raw pair of lone surrogates and the character they would pair into stay distinct."""
     if _BAD_XML_CHARS.search(s):
-        return json.dumps(s, ensure_ascii=True)[1:-1], True
+        escaped = json.dumps(s, ensure_ascii=False)[1:-1]  # control characters and \r escaped
+        return _BAD_XML_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped), True
     return s, False
 
 
@@ -91,25 +96,42 @@ def _fill(el: ET.Element, value: Any) -> None:
         raise FormatError(f"cannot encode a {type(value).__name__} value as XML")
 
 
+_UNESCAPE_RE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
+_SIMPLE_UNESCAPE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
 def _unjson(s: str) -> str:
-    return json.loads(f'"{s}"')
+    """Undo ``_safe``: each ``\\uXXXX`` is one code point (surrogates are not paired)."""
+
+    def repl(m: re.Match[str]) -> str:
+        e = m.group(1)
+        if len(e) == 5:
+            return chr(int(e[1:], 16))
+        if e in _SIMPLE_UNESCAPE:
+            return _SIMPLE_UNESCAPE[e]
+        raise FormatError(f"bad escape \\{e} in a JSON-escaped (enc=\"json\") text",
+                          expected='\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX')
+
+    return _UNESCAPE_RE.sub(repl, s)
 
 
-def _value(el: ET.Element) -> Any:
+def _value(el: ET.Element, depth: int = 0) -> Any:
+    if depth > MAX_DEPTH:
+        raise too_deep(None, None)
     t = el.get("type")
     children = list(el)
     if t is None:
         if children:
             out: dict[str, Any] = {}
             for child in children:
-                out[_key(child)] = _value(child)
+                out[_key(child)] = _value(child, depth + 1)
             return out
         text = el.text or ""
         return _unjson(text) if el.get("enc") == "json" else text
     if t == "object":
-        return {_key(c): _value(c) for c in children}
+        return {_key(c): _value(c, depth + 1) for c in children}
     if t == "array":
-        return [_value(c) for c in children]
+        return [_value(c, depth + 1) for c in children]
     text = (el.text or "").strip()
     try:
         if t == "null":
@@ -119,11 +141,18 @@ def _value(el: ET.Element) -> Any:
                 raise ValueError(text)
             return text == "true"
         if t == "int":
-            return int(text)
+            try:
+                return int(text)
+            except ValueError:
+                if text.lstrip("+-").isdigit():
+                    raise too_long_int(text) from None
+                raise
         if t == "float":
             return float(text)
+    except FormatError:
+        raise
     except ValueError:
-        raise FormatError(f"<{el.tag}> has type=\"{t}\" but text {text!r}", expected=f"a {t} value") from None
+        raise FormatError(f"<{el.tag}> has type=\"{t}\" but text {text[:80]!r}", expected=f"a {t} value") from None
     raise FormatError(f"<{el.tag}> has unknown type=\"{t}\"", expected="object, array, int, float, bool or null")
 
 
@@ -146,6 +175,7 @@ class XmlFormat(Format):
     lossless = True
 
     def encode(self, source: Any) -> str:
+        check_value(source, "XML")
         root = _element("root", source, None)
         ET.indent(root, space="  ")
         return ET.tostring(root, encoding="unicode") + "\n"
@@ -157,6 +187,10 @@ class XmlFormat(Format):
             line, col = err.position
             msg = str(err).split(":")[0]
             raise FormatError(msg, line, col + 1, expected="well-formed XML") from None
+        except UnicodeEncodeError as err:  # expat reads UTF-8: a lone surrogate cannot be handed to it
+            line, col = position(text, err.start)
+            raise FormatError(f"character {text[err.start]!r} (a lone surrogate) cannot be XML text", line, col,
+                              expected="well-formed XML") from None
         if root.tag != "root":
             raise FormatError(f"document element is <{root.tag}>, not <root>", 1, expected="<root>")
         return _value(root)
