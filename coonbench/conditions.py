@@ -183,6 +183,31 @@ def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
+def lossy_roundtrip(fmt_name: str, source: str) -> tuple[tuple[str, Any], ...]:
+    """For a lossy format, whether its own decoder gives ``source`` back (sample metadata ``roundtrip``: True,
+    False with ``roundtrip_difference`` naming the first AST difference, or None when it has no decoder).
+    Lossless formats: nothing (their round trip is a condition of use, checked by ``refusal``)."""
+    from coonbench.dart.equivalence import ast_diff
+
+    fmt = get_format(fmt_name)
+    if fmt.lossless:
+        return ()
+    try:
+        back = fmt.decode(fmt.encode(source))
+    except FormatError as err:
+        return (("roundtrip", None), ("roundtrip_difference", str(err)))
+    except Exception as err:  # noqa: BLE001 - a plug-in's decoder bug is a finding, not a crash
+        return (("roundtrip", False), ("roundtrip_difference", f"decode failed: {type(err).__name__}: {err}"))
+    try:
+        diff = ast_diff(source, back)
+    except Exception as err:  # noqa: BLE001 - a broken decoder's output often does not parse
+        return (("roundtrip", False), ("roundtrip_difference", f"the decoded code does not parse: {err}"))
+    if diff is None:
+        return (("roundtrip", True),)
+    return (("roundtrip", False), ("roundtrip_difference", f"{diff.path}: {diff.left!r} vs {diff.right!r}"))
+
+
 def skip_summary(skips: Iterable[Skip]) -> dict[str, Any]:
     """The eval-metadata form of a task's skips: every record plus counts by condition and by reason kind."""
     records = list(skips)

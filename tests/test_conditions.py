@@ -291,6 +291,14 @@ def test_print_skips_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.slow
 def test_real_flutter_samples_comprehension_gold_100(tmp_path: Path) -> None:
+    """Every question on real Flutter code (flutter/samples) is answered right by the gold reply, through the
+    task's own scorer; an Inspect run over a slice proves the end-to-end path (the full run takes minutes)."""
+    import asyncio
+
+    from inspect_ai.model import ModelOutput
+    from inspect_ai.scorer import Target
+    from inspect_ai.solver import TaskState
+
     from tests.conftest import reference_path
 
     root = reference_path("dart-real", "flutter-samples")
@@ -301,6 +309,23 @@ def test_real_flutter_samples_comprehension_gold_100(tmp_path: Path) -> None:
     assert all(s["reason"] for s in skipped)
     used = {s.metadata["sample_id"] for s in task.dataset}
     no_question = {s["item"] for s in skipped if s["condition"] == "*"}
-    assert len(used) + len(no_question) <= len(files)
-    [log] = inspect_eval(task, model="mockllm/model", solver=gold(), log_dir=str(tmp_path), display="none")
+    assert len(used) + len(no_question) <= len(files) and not used & no_question
+    scorer = task.scorer[0]
+
+    async def score_all() -> list[str]:
+        wrong = []
+        for s in task.dataset:
+            state = TaskState(
+                model="mockllm/model", sample_id=s.id, epoch=1, input=s.input, messages=[], metadata=s.metadata,
+                output=ModelOutput.from_content("gold", str(s.target)),
+            )
+            score = await scorer(state, Target(s.target))
+            if score.value["correct"] != 1.0:
+                wrong.append(f"{s.id}: {score.explanation}")
+        return wrong
+
+    assert asyncio.run(score_all()) == []
+    [log] = inspect_eval(
+        task, model="mockllm/model", solver=gold(), log_dir=str(tmp_path), display="none", limit=200
+    )
     assert log.status == "success" and _metrics(log)["accuracy"] == 1.0

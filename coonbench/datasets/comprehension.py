@@ -18,7 +18,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from coonbench.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
+from coonbench.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
 from coonbench.dart.questions import Question, generate_questions
 from coonbench.datasets.corpus import CorpusSample, load_corpus
 from coonbench.datasets.user_corpus import select_corpus
@@ -125,6 +125,7 @@ def question_sample(
             complexity=sample.band,
             input_text=f"{primer}\n\n{prompt}" if primer else prompt,
             **cond.metadata(primer_variant),
+            **dict(lossy_roundtrip(cond.format, sample.source)),
             pair_id=q.id,
             subtype=q.subtype,
             sample_id=q.sample_id,
