@@ -4,6 +4,7 @@ the eval's metadata — never a crash, never a silent drop."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,3 +86,16 @@ def test_eval_metadata_records_skips(plugin: str, tmp_path) -> None:  # noqa: AN
     assert skipped[plugin]["questions"] == len(skipped[plugin]["ids"]) > 0
     metrics = {k: m.value for score in log.results.scores for k, m in score.metrics.items()}
     assert metrics["accuracy"] == 1.0
+
+
+def test_relative_paths_resolve_from_the_shell_directory(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """inspect eval runs the task from evals/, so '-T suite=../shared/…' typed at the repo root must still work."""
+    from coonbench.datasets.retrieval.common import user_path
+    from coonbench.paths import REPO_ROOT
+
+    (tmp_path / "q.jsonl").write_text("")
+    monkeypatch.chdir(REPO_ROOT / "evals")
+    monkeypatch.setenv("PWD", str(tmp_path))
+    assert user_path("q.jsonl") == tmp_path / "q.jsonl"
+    assert user_path("data/retrieval") == REPO_ROOT / "data" / "retrieval"  # the repository root as fallback
+    assert user_path("nowhere.json") == Path("nowhere.json")  # left as typed: the loader's error names it
