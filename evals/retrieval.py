@@ -16,8 +16,9 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
-from coonbench.datasets.retrieval import analysis_samples, parse_formats, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.hf import hf_retrieval_samples
+from coonbench.datasets.retrieval import analysis_samples, parse_formats, retrieval_samples_with_skips, skip_summary
+from coonbench.datasets.retrieval.common import user_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.samples import split_param
 from scorers.answer import answer_match, answer_metrics
@@ -50,6 +51,8 @@ def retrieval(
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
     """
+    suite, questions_file, tasks_file = (str(user_path(p)) if p is not None else None
+                                         for p in (suite, questions_file, tasks_file))
     if tasks_file is not None:
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")

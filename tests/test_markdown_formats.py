@@ -1,10 +1,9 @@
 """markdown-kv and markdown-table: exact round trips (hypothesis, over the retrieval datasets and arbitrary
-JSON values), the documented layout, positioned errors, refusals, and the hostile-input contract."""
+JSON values), the documented layout, positioned errors and refusals (hostile input: tests/test_fuzz_markdown.py)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from hypothesis import strategies as st
 
 from coonbench.datasets.retrieval import RETRIEVAL_DIR, retrieval_samples
 from coonbench.formats import FormatError, get_format
-from tests.hostile import FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
+from tests.hostile import FUZZ_SETTINGS
 
 NAMES = ("markdown-kv", "markdown-table")
 DATASETS = {p.stem: json.loads(p.read_text()) for p in sorted((RETRIEVAL_DIR / "datasets").glob("*.json"))}
@@ -118,29 +117,6 @@ def test_refusals_are_loud(name: str) -> None:
 def test_errors_have_positions(text: str, line: int, column: int) -> None:
     (err,) = get_format("markdown-table").validate(text)
     assert (err.line, err.column) == (line, column), err
-
-
-@pytest.mark.parametrize("name", NAMES)
-@FUZZ_SETTINGS
-@given(text=hostile_text([get_format("markdown-kv").encode(DATASETS["orders"]),
-                          get_format("markdown-table").encode(DATASETS["events"])]))
-def test_hostile_text_contract(name: str, text: str) -> None:
-    fmt = get_format(name)
-    check_contract(fmt.decode, text, (FormatError,), label=f"{name}.decode")
-    check_contract(fmt.validate, text, (), label=f"{name}.validate")
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_fixed_hostile_cases(name: str) -> None:
-    fmt = get_format(name)
-    for text in fixed_hostile(fmt.encode(DATASETS["config"])):
-        check_contract(fmt.decode, text, (FormatError,), label=f"{name}.decode")
-    deep_list: Any = []
-    deep: Any = 1
-    for _ in range(5000):
-        deep_list, deep = [deep_list], {"k": deep}
-    check_contract(lambda _: fmt.encode({"a": deep_list}), "", (FormatError,))
-    check_contract(lambda _: fmt.encode(deep), "", (FormatError,))
 
 
 def test_retrieval_runs_markdown_formats() -> None:

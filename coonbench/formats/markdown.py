@@ -37,7 +37,9 @@ the header (the union of paths in first-seen order); an empty cell means "key ab
 ``""``). A list that does not fit stays as ``## [i]`` records. Keyed maps stay as ``## entry-key`` records.
 
 Decoding is line by line (linear time); any line that fits none of these shapes is a ``FormatError`` with its
-line and column.
+line and column. Documents over ``MAX_DOCUMENT_CHARS`` (2 MiB, far beyond a model's context) are refused by both
+encode and decode, which keeps decode of hostile text under a second; key paths and nesting are bounded at 200
+levels.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ _BAD_BARE = re.compile("[|\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _BAD_KEY = re.compile("[.:|\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _INDEX = re.compile(r"\[([1-9][0-9]{0,8})\]\Z")
 _MAX_DEPTH = 200
+MAX_DOCUMENT_CHARS = 2 * 1024 * 1024  # beyond any model context; keeps decode well under a second
+_KEY_END = re.compile("[.:]")
+_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
+_NOT_LITERAL = object()
+_PLAIN_QUOTED_BAD = re.compile('["\\\\\x00-\x1f]')
 
 
 def _escaped_json(value: Any) -> str:
@@ -85,7 +92,17 @@ def _no_constant(name: str) -> Any:
 def _read_value(text: str, line: int, col: int) -> Any:
     if text == "":
         raise FormatError("missing value", line, col, expected="a value")
-    if text[0] in '"[{' or text in ("true", "false", "null") or _NUMBER.match(text):
+    literal = _LITERALS.get(text, _NOT_LITERAL)
+    if literal is not _NOT_LITERAL:
+        return literal
+    if _NUMBER.match(text):
+        try:
+            return float(text) if any(c in text for c in ".eE") else int(text)
+        except ValueError as err:  # an integer beyond Python's digit limit
+            raise FormatError(f"invalid number: {err}", line, col, expected="a JSON number") from None
+    if text[0] == '"' and len(text) > 1 and text[-1] == '"' and not _PLAIN_QUOTED_BAD.search(text, 1, len(text) - 1):
+        return text[1:-1]  # a quoted string without escapes: what json.loads would return, faster
+    if text[0] in '"[{':
         try:
             return json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as err:
@@ -108,9 +125,8 @@ def _read_key(text: str, pos: int, line: int) -> tuple[str, int]:
         if not isinstance(key, str):
             raise FormatError("a quoted key must be a string", line, pos + 1)
         return key, end
-    end = pos
-    while end < len(text) and text[end] not in ".:":
-        end += 1
+    stop = _KEY_END.search(text, pos)
+    end = stop.start() if stop else len(text)
     key = text[pos:end]
     if not key or key != key.strip() or key[0] in '#"[-' or _BAD_KEY.search(key):
         raise FormatError(f"invalid key {key!r}", line, pos + 1, expected="a key")
@@ -123,6 +139,8 @@ def _read_path(text: str, line: int) -> tuple[list[str], int]:
     while True:
         key, pos = _read_key(text, pos, line)
         parts.append(key)
+        if len(parts) > _MAX_DEPTH:
+            raise FormatError(f"key path deeper than {_MAX_DEPTH} levels", line, pos + 1)
         if pos < len(text) and text[pos] == ".":
             pos += 1
             continue
@@ -270,6 +288,9 @@ def _read_table(rows: list[tuple[int, str]]) -> list[dict[str, Any]]:
     rule_cells = _split_row(rule, rl) if rule.startswith("|") else []
     if len(rule_cells) != len(columns) or any(c.strip("-: ") or "-" not in c for c in rule_cells):
         raise FormatError("expected the header rule '| --- | … |'", rl, 1, expected="| --- |")
+    paths = [path for path, _ in columns]
+    if len(set(map(tuple, paths))) != len(paths):
+        raise FormatError("duplicate column name", hl, 1)
     out = []
     for ln, text in rows[2:]:
         cells = _split_row(text, ln)
@@ -277,8 +298,14 @@ def _read_table(rows: list[tuple[int, str]]) -> list[dict[str, Any]]:
             raise FormatError(f"row has {len(cells)} cells but the header has {len(columns)}", ln, 1,
                               expected=f"{len(columns)} cells")
         row: dict[str, Any] = {}
-        for (path, _), cell in zip(columns, cells):
-            if cell != "":
+        for path, cell in zip(paths, cells):
+            if cell == "":
+                continue
+            if len(path) == 1:  # the common case: a flat column (distinct, so no duplicate is possible)
+                if path[0] in row:
+                    raise FormatError(f"path {path[0]!r} conflicts with an earlier value", ln, 1)
+                row[path[0]] = _read_value(cell, ln, 1)
+            else:
                 _assign(row, path, _read_value(cell, ln, 1), ln)
         out.append(row)
     return out
@@ -380,6 +407,8 @@ class _MarkdownFormat(Format):
 
     def encode(self, source: Any) -> str:
         text = _encode(source, self.tables)
+        if len(text) > MAX_DOCUMENT_CHARS:
+            raise FormatError(f"{self.name} document of {len(text)} characters exceeds {MAX_DOCUMENT_CHARS}")
         try:
             back = self.decode(text)
         except FormatError as err:
@@ -389,6 +418,9 @@ class _MarkdownFormat(Format):
         return text
 
     def decode(self, text: str) -> Any:
+        if len(text) > MAX_DOCUMENT_CHARS:
+            raise FormatError(f"document of {len(text)} characters exceeds {MAX_DOCUMENT_CHARS} (refused unread)",
+                              expected=f"at most {MAX_DOCUMENT_CHARS} characters")
         try:
             return _decode(text)
         except RecursionError:

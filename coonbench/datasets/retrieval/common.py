@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from coonbench.paths import DATA_DIR
+import os
+from pathlib import Path
+
+from coonbench.paths import DATA_DIR, REPO_ROOT
 
 DATASET_VERSION = 1
 RETRIEVAL_DIR = DATA_DIR / "retrieval"
@@ -52,3 +55,16 @@ REQUIRED_FIELDS = ("id", "dataset", "question", "answer", "answer_type")
 def format_label(name: str) -> str:
     """Display name of a format in prompts (TeaLeaf's ``{format_name}`` style)."""
     return FORMAT_LABELS.get(name, name.upper())
+
+
+def user_path(path: str | Path) -> Path:
+    """A path a user typed: as given when it exists, else relative to the shell's directory ($PWD) or the
+    repository root — ``inspect eval`` runs the task from the task file's folder, so ``-T suite=../shared/…``
+    typed at the repository root would otherwise miss."""
+    given = Path(path)
+    if given.is_absolute() or given.exists():
+        return given
+    for base in (os.environ.get("PWD"), REPO_ROOT):
+        if base and (Path(base) / given).exists():
+            return Path(base) / given
+    return given

@@ -124,8 +124,9 @@ def _field(path: Path, entry: str, rec: Any, name: str, kind: type | tuple[type,
             raise SuiteError(f"{path}: entry {entry}: field '{name}' is missing")
         return None
     value = rec[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))):
-        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        want = " or ".join(k.__name__ for k in kinds)
         raise SuiteError(f"{path}: entry {entry}: field '{name}' must be {want}, got {type(value).__name__}")
     if isinstance(value, str) and required and not value.strip():
         raise SuiteError(f"{path}: entry {entry}: field '{name}' is empty")
