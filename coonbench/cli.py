@@ -254,7 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int)
     p.add_argument("-T", dest="task_arg", action="append", default=[], help="task argument NAME=VALUE")
     p.set_defaults(fn=cmd_dump_prompts)
-    __import__("coonbench.report.cli", fromlist=["register"]).register(sub)
+    importlib.import_module("coonbench.report.cli").register(sub)
+    importlib.import_module("coonbench.validity.cli").register(sub)
     return parser
 
 
