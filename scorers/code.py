@@ -1,6 +1,6 @@
 """Scorers for written programs: AST equivalence with a reference, or structural requirements.
 
-Both read the final reply, extract and decode it exactly as the retry solver did (``solvers.retry.check_answer``)
+Both read the final reply, extract and decode it exactly as the retry solver did (``coonbench.answer_check``)
 and return a dict ``Score.value``: ``syntax_valid``, ``decodable``, ``correct``, ``first_attempt_success`` and
 ``attempts`` (1 when no retry solver ran). The explanation starts with the error kind (``PARSE_ERROR``,
 ``DECODE_ERROR``, ``WRONG_OUTPUT``, ``NO_ANSWER``) and, for a wrong program, names the first differing node or
@@ -16,6 +16,14 @@ from typing import Any
 from inspect_ai.scorer import Metric, Score, Scorer, Target, grouped, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from coonbench.answer_check import (
+    NO_ANSWER,
+    PARSE_ERROR,
+    WRONG_OUTPUT,
+    AnswerCheck,
+    answer_format,
+    check_answer,
+)
 from coonbench.dart import DartParseError
 from coonbench.dart.equivalence import ast_diff
 from coonbench.dart.requirements import (
@@ -25,15 +33,7 @@ from coonbench.dart.requirements import (
     parse_requirements,
 )
 from coonbench.formats import get_format
-from solvers.retry import (
-    ATTEMPTS_KEY,
-    NO_ANSWER,
-    PARSE_ERROR,
-    WRONG_OUTPUT,
-    AnswerCheck,
-    answer_format,
-    check_answer,
-)
+from coonbench.state import retry_state
 
 SCORE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
 
@@ -70,7 +70,7 @@ def code_metrics() -> list[Any]:
 
 
 def _attempts(state: TaskState) -> tuple[int, list[dict[str, Any]]]:
-    records = state.store.get(ATTEMPTS_KEY) or []
+    records = retry_state(state.store).attempts
     return max(len(records), 1), list(records)
 
 
