@@ -1,6 +1,6 @@
 """Scorers for written programs: AST equivalence with a reference, or structural requirements.
 
-Both read the final reply, extract and decode it exactly as the retry solver did (``solvers.retry.check_answer``)
+Both read the final reply, extract and decode it exactly as the retry solver did (``coonbench.answer_check``)
 and return a dict ``Score.value``: ``syntax_valid``, ``decodable``, ``correct``, ``first_attempt_success`` and
 ``attempts`` (1 when no retry solver ran), and what the sample cost: ``input_tokens`` (o200k of primer and
 prompt, from metadata), ``output_tokens`` (o200k of the final reply), ``usage_input_tokens`` /
@@ -21,6 +21,14 @@ from typing import Any
 from inspect_ai.scorer import Metric, Score, Scorer, Target, grouped, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from coonbench.answer_check import (
+    NO_ANSWER,
+    PARSE_ERROR,
+    WRONG_OUTPUT,
+    AnswerCheck,
+    answer_format,
+    check_answer,
+)
 from coonbench.dart import DartParseError
 from coonbench.dart.equivalence import ast_diff
 from coonbench.dart.requirements import (
@@ -30,17 +38,9 @@ from coonbench.dart.requirements import (
     parse_requirements,
 )
 from coonbench.formats import get_format
+from coonbench.state import retry_state
 from coonbench.tokens import count_tokens
 from scorers.answer import format_tokens, input_token_change, reported_input_tokens
-from solvers.retry import (
-    ATTEMPTS_KEY,
-    NO_ANSWER,
-    PARSE_ERROR,
-    WRONG_OUTPUT,
-    AnswerCheck,
-    answer_format,
-    check_answer,
-)
 
 SCORE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
 TOKEN_KEYS = ("input_tokens", "output_tokens", "usage_input_tokens", "usage_output_tokens")
@@ -95,7 +95,7 @@ def token_values(state: TaskState) -> dict[str, float]:
 
 
 def _attempts(state: TaskState) -> tuple[int, list[dict[str, Any]]]:
-    records = state.store.get(ATTEMPTS_KEY) or []
+    records = retry_state(state.store).attempts
     return max(len(records), 1), list(records)
 
 
