@@ -119,12 +119,67 @@ def _meta(df: pd.DataFrame, key: str) -> pd.Series:
     return pd.Series([pd.NA] * len(df), index=df.index, dtype="object")
 
 
+# Metadata the report reads (the rest — gold answers, references, criteria — is left in the log: reading every key
+# of every sample was most of the time on 10,000 samples).
+METADATA_KEYS = (
+    "category", "format", "question_type", "complexity", "input_tokens", PAIR_KEY, "primer", "primer_tokens",
+    *CLUSTER_KEYS,
+)
+
+
+def _columns() -> tuple[list[Any], list[Any]]:
+    from inspect_ai.analysis import EvalColumn, SampleColumn
+
+    eval_cols = [
+        EvalColumn("eval_id", path="eval.eval_id", required=True),
+        EvalColumn("task_name", path="eval.task", required=True),
+        EvalColumn("model", path="eval.model", required=True),
+        EvalColumn("solver", path="eval.solver"),
+    ]
+    # One column computed in Python per sample (a callable path): a JSON path per key was most of the time.
+    sample_cols = [SampleColumn("record", path=_record, required=True)]
+    return eval_cols, sample_cols
+
+
+def _record(sample: Any) -> str:
+    """What the report reads of one sample summary, as JSON text."""
+    meta = sample.metadata or {}
+    scores = {}
+    for name, score in (sample.scores or {}).items():
+        value = getattr(score, "value", None)
+        scores[name] = value
+    usage = {name: {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens}
+             for name, u in (sample.model_usage or {}).items()}
+    return json.dumps({
+        "id": sample.id, "epoch": sample.epoch, "metadata": {k: meta.get(k) for k in METADATA_KEYS if k in meta},
+        "scores": scores, "model_usage": usage, "total_time": sample.total_time,
+        "working_time": sample.working_time, "error": sample.error or "",
+    }, default=str)
+
+
+def _expand(samples: pd.DataFrame) -> pd.DataFrame:
+    """The ``record`` column as the columns ``samples_df`` would give (metadata_*, score_*, model_usage, …)."""
+    records = [json.loads(r) for r in samples["record"]]
+    rows = []
+    for rec in records:
+        row = {"id": str(rec["id"]), "epoch": rec["epoch"], "total_time": rec["total_time"],
+               "working_time": rec["working_time"], "error": rec["error"], "model_usage": json.dumps(rec["model_usage"])}
+        row.update({f"metadata_{k}": v for k, v in rec["metadata"].items()})
+        row.update({f"score_{k}": v for k, v in rec["scores"].items()})
+        rows.append(row)
+    frame = pd.DataFrame(rows, index=samples.index)
+    for col in ("eval_id", "log"):
+        frame[col] = samples[col]
+    return frame
+
+
 def _read_frames(logs: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
     from inspect_ai.analysis import evals_df, samples_df
 
+    eval_cols, sample_cols = _columns()
     try:
-        evals = evals_df([str(p) for p in logs], quiet=True)
-        samples = samples_df([str(p) for p in logs], quiet=True)
+        evals = evals_df([str(p) for p in logs], columns=eval_cols, quiet=True)
+        samples = _expand(samples_df([str(p) for p in logs], columns=sample_cols, quiet=True))
     except Exception as err:  # noqa: BLE001 - a corrupt or foreign file: name it in one line
         bad = _first_unreadable(logs)
         where = f"{bad}: " if bad else ""

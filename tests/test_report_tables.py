@@ -1,0 +1,128 @@
+"""Report tables on small synthetic logs written with Inspect's public API: epochs, primer, money, judges, names."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalPlan, EvalSample, EvalSpec, EvalStats, write_eval_log
+from inspect_ai.model import ModelOutput, ModelUsage
+from inspect_ai.scorer import Score
+
+from coonbench.report import ReportInputError, build_report
+
+pytestmark = pytest.mark.slow  # writes and reports on several logs: ~10 s each on a busy machine
+
+MODEL = "test/model"
+
+
+def _sample(sid: str, fmt: str, correct: float, tokens: int, epoch: int = 1, **meta: Any) -> EvalSample:
+    extra = meta.pop("value", {})
+    return EvalSample(
+        id=sid, epoch=epoch, input="q", target="a", output=ModelOutput.from_content(model=MODEL, content="a"),
+        scores={"answer_match": Score(value={"correct": correct, **extra})},
+        metadata={"format": fmt, "category": meta.pop("category", "comprehension"), "question_type": "t",
+                  "complexity": "simple", "input_tokens": tokens, **meta},
+        model_usage={MODEL: ModelUsage(input_tokens=tokens, output_tokens=10, total_tokens=tokens + 10)},
+        total_time=float(tokens) / 100, working_time=1.0,
+    )
+
+
+def _write(folder: Path, samples: list[EvalSample], name: str = "t", epochs: int = 1) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    log = EvalLog(
+        status="success",
+        eval=EvalSpec(created="2026-01-01T00:00:00+00:00", task=name, model=MODEL, config=EvalConfig(epochs=epochs),
+                      dataset=EvalDataset(name=name, samples=len(samples))),
+        plan=EvalPlan(), stats=EvalStats(), samples=samples,
+    )
+    path = folder / f"{name}.eval"
+    write_eval_log(log, str(path))
+    return path
+
+
+def _tables(out: Path) -> dict[str, list[dict[str, Any]]]:
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return {t["name"]: t["rows"] for s in doc["sections"] for t in s["tables"]}
+
+
+def _findings(out: Path) -> list[str]:
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return [f for s in doc["sections"] for f in s["findings"]]
+
+
+def test_primer_tokens_and_break_even_with_any_naming(tmp_path: Path) -> None:
+    # primer 500 tokens; the bare notation is 60% of the baseline → break-even 500 / (1 − 0.6) = 1250 tokens
+    samples = []
+    for q in range(6):
+        base = 100 + 20 * q
+        bare = int(base * 0.6)
+        samples += [
+            _sample(f"q{q}-dart", "dart", 1.0, base, sample_id=f"file{q % 2}"),
+            _sample(f"q{q}-coon:noprimer", "coon:noprimer", 1.0, bare, sample_id=f"file{q % 2}"),
+            _sample(f"q{q}-coon", "coon", 1.0, bare + 500, sample_id=f"file{q % 2}"),
+        ]
+    _write(tmp_path / "logs", samples)
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    [row] = _tables(tmp_path / "out")["cost_primer"]
+    assert (row["format"], row["without_primer"], row["baseline"]) == ("coon", "coon:noprimer", "dart")
+    assert row["primer_tokens"] == 500
+    ratio = sum(int((100 + 20 * q) * 0.6) for q in range(6)) / sum(100 + 20 * q for q in range(6))
+    assert row["compression_ratio"] == pytest.approx(ratio)
+    assert row["break_even_baseline_tokens"] == pytest.approx(500 / (1 - ratio))
+    assert any("pays for itself on documents over" in f for f in _findings(tmp_path / "out"))
+    # pairs found across the ':' suffix: the comparison coon vs coon:noprimer has all 6 questions
+    cmp = _tables(tmp_path / "out")["comprehension_comparisons"]
+    assert all(r["pairs"] == 6 for r in cmp)
+
+
+def test_epochs_give_consistency(tmp_path: Path) -> None:
+    samples = []
+    for q in range(4):
+        for e in (1, 2, 3):
+            # q0 always right, q1 always wrong, q2 right 2 of 3, q3 right 1 of 3
+            right = [1.0, 0.0, float(e < 3), float(e == 1)][q]
+            samples.append(_sample(f"q{q}-json", "json", right, 100, epoch=e, category="retrieval"))
+    _write(tmp_path / "logs", samples, epochs=3)
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    [row] = _tables(tmp_path / "out")["retrieval_consistency"]
+    assert row["questions"] == 4 and row["epochs"] == 3
+    assert row["mean_agreement"] == pytest.approx((1 + 1 + 2 / 3 + 2 / 3) / 4)
+    assert row["mixed_share"] == pytest.approx(0.5)
+
+
+def test_money_from_a_price_table(tmp_path: Path) -> None:
+    samples = [_sample(f"q{q}-json", "json", float(q % 2), 1000, category="retrieval") for q in range(4)]
+    _write(tmp_path / "logs", samples)
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("model: {input: 2.0, output: 8.0}\n", encoding="utf-8")  # matched without the provider prefix
+    build_report([tmp_path / "logs"], tmp_path / "out", prices=prices)
+    [row] = _tables(tmp_path / "out")["cost_tokens"]
+    usd = 4 * (1000 * 2.0 + 10 * 8.0) / 1e6
+    assert row["usd_total"] == pytest.approx(usd)
+    assert row["usd_per_correct"] == pytest.approx(usd / 2)
+    assert row["latency_p50_s"] == pytest.approx(10.0)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("model: {input: 2.0}\n", encoding="utf-8")
+    with pytest.raises(ReportInputError, match="needs 'input' and 'output'"):
+        build_report([tmp_path / "logs"], tmp_path / "out2", prices=bad)
+
+
+def test_judge_section_reports_each_judge_and_unscored(tmp_path: Path) -> None:
+    samples = []
+    for q in range(6):
+        a, b = q / 5, (q / 5 if q != 3 else 0.1)
+        value = {"judge:j1:combined": a, "judge:j2:combined": b, "combined": (a + b) / 2, "judges_ok": 2.0}
+        samples.append(_sample(f"q{q}-json", "json", math.nan, 100, value=value, category="analysis"))
+    _write(tmp_path / "logs", samples)
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    rows = _tables(tmp_path / "out")["analysis_judges"]
+    assert {r["judge"]: r["mean"] for r in rows} == {
+        "j1": pytest.approx(sum(q / 5 for q in range(6)) / 6),
+        "j2": pytest.approx((sum(q / 5 for q in range(6)) - 0.6 + 0.1) / 6),
+    }
+    finding = next(f for f in _findings(tmp_path / "out") if "judge(s)" in f)
+    assert "unscored samples: 0" in finding and "α (interval): 0." in finding
