@@ -24,7 +24,8 @@ from coonbench.dart.requirements import (
 )
 from coonbench.formats import get_format
 from coonbench.state import RetryState
-from scorers.code import SCORE_KEYS, ast_equivalence, code_check, requirements
+from coonbench.tokens import count_tokens
+from scorers.code import SCORE_KEYS, TOKEN_KEYS, ast_equivalence, code_check, requirements
 from tests.conftest import code_formats
 
 REFERENCE = """import 'package:flutter/material.dart';
@@ -263,10 +264,14 @@ def test_error_kinds_and_attempts() -> None:
         score = _run(ast_equivalence(), make_state(reply, meta))
         assert isinstance(score.value, dict) and score.value["correct"] == 0
         assert score.explanation and score.explanation.startswith(kind), (reply, score.explanation)
-        assert set(score.value) == set(SCORE_KEYS)
+        assert set(score.value) == {*SCORE_KEYS, *TOKEN_KEYS}
     score = _run(ast_equivalence(), make_state(_reply("dart", REFERENCE), meta, attempts=2))
     assert isinstance(score.value, dict)
-    assert score.value == {"syntax_valid": 1, "decodable": 1, "correct": 1, "first_attempt_success": 0, "attempts": 2}
+    assert {k: score.value[k] for k in SCORE_KEYS} == {
+        "syntax_valid": 1, "decodable": 1, "correct": 1, "first_attempt_success": 0, "attempts": 2
+    }
+    # what the sample cost: the reply's o200k tokens; the input from metadata (NaN when a test state has none)
+    assert score.value["output_tokens"] == count_tokens(_reply("dart", REFERENCE))
 
 
 def test_code_check_dispatches_on_metadata() -> None:
@@ -329,7 +334,7 @@ def _fuzz(make_scorer: Any, n: int) -> None:
     scores = asyncio.run(run_all())
     assert len(scores) == n
     for score in scores:
-        assert isinstance(score.value, dict) and set(score.value) == set(SCORE_KEYS)
+        assert isinstance(score.value, dict) and set(score.value) == {*SCORE_KEYS, *TOKEN_KEYS}
         assert score.explanation
     kinds = {(s.explanation or "").split(":")[0] for s in scores}
     assert {"NO_ANSWER", "PARSE_ERROR"} <= kinds  # the fuzz reaches past extraction into the validators

@@ -497,11 +497,12 @@ def generation_samples(
     answer is decoded), and the files a condition could not carry, with the reason."""
     conditions = parse_conditions(formats, ("coon",), need_decode=True, param="format")
     files, skips = select_corpus(corpus, split_param(bands))
-    samples: list[Sample] = []
+    by_pair: dict[str, list[Sample]] = {}  # task-major, like the other tasks: --limit keeps every condition
     for cond in conditions:
         for task in build_generation_tasks(kinds, None, cond.format, files=files, skips=skips, label=cond.label):
-            samples.append(task_sample(task, "generation", cond, primer_variant=primer_variant))
-    return samples, skips
+            sample = task_sample(task, "generation", cond, primer_variant=primer_variant)
+            by_pair.setdefault(str(sample.metadata["pair_id"]), []).append(sample)  # type: ignore[index]
+    return [s for group in by_pair.values() for s in group], skips
 
 
 def generation_dataset(

@@ -13,12 +13,14 @@ not parse — never silently dropped; the format round trip is checked per condi
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
 from coonbench.conditions import Skip
 from coonbench.dart.parse import DartParseError
 from coonbench.datasets.corpus import CorpusSample, measure
+from coonbench.paths import REPO_ROOT
 
 MAX_FILE_BYTES = 100_000  # larger files take seconds per codec pass; the reference set leaves them out too
 GCI_BANDS: tuple[tuple[float, str], ...] = ((0.3, "gci-low"), (0.45, "gci-mid"), (float("inf"), "gci-high"))
@@ -49,11 +51,25 @@ def dart_files(root: Path) -> list[Path]:
     return sorted(out, key=lambda p: p.relative_to(root).as_posix())
 
 
+def resolve_dir(root: str | Path) -> Path:
+    """A user-given directory: absolute, else relative to where the command was typed (``$PWD``: ``inspect eval
+    evals/x.py`` creates the task inside ``evals/``), the current directory, or the repository root."""
+    given = Path(root).expanduser()
+    if given.is_absolute():
+        candidates = [given]
+    else:
+        bases = [Path(os.environ["PWD"])] if os.environ.get("PWD") else []
+        candidates = [b / given for b in (*bases, Path.cwd(), REPO_ROOT)]
+    for path in candidates:
+        if path.is_dir():
+            return path.resolve()
+    tried = ", ".join(dict.fromkeys(str(c) for c in candidates))
+    raise ValueError(f"-T corpus={root}: not a directory (tried {tried})")
+
+
 def load_dart_dir(root: str | Path) -> tuple[list[CorpusSample], list[Skip]]:
     """The usable files of ``root`` as corpus samples, and a Skip (with its reason) for each file left out."""
-    base = Path(root).expanduser()
-    if not base.is_dir():
-        raise ValueError(f"-T corpus={root}: not a directory")
+    base = resolve_dir(root)
     samples: list[CorpusSample] = []
     skips: list[Skip] = []
     seen: dict[str, Path] = {}
