@@ -7,6 +7,7 @@ Names become ``coonbench/<name>`` (e.g. ``inspect eval coonbench/comprehension``
 # The model provider first: it depends only on inspect_ai, so `--model gguf/…` survives a broken task module.
 from coonbench.providers.gguf import GGUFModelAPI
 from solvers.gold import gold
+from solvers.baselines import baseline_constant, baseline_empty, baseline_frequent, baseline_random_widget
 from solvers.primer import format_primer
 from evals.comprehension import comprehension
 from scorers.judge import judge, judge_best, judge_scores, judge_agreement, airun_v2

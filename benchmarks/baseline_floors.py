@@ -1,0 +1,48 @@
+"""Accuracy of the trivial baselines on every task (the floors a model's score is read against).
+
+Run: ``python benchmarks/baseline_floors.py [--limit N] [--tasks a,b]``. Each baseline solver
+(``coonbench/baseline_*``) runs on each task with ``mockllm/model`` (never called) and the task's own scorer;
+prints accuracy ± standard error per task and baseline. Deterministic: the baselines are seeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+
+from inspect_ai import eval as inspect_eval
+
+import coonbench._registry  # noqa: F401 - registers tasks and solvers
+from solvers import baselines
+
+BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty")
+TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--tasks", default=",".join(TASKS))
+    args = parser.parse_args()
+    print(f"{'task':<14}" + "".join(f"{b.removeprefix('baseline_'):>18}" for b in BASELINES))
+    with tempfile.TemporaryDirectory() as tmp:
+        for task in args.tasks.split(","):
+            cells = []
+            task_args = {"sandbox": "local"} if task == "correction" else {}
+            for baseline in BASELINES:
+                log = inspect_eval(f"coonbench/{task}", task_args=task_args, solver=getattr(baselines, baseline)(),
+                                   model="mockllm/model", limit=args.limit, log_dir=tmp, display="none",
+                                   log_level="warning", score_display=False)[0]
+                acc = se = float("nan")
+                n = log.results.completed_samples if log.results else 0
+                for score in log.results.scores if log.results else []:
+                    main_metric = score.metrics.get("accuracy") or score.metrics.get("mean")
+                    if score.name == "correct" and main_metric is not None:
+                        acc = float(main_metric.value)
+                        se = float(score.metrics["stderr"].value) if "stderr" in score.metrics else float("nan")
+                cells.append(f"{100 * acc:6.1f}±{100 * se:4.1f}% n={n:<4}")
+            print(f"{task:<14}" + "".join(f"{c:>18}" for c in cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

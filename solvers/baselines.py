@@ -1,0 +1,140 @@
+"""Trivial baselines: what a model that does not read the input scores (the floors every result is read against).
+
+- ``coonbench/baseline_constant``: one fixed reply per answer type (``answer`` overrides it for every sample).
+- ``coonbench/baseline_frequent``: the most frequent gold answer of the sample's question type, counted over the
+  category's default dataset LEAVING OUT every sample of the same question (same ``pair_id``, or the same id in
+  another format), so the sample's own answer never leaks through its copies in other formats; ties are broken
+  by a seeded shuffle.
+- ``coonbench/baseline_random_widget``: a widget name drawn from the document shown (``Name(`` in the input text),
+  seeded by the sample id.
+- ``coonbench/baseline_empty``: an empty reply (empty program).
+Code tasks (generation, modification, correction) have no answer to count: frequent replies empty there.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from functools import lru_cache
+from typing import Any
+
+from inspect_ai.model import ChatMessageAssistant, ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+SEED = "coonbench-baseline"
+CONSTANTS: dict[str, str] = {
+    "integer": "1",
+    "number": "0",
+    "boolean": "yes",
+    "date": "2025-01-01",
+    "string": "none",
+    "csv-list-ordered": "none",
+    "csv-list-unordered": "none",
+    "widget-name": "Container",
+}
+"""A fixed reply per answer type; code and untyped samples get ``CONSTANTS['string']``."""
+_WIDGET_CALL = re.compile(r"(?<![\w.$])([A-Z][A-Za-z0-9_]*+)(?=\()")
+
+
+def _reply(state: TaskState, text: str, name: str) -> TaskState:
+    state.output = ModelOutput.from_content(model=f"coonbench/{name}", content=text)
+    state.messages.append(ChatMessageAssistant(content=text, model=f"coonbench/{name}"))
+    return state
+
+
+@solver(name="coonbench/baseline_constant")
+def baseline_constant(answer: str | None = None) -> Solver:
+    """Reply ``answer`` (default: ``CONSTANTS`` by the sample's answer type) whatever the input."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        kind = str((state.metadata or {}).get("answer_type") or "string")
+        return _reply(state, answer if answer is not None else CONSTANTS.get(kind, CONSTANTS["string"]),
+                      "baseline_constant")
+
+    return solve
+
+
+@solver(name="coonbench/baseline_empty")
+def baseline_empty() -> Solver:
+    """Reply nothing (the empty program)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        return _reply(state, "", "baseline_empty")
+
+    return solve
+
+
+@solver(name="coonbench/baseline_random_widget")
+def baseline_random_widget() -> Solver:
+    """Reply with a widget name drawn (seeded by sample id) from the calls in the document shown."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        text = str((state.metadata or {}).get("input_text") or state.input_text)
+        names = sorted(set(_WIDGET_CALL.findall(text)))
+        pick = random.Random(f"{SEED}:{state.sample_id}").choice(names) if names else ""
+        return _reply(state, pick, "baseline_random_widget")
+
+    return solve
+
+
+def question_group(sample_id: str, metadata: dict[str, Any]) -> str:
+    """The question a sample asks, across formats: ``pair_id`` or the id without its ``-<format>`` suffix."""
+    if metadata.get("pair_id") is not None:
+        return str(metadata["pair_id"])
+    fmt = str(metadata.get("format", ""))
+    return sample_id[: -len(fmt) - 1] if fmt and sample_id.endswith("-" + fmt) else sample_id
+
+
+@lru_cache(maxsize=8)
+def _answers_by_type(category: str) -> dict[str, list[tuple[str, str]]]:
+    """(question group, gold answer) per question type, over the category's default dataset."""
+    if category == "comprehension":
+        from coonbench.datasets.comprehension import comprehension_dataset
+
+        dataset: Any = comprehension_dataset("coon,coon-noprimer,dart,dart-minified")
+    elif category == "structure":
+        from coonbench.datasets.structure import structure_dataset
+
+        dataset = structure_dataset()
+    elif category == "retrieval":
+        from coonbench.datasets.retrieval import retrieval_dataset
+
+        dataset = retrieval_dataset()
+    else:
+        return {}
+    out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for s in dataset:
+        meta = dict(s.metadata or {})
+        out[str(meta.get("question_type"))].append((question_group(str(s.id), meta), str(s.target)))
+    return dict(out)
+
+
+def most_frequent(pool: list[tuple[str, str]], exclude_group: str) -> str:
+    """The most frequent answer in ``pool`` outside ``exclude_group`` (casefolded count; seeded tie-break)."""
+    counts: Counter[str] = Counter()
+    shown: dict[str, str] = {}
+    for group, answer in pool:
+        if group != exclude_group:
+            key = answer.strip().casefold()
+            counts[key] += 1
+            shown.setdefault(key, answer.strip())
+    if not counts:
+        return ""
+    keys = sorted(counts)
+    random.Random(SEED).shuffle(keys)
+    best = max(keys, key=lambda k: counts[k])  # max keeps the first of equals: the seeded order decides ties
+    return shown[best]
+
+
+@solver(name="coonbench/baseline_frequent")
+def baseline_frequent() -> Solver:
+    """Reply the most frequent gold answer of the sample's question type, leaving its own question out."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        meta = dict(state.metadata or {})
+        pool = _answers_by_type(str(meta.get("category"))).get(str(meta.get("question_type")), [])
+        answer = most_frequent(pool, question_group(str(state.sample_id), meta))
+        return _reply(state, answer, "baseline_frequent")
+
+    return solve
