@@ -11,7 +11,7 @@ What ``coonbench-local`` enforces (``capabilities()`` reports what this machine 
 - no network: a fresh network namespace (only a down loopback device; as root directly, otherwise inside a user
   namespace); when neither is allowed the network is NOT isolated (``capabilities()["network"] == "none"``);
 - wall-clock timeout, ``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_FSIZE``, no core dumps, ``no_new_privs``;
-- an empty environment (``PATH``, ``HOME`` = the sample directory, ``LANG``);
+- an empty environment (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the sample directory);
 - output read incrementally: the last ``OUTPUT_LIMIT`` bytes of each stream are kept, and a command writing more
   than ``OUTPUT_CAP`` bytes is killed (``OutputLimitExceededError``), so a flood cannot grow the host.
 """
@@ -121,7 +121,7 @@ def capabilities() -> dict[str, Any]:
         "cgroup": "not used: RLIMIT_NPROC on a dedicated uid bounds processes, the PID namespace and uid sweep kill them",
         "rlimits": ["RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_CORE"] + (["RLIMIT_NPROC"] if root else []),
         "output": f"read incrementally; last {OUTPUT_LIMIT} bytes kept per stream, killed past {OUTPUT_CAP}",
-        "environment": "empty (PATH, HOME, LANG only)",
+        "environment": "empty (PATH, HOME, LANG, TMPDIR only)",
         "docker_available": docker_available(),
     }
 

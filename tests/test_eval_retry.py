@@ -1,0 +1,98 @@
+"""An evaluation SIGKILLed mid-run resumes with ``inspect eval-retry``: no sample lost, none run twice.
+
+The correction task (gold solver, local sandbox, one sample at a time) is killed as soon as its log holds the first
+flushed samples, while the next sample's program is running in the sandbox. ``inspect eval-retry`` on that log
+must finish with exactly the dataset's sample ids, keep the samples that were already done, and no sandbox process
+of the killed run may survive it (the jail dies with its parent).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from coonbench.datasets.correction import correction_dataset
+from coonbench.execution.sandbox import JAIL_SCRIPT
+from coonbench.paths import REPO_ROOT
+
+LIMIT = 12
+
+
+def _inspect() -> str:
+    return str(Path(sys.executable).with_name("inspect"))
+
+
+def _jails_of(parent: int) -> list[int]:
+    """Processes running our jail on behalf of ``parent`` (its pid is in the jail's config argument)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if str(JAIL_SCRIPT) in cmdline and f'"parent": {parent},' in cmdline:
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.slow
+def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    log_dir = tmp_path / "logs"
+    command = [
+        _inspect(), "eval", "coonbench/correction", "-T", "target=python", "--solver", "coonbench/gold",
+        "--model", "mockllm/model", "--limit", str(LIMIT), "--max-samples", "1", "--max-connections", "1",
+        "--log-buffer", "2", "--log-dir", str(log_dir), "--display", "none",
+    ]
+    proc = subprocess.Popen(command, cwd=REPO_ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    first_size: int | None = None
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            logs = list(log_dir.glob("*.eval"))
+            if logs:
+                size = logs[0].stat().st_size
+                first_size = size if first_size is None else first_size
+                if size > first_size:  # the first samples are flushed: kill now, mid-run
+                    break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the evaluation ended before it could be killed"
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    time.sleep(0.5)
+    assert _jails_of(proc.pid) == [], "a sandbox process outlived the killed evaluation"
+
+    [killed_path] = list(log_dir.glob("*.eval"))
+    killed = read_eval_log(str(killed_path))
+    assert killed.status == "started"
+    done_before = {s.id: s.uuid for s in killed.samples or []}
+    assert 0 < len(done_before) < LIMIT, f"{len(done_before)} samples done before the kill"
+
+    retry = subprocess.run(
+        [_inspect(), "eval-retry", str(killed_path), "--log-dir", str(log_dir), "--max-samples", "1",
+         "--display", "none"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert retry.returncode == 0, retry.stderr[-3000:]
+    finished = [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
+    [resumed] = [log for log in finished if log.status == "success"]
+    ids = [s.id for s in resumed.samples or []]
+    expected = [s.id for s in correction_dataset("python", limit=LIMIT)]
+    assert len(ids) == len(set(ids)), "a sample was run twice"
+    assert sorted(ids) == sorted(expected), "samples lost or foreign"
+    carried = {s.id: s.uuid for s in resumed.samples or [] if s.id in done_before}
+    assert carried == done_before, "samples finished before the kill were not kept"
+    assert all(s.scores for s in resumed.samples or [])
