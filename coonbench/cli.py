@@ -135,10 +135,25 @@ def _task_functions() -> dict[str, Callable[..., Any]]:
     return out
 
 
+def _task_summaries() -> dict[str, str]:
+    """Task name → first docstring line, read from the syntax of ``evals/*.py`` (importing them takes seconds)."""
+    import ast
+
+    import evals
+
+    out: dict[str, str] = {}
+    for path in sorted(Path(evals.__path__[0]).glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == path.stem:
+                doc = (ast.get_docstring(node) or "").strip().splitlines()
+                out[node.name] = doc[0] if doc else ""
+    return out
+
+
 def cmd_list_tasks(args: argparse.Namespace) -> int:
-    for name, fn in sorted(_task_functions().items()):
-        doc = (fn.__doc__ or "").strip().splitlines()
-        print(f"coonbench/{name:<14} evals/{name}.py  {doc[0] if doc else ''}")
+    for name, doc in _task_summaries().items():
+        print(f"coonbench/{name:<14} evals/{name}.py  {doc}")
     return 0
 
 
@@ -161,14 +176,17 @@ class _Captured(Exception):
 
 async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
     """Run the task's solvers on ``sample`` up to the first generate call and return the messages sent."""
+    from inspect_ai.model import ChatMessageUser
     from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
 
+    messages = [ChatMessageUser(content=sample.input)] if isinstance(sample.input, str) else list(sample.input)
     state = TaskState(
         model="coonbench/dump-prompts",  # type: ignore[arg-type]
         sample_id=sample.id,
         epoch=1,
         input=sample.input,
+        messages=messages,
         target=Target(sample.target),
         metadata=dict(sample.metadata or {}),
     )
@@ -236,6 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int)
     p.add_argument("-T", dest="task_arg", action="append", default=[], help="task argument NAME=VALUE")
     p.set_defaults(fn=cmd_dump_prompts)
+    importlib.import_module("coonbench.report.cli").register(sub)
+    importlib.import_module("coonbench.validity.cli").register(sub)
     return parser
 
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 
-# ```lang\n ... ``` (also ~~~); an unclosed final fence runs to the end of the text (truncated replies)
-_FENCE = re.compile(r"(?ms)^[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)")
+# ```lang\n ... ``` (also ~~~); an unclosed final fence runs to the end of the text (truncated replies).
+# The opener is found by one possessive pattern and its closer by a second search from there, so a reply is
+# scanned a bounded number of times (a single backtracking pattern was quadratic on long fence lines).
+_OPENER = re.compile(r"(?m)^[ \t]*+(`{3,}+|~{3,}+)([^\n]*+)\n")
+_TAG = re.compile(r"[ \t]*+([\w+#.-]*+)")
 
 ALIASES: dict[str, set[str]] = {
     "python": {"python", "py", "python3"},
@@ -26,18 +29,29 @@ ALIASES: dict[str, set[str]] = {
 }
 
 _CODE_HINTS: dict[str, re.Pattern[str]] = {
-    "python": re.compile(r"(?m)^\s*(def |class |import |from \w+ import |return\b)"),
+    "python": re.compile(r"(?m)^[ \t]*(def |class |import |from \w+ import |return\b)"),
     "javascript": re.compile(r"(?m)(\bfunction\b|=>|\bconst |\blet |\breturn\b)"),
     "goth": re.compile(r"╭─|╰─"),
-    "dart": re.compile(r"(?m)^\s*(import |class |@override|Widget |return\b|final |void )|\b[A-Z]\w*\("),
+    "dart": re.compile(r"(?m)^[ \t]*(import |class |@override|Widget |return\b|final |void )|\b[A-Z]\w*\("),
     # COON: macros (#m, #B), constructor calls and braces; the validator decides the rest
-    "coon": re.compile(r"(?m)^\s*#[A-Za-z]|\b[A-Z]\w*\(|\{"),
+    "coon": re.compile(r"(?m)^[ \t]*#[A-Za-z]|\b[A-Z]\w*\(|\{"),
 }
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
     """Every fenced block as (language tag lower-cased, body), in order."""
-    return [(m.group(2).lower(), m.group(3).rstrip("\n")) for m in _FENCE.finditer(text)]
+    blocks: list[tuple[str, str]] = []
+    pos = 0
+    while (opener := _OPENER.search(text, pos)) is not None:
+        fence = opener.group(1)
+        tag = _TAG.match(opener.group(2)).group(1).lower()  # type: ignore[union-attr]
+        closer = re.compile(r"(?m)^[ \t]*+" + re.escape(fence) + r"[ \t]*+$").search(text, opener.end())
+        body_end = closer.start() if closer is not None else len(text)
+        blocks.append((tag, text[opener.end() : body_end].rstrip("\n")))
+        if closer is None:
+            break
+        pos = closer.end()
+    return blocks
 
 
 def _looks_like(text: str, language: str | None) -> bool:
@@ -51,7 +65,7 @@ def _looks_like(text: str, language: str | None) -> bool:
         try:
             json.loads(stripped[start:])
             return True
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting: let the validator say why
             return stripped.startswith(("{", "["))
     hint = _CODE_HINTS.get(language or "")
     return bool(hint and hint.search(stripped))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
-from coonbench.datasets.comprehension import comprehension_dataset
+from coonbench.conditions import print_skips, skip_summary
+from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.formats.coon import widget_aliases
 from scorers.answer import answer_match, answer_metrics
 from scorers.efficiency import verdict
@@ -18,18 +20,25 @@ def comprehension(
     bands: str | list[str] | None = None,
     question_types: str | list[str] | None = None,
     primer: str = "short",
+    corpus: str | None = None,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
 
     Args:
-      formats: conditions to compare: coon, coon-noprimer, dart, dart-minified.
-      bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all).
+      formats: format conditions to compare: any registered code format (``coonbench formats``), with
+        ``:noprimer`` (``coon-noprimer`` is an alias) or ``:full`` for the primer shown.
+      bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all); with ``corpus``:
+        gci-low, gci-mid, gci-high.
       question_types: widget_identification, property_retrieval, structure, relationship, semantic.
       primer: primer variant, short or full.
+      corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
     """
+    samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
+    print_skips("comprehension", skips)
     return Task(
-        dataset=comprehension_dataset(formats, bands, question_types, primer_variant=primer),
+        dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=[format_primer(primer), generate()],  # type: ignore[arg-type]
         scorer=answer_match(aliases=widget_aliases()),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
+        metadata={"corpus": corpus, **skip_summary(skips)},
     )

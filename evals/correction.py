@@ -27,7 +27,10 @@ def correction(
     sandbox: Literal["auto", "docker", "local"] = "auto",
     memory_mb: int = 1024,
 ) -> Task:
-    """``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers."""
+    """Write a function in the target language; the first failing test goes back to the model for a fix.
+
+    ``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers.
+    """
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     return Task(
         dataset=correction_dataset(

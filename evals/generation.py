@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Literal
 
 from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
 
-from coonbench.datasets.generation import generation_dataset
+from coonbench.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.datasets.generation import generation_samples
 from scorers.code import code_check
 from scorers.judge import with_judge
 from solvers.primer import format_primer
@@ -20,7 +22,9 @@ def generation(
     max_retries: int = 2,
     primer: str = "short",
     judge: Literal["none", "weighted", "graded"] = "none",
-    format: str = "coon",
+    format: str | list[str] = "coon",
+    corpus: str | None = None,
+    formats: str | list[str] | None = None,
 ) -> Task:
     """Corpus-derived generation tasks, answered in ``format`` (COON) with validator feedback retries.
 
@@ -31,10 +35,17 @@ def generation(
       primer: primer variant of the format, short or full.
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
-      format: the format answers are written in (a registered lossless code format; coon by default).
+      format: the format(s) answers are written in: registered lossless code formats, comma-separated, each
+        with ``:noprimer`` or ``:full`` for the primer (coon by default; a lossy format is refused).
+      formats: the same as ``format`` (the name every code task shares); give one of the two.
+      corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
     """
+    conditions = pick_conditions(formats, format, "format")
+    samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
+    print_skips("generation", skips)
     return Task(
-        dataset=generation_dataset(kinds, bands, format),
+        dataset=MemoryDataset(samples, name="coonbench-generation"),
+        metadata={"corpus": corpus, **skip_summary(skips)},
         solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
         scorer=with_judge(code_check(), judge),
     )

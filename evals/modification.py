@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Literal
 
 from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
 
-from coonbench.datasets.modification import modification_dataset
+from coonbench.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.datasets.modification import modification_samples
 from scorers.code import code_check
 from scorers.judge import with_judge
 from solvers.primer import format_primer
@@ -21,20 +23,29 @@ def modification(
     max_retries: int = 2,
     primer: str = "short",
     judge: Literal["none", "weighted", "graded"] = "none",
+    corpus: str | None = None,
+    formats: str | list[str] | None = None,
 ) -> Task:
     """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
 
     Args:
-      input_format: coon or dart, or both (comma-separated); replies are expected in the same format.
+      input_format: registered lossless code formats (comma-separated), each with ``:noprimer`` or ``:full``
+        for the primer (coon by default); replies are expected in the same format.
       kinds: add-widget, change-property, remove-widget, refactor, fix-bug (comma-separated).
       bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all).
       max_retries: feedback rounds after a reply that does not validate or decode.
       primer: primer variant of the format, short or full.
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
+      formats: the same as ``input_format`` (the name every code task shares); give one of the two.
+      corpus: a directory of Dart files to derive the edits from instead of the built-in corpus.
     """
+    conditions = pick_conditions(formats, input_format, "input_format")
+    samples, skips = modification_samples(kinds, bands, conditions, corpus, primer_variant=primer)
+    print_skips("modification", skips)
     return Task(
-        dataset=modification_dataset(kinds, bands, input_format),
+        dataset=MemoryDataset(samples, name="coonbench-modification"),
+        metadata={"corpus": corpus, **skip_summary(skips)},
         solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
         scorer=with_judge(code_check(), judge, include_question=True),
     )

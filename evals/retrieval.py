@@ -3,19 +3,25 @@
     inspect eval evals/retrieval.py -T formats=json,toon,tealeaf-compact --model …
     inspect eval evals/retrieval.py -T questions_file=my/questions.jsonl --model …
     inspect eval evals/retrieval.py -T tasks_file=../shared/reference/tealeaf/tasks/synthetic.json --model …
+    inspect eval evals/retrieval.py -T suite=../shared/reference/toon/generated -T formats=markdown-kv --model …
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
-from coonbench.datasets.retrieval import analysis_samples, retrieval_dataset
-from scorers.answer import answer_match
+from coonbench.datasets.hf import hf_retrieval_samples
+from coonbench.datasets.retrieval import analysis_samples, parse_formats, retrieval_samples_with_skips, skip_summary
+from coonbench.datasets.retrieval.common import user_path
+from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
+from coonbench.samples import split_param
+from scorers.answer import answer_match, answer_metrics
 from scorers.expected_elements import expected_elements
 from scorers.judge import with_judge
 from solvers.sample_config import generate_from_metadata
@@ -27,16 +33,26 @@ def retrieval(
     questions_file: str | None = None,
     tasks_file: str | None = None,
     judge: Literal["none", "weighted", "graded"] = "none",
+    suite: str | None = None,
+    suite_formats: str | Sequence[str] | None = None,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
 
     Args:
-      formats: comma-separated format names (default json,json-compact,toon,tealeaf-compact,yaml,xml,csv);
-        a format that cannot hold a dataset (CSV on nested data) is skipped for it, with a warning.
-      questions_file: a JSONL of {id, dataset, question, answer, answer_type} (dataset relative to the file).
+      formats: comma-separated registered data-format names, or ``all`` (default json,json-compact,toon,
+        tealeaf-compact,yaml,xml,csv; with ``suite``: none of ours unless given). A format that cannot hold a
+        dataset (CSV on nested data) is skipped for it; the skips and reasons are in the eval's metadata.
+      questions_file: a JSONL of {id, dataset, question, answer, answer_type} (dataset relative to the file),
+        or a Hugging Face dataset folder / .parquet written by ``coonbench.datasets.hf.save_hf("retrieval", …)``
+        (read through Inspect's ``hf_dataset``).
       tasks_file: a TeaLeaf task-definition JSON, used unchanged; scored with TeaLeaf's heuristic rubric.
       judge: in tasks_file mode, also grade with the LLM judge (``weighted`` or ``graded``; role ``judge``).
+      suite: a folder in TOON's published layout (questions.json, datasets.json, encoded.json, formats.json),
+        run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
+      suite_formats: which of the suite's own formats to run (default: all of them).
     """
+    suite, questions_file, tasks_file = (str(user_path(p)) if p is not None else None
+                                         for p in (suite, questions_file, tasks_file))
     if tasks_file is not None:
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")
@@ -46,4 +62,18 @@ def retrieval(
         return Task(dataset=MemoryDataset(samples, name=name), solver=generate_from_metadata(), scorer=scorers)
     if judge != "none":
         raise ValueError("retrieval: judge applies to tasks_file mode only (exact answers need no judge)")
-    return Task(dataset=retrieval_dataset(formats, questions_file), solver=generate(), scorer=answer_match())
+    if suite is not None:
+        if questions_file is not None:
+            raise ValueError("retrieval: give suite or questions_file, not both")
+        ours = parse_formats(formats) if formats is not None else []
+        samples, skips = suite_samples(load_suite(suite), split_param(suite_formats), ours)
+        return Task(dataset=MemoryDataset(samples, name=f"retrieval-suite ({suite})"), solver=generate(),
+                    scorer=answer_match(), metrics=answer_metrics(baseline=SUITE_BASELINE),
+                    metadata={"suite": str(suite), "skipped": skip_summary(skips)})
+    if questions_file is not None and (Path(questions_file).is_dir() or questions_file.endswith(".parquet")):
+        samples, skipped = hf_retrieval_samples(questions_file, formats)
+    else:
+        samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+    note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
+    return Task(dataset=MemoryDataset(samples, name=f"retrieval ({note})" if note else "retrieval"),
+                solver=generate(), scorer=answer_match(), metadata={"skipped": skip_summary(skipped)})

@@ -1,21 +1,34 @@
 """Scorers for written programs: AST equivalence with a reference, or structural requirements.
 
-Both read the final reply, extract and decode it exactly as the retry solver did (``solvers.retry.check_answer``)
+Both read the final reply, extract and decode it exactly as the retry solver did (``coonbench.answer_check``)
 and return a dict ``Score.value``: ``syntax_valid``, ``decodable``, ``correct``, ``first_attempt_success`` and
-``attempts`` (1 when no retry solver ran). The explanation starts with the error kind (``PARSE_ERROR``,
+``attempts`` (1 when no retry solver ran), and what the sample cost: ``input_tokens`` (o200k of primer and
+prompt, from metadata), ``output_tokens`` (o200k of the final reply), ``usage_input_tokens`` /
+``usage_output_tokens`` (what the provider reported for the final attempt; NaN when it reported nothing). The explanation starts with the error kind (``PARSE_ERROR``,
 ``DECODE_ERROR``, ``WRONG_OUTPUT``, ``NO_ANSWER``) and, for a wrong program, names the first differing node or
-the first unmet requirement. Metrics: the mean of each key, and ``correct`` per question type and per format.
+the first unmet requirement. Metrics: the mean of each key, ``correct`` per question type and per format, and per
+format the mean input tokens, accuracy per 1K of them and the paired input/output token change against ``dart``
+(``scorers.answer.format_tokens`` / ``input_token_change``, as in comprehension).
 
 A reply that cannot be read is scored INCORRECT with an explanation; these scorers do not raise for any reply.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from inspect_ai.scorer import Metric, Score, Scorer, Target, grouped, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from coonbench.answer_check import (
+    NO_ANSWER,
+    PARSE_ERROR,
+    WRONG_OUTPUT,
+    AnswerCheck,
+    answer_format,
+    check_answer,
+)
 from coonbench.dart import DartParseError
 from coonbench.dart.equivalence import ast_diff
 from coonbench.dart.requirements import (
@@ -25,17 +38,13 @@ from coonbench.dart.requirements import (
     parse_requirements,
 )
 from coonbench.formats import get_format
-from solvers.retry import (
-    ATTEMPTS_KEY,
-    NO_ANSWER,
-    PARSE_ERROR,
-    WRONG_OUTPUT,
-    AnswerCheck,
-    answer_format,
-    check_answer,
-)
+from coonbench.state import retry_state
+from coonbench.tokens import count_tokens
+from scorers.answer import format_tokens, input_token_change, reported_input_tokens
 
 SCORE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
+TOKEN_KEYS = ("input_tokens", "output_tokens", "usage_input_tokens", "usage_output_tokens")
+TOKEN_BASELINE = "dart"  # token changes are reported against the task in plain Dart
 
 
 @metric
@@ -65,12 +74,28 @@ def code_metrics() -> list[Any]:
             "decodable": [mean()],
             "first_attempt_success": [mean()],
             "attempts": [mean()],
-        }
+            **{key: [mean()] for key in TOKEN_KEYS},
+        },
+        format_tokens(),
+        input_token_change(baseline=TOKEN_BASELINE),
+        input_token_change(baseline=TOKEN_BASELINE, token_key="output_tokens", label="output_token_change"),
     ]
 
 
+def token_values(state: TaskState) -> dict[str, float]:
+    """The sample's token cost: shown input (metadata), final reply (o200k), and the provider's usage if any."""
+    usage = state.output.usage if state.output is not None else None
+    completion = state.output.completion if state.output else ""
+    return {
+        "input_tokens": float(state.metadata.get("input_tokens", math.nan)),
+        "output_tokens": float(count_tokens(completion or "")),
+        "usage_input_tokens": reported_input_tokens(state),
+        "usage_output_tokens": float(usage.output_tokens) if usage is not None and usage.output_tokens else math.nan,
+    }
+
+
 def _attempts(state: TaskState) -> tuple[int, list[dict[str, Any]]]:
-    records = state.store.get(ATTEMPTS_KEY) or []
+    records = retry_state(state.store).attempts
     return max(len(records), 1), list(records)
 
 
@@ -139,7 +164,14 @@ def compare_requirements(state: TaskState, decoded: str) -> tuple[bool, str, dic
 
 
 def score_code(state: TaskState, target: Target, mode: str) -> Score:
-    """Score the final reply by ``mode`` ("ast" or "requirements"); never raises for a bad reply."""
+    """Score the final reply by ``mode`` ("ast" or "requirements"), with its token cost; never raises for a bad reply."""
+    result = _score_code(state, target, mode)
+    assert isinstance(result.value, dict)
+    result.value.update(token_values(state))
+    return result
+
+
+def _score_code(state: TaskState, target: Target, mode: str) -> Score:
     attempts, records = _attempts(state)
     check = check_answer(state.output.completion if state.output else "", answer_format(state))
     if not check.ok or check.decoded is None:

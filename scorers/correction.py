@@ -22,8 +22,9 @@ from inspect_ai.solver import TaskState
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
+from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
+from coonbench.state import correction_state
 from coonbench.tokens import count_tokens
-from solvers.correction import ATTEMPTS_KEY, DEFAULT_CASE_TIMEOUT, MAX_ATTEMPTS_KEY, attempt_record, evaluate_reply
 
 NAN = float("nan")
 ERROR_KEYS = {o.value: f"n_{o.value.lower()}" for o in ERROR_TYPES}
@@ -80,8 +81,9 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
     """Score the protocol's attempts (or run the single reply when the protocol did not run)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        attempts: list[dict[str, Any]] | None = state.store.get(ATTEMPTS_KEY)
-        max_attempts = int(state.store.get(MAX_ATTEMPTS_KEY, 1))
+        record = correction_state(state.store)
+        attempts: list[dict[str, Any]] = record.attempts
+        max_attempts = record.max_attempts
         if not attempts:
             executor = get_executor(state.metadata["target"])
             problem = problem_by_id(state.metadata["problem_id"])

@@ -1,6 +1,6 @@
 """The Goth iterative-correction protocol, automated: attempt, run the tests, feed the failure back, retry.
 
-Every attempt (reply, extracted code, outcome, failing case) is stored under ``state.store["correction_attempts"]``
+Every attempt (reply, extracted code, outcome, failing case) is stored in ``coonbench.state.CorrectionState``
 and the feedback turns stay in ``state.messages``, so the log shows the whole dialogue.
 """
 
@@ -13,12 +13,11 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import AttemptResult, Executor, Outcome, get_executor
-from coonbench.extract import extract_code
+from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
+from coonbench.state import correction_state
 
-ATTEMPTS_KEY = "correction_attempts"
-MAX_ATTEMPTS_KEY = "correction_max_attempts"
+__all__ = ["DEFAULT_CASE_TIMEOUT", "DEFAULT_MAX_RETRIES", "correction_protocol", "feedback_message"]
 DEFAULT_MAX_RETRIES = 3
-DEFAULT_CASE_TIMEOUT = 2.0
 
 FEEDBACK_PROMPT = """Your program failed: {outcome}.
 {message}
@@ -29,23 +28,6 @@ CASE_BLOCK = """Failing test {number} of {total}: {call}
 Expected: {expected}
 Actual: {actual}
 """
-
-
-async def evaluate_reply(executor: Executor, problem: Any, reply: str, case_timeout: float) -> tuple[str | None, AttemptResult]:
-    """Extract the program from a reply and run it; a reply without code is a PARSE_ERROR."""
-    code = extract_code(reply, executor.name if executor.name == "python-ast" else executor.fence)
-    if code is None:
-        return None, AttemptResult(
-            Outcome.PARSE_ERROR,
-            f"no {executor.label} code found in the reply (expected a ```{executor.fence} code block)",
-            total=len(problem.tests),
-        )
-    return code, await executor.run(code, problem, case_timeout)
-
-
-def attempt_record(number: int, reply: str, code: str | None, result: AttemptResult) -> dict[str, Any]:
-    """What the log keeps of one attempt."""
-    return {"attempt": number, "reply": reply, "code": code, **result.to_record()}
 
 
 def feedback_message(result: AttemptResult, executor: Executor) -> str:
@@ -74,13 +56,15 @@ def correction_protocol(max_retries: int = DEFAULT_MAX_RETRIES, case_timeout: fl
         if system and not any(isinstance(m, ChatMessageSystem) for m in state.messages):
             state.messages.insert(0, ChatMessageSystem(content=system))
         attempts: list[dict[str, Any]] = []
-        state.store.set(MAX_ATTEMPTS_KEY, max_retries + 1)
+        record = correction_state(state.store)
+        record.problem_id = problem.id
+        record.max_attempts = max_retries + 1
         for number in range(1, max_retries + 2):
             state = await generate(state)
             reply = state.output.completion
             code, result = await evaluate_reply(executor, problem, reply, case_timeout)
             attempts.append(attempt_record(number, reply, code, result))
-            state.store.set(ATTEMPTS_KEY, attempts)
+            record.attempts = attempts
             if result.outcome is Outcome.PASS or number == max_retries + 1 or state.completed:
                 break
             state.messages.append(ChatMessageUser(content=feedback_message(result, executor)))

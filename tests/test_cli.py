@@ -92,7 +92,11 @@ def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
 def test_list_tasks_names_the_tasks() -> None:
     out = cli("list-tasks")
     assert out.returncode == 0, out.stderr
-    assert "coonbench/comprehension" in out.stdout
+    listed = {line.split()[0].removeprefix("coonbench/") for line in out.stdout.splitlines()}
+    from coonbench.cli import _task_functions
+
+    assert listed == set(_task_functions())  # read from syntax, it must agree with what imports
+    assert all(len(line.split(None, 2)) == 3 for line in out.stdout.splitlines())  # every task has a summary
 
 
 @pytest.mark.parametrize("fmt", ["dart", "dart-minified"])

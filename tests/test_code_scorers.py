@@ -11,6 +11,7 @@ import pytest
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
+from inspect_ai.util import Store
 
 from coonbench.dart.requirements import (
     ClassRequirement,
@@ -22,8 +23,8 @@ from coonbench.dart.requirements import (
     normalise_program,
 )
 from coonbench.formats import get_format
+from coonbench.state import RetryState
 from scorers.code import SCORE_KEYS, ast_equivalence, code_check, requirements
-from solvers.retry import ATTEMPTS_KEY
 from tests.conftest import code_formats
 
 REFERENCE = """import 'package:flutter/material.dart';
@@ -72,7 +73,11 @@ def _variant(edit: tuple[str, str]) -> str:
 
 def make_state(reply: str, metadata: dict[str, Any], attempts: int | None = None) -> TaskState:
     """A finished sample: the model's final reply plus the loader's metadata."""
-    store = {ATTEMPTS_KEY: [{"attempt": i + 1} for i in range(attempts)]} if attempts else None
+    store = None
+    if attempts:
+        bound = Store()
+        RetryState(store=bound).attempts = [{"attempt": i + 1} for i in range(attempts)]
+        store = dict(bound.items())
     return TaskState(
         model="mockllm/model",  # type: ignore[arg-type]
         sample_id="t",

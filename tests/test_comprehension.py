@@ -10,7 +10,6 @@ from inspect_ai import eval as inspect_eval
 
 from coonbench.dart.questions import QUESTION_TYPES
 from coonbench.datasets.comprehension import (
-    CONDITIONS,
     QUESTIONS_FILE,
     build_questions,
     comprehension_dataset,
@@ -23,7 +22,8 @@ from coonbench.tokens import count_tokens
 from evals.comprehension import comprehension
 from solvers.gold import gold
 
-METADATA_KEYS = {"format", "category", "question_type", "complexity", "input_tokens"}
+METADATA_KEYS = {"format", "category", "question_type", "complexity", "input_tokens", "primer", "primer_tokens"}
+LABELS = {"coon", "coon-noprimer", "dart", "dart-minified"}  # the default conditions, as metadata names them
 
 
 def test_regeneration_is_byte_identical() -> None:
@@ -67,7 +67,7 @@ def test_samples_per_condition_and_metadata() -> None:
         assert str(sample.id).endswith("-" + meta["format"])
         assert meta["input_tokens"] >= count_tokens(str(sample.input))
     by_condition = {s.metadata["format"]: s for s in ds if s.id.startswith(simple[0].id)}
-    assert set(by_condition) == set(CONDITIONS)
+    assert set(by_condition) == LABELS
     # the same question; COON shows the COON encoding, with or without the primer's tokens
     coon, bare = by_condition["coon"], by_condition["coon-noprimer"]
     assert coon.input == bare.input and coon.metadata["input_tokens"] > bare.metadata["input_tokens"]
@@ -92,7 +92,7 @@ def test_gold_scores_100_percent(tmp_path: Path) -> None:
     assert log.status == "success"
     metrics = _metrics(log)
     assert metrics["accuracy"] == 1.0
-    assert {k for k in metrics if k.startswith("format/")} == {f"format/{c}" for c in CONDITIONS}
+    assert {k for k in metrics if k.startswith("format/")} == {f"format/{c}" for c in LABELS}
 
 
 def test_mockllm_run_scores_garbage_as_wrong(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from coonbench.execution.harness.python_runner import module_from_json
 from coonbench.execution.problem import CATEGORIES
 from coonbench.execution.python import ast_json_to_python, python_to_ast_json
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
+from coonbench.state import CorrectionState
 from coonbench.extract import extract_code
 from evals.correction import correction
 from scorers.correction import score_attempts
@@ -177,7 +178,8 @@ def test_each_error_type_then_success_is_credited_at_the_right_iteration() -> No
     wrong = feedback[3]
     assert "factorial(0)" in wrong and "Expected: 1" in wrong and "Actual: 0" in wrong
     assert sum(isinstance(m, ChatMessageAssistant) for m in sample.messages) == 6
-    assert len(sample.store["correction_attempts"]) == 6
+    record = sample.store_as(CorrectionState)
+    assert len(record.attempts) == 6 and record.max_attempts == 6 and record.problem_id == "factorial"
 
 
 def test_never_correct_gets_the_sentinel_and_garbage_is_incorrect() -> None:

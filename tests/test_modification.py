@@ -71,7 +71,7 @@ def test_deterministic(tasks: list) -> None:
 
 
 def test_unknown_input_format_is_named() -> None:
-    with pytest.raises(ValueError, match="unknown input_format 'json'"):
+    with pytest.raises(ValueError, match="unknown format 'json': 'json' is a kind=\"data\" format.*registered code formats: .*coon"):
         modification_dataset(input_format="json")
 
 

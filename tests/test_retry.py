@@ -12,8 +12,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageUser, ModelOutput, get_model
 
 from coonbench.formats import get_format
+from coonbench.state import RetryState
 from scorers.code import code_check
-from solvers.retry import ATTEMPTS_KEY, check_answer, retry_generate
+from solvers.retry import check_answer, retry_generate
 from tests.conftest import code_formats
 
 PROGRAM = """import 'package:flutter/material.dart';
@@ -87,7 +88,7 @@ def test_broken_then_right_is_correct_at_attempt_two(fmt_name: str) -> None:
     assert "not a valid" in text and "line " in text and "column " in text, text
     roles = [m.role for m in sample.messages]
     assert roles == ["user", "assistant", "user", "assistant"]
-    attempts = sample.store[ATTEMPTS_KEY]
+    attempts = sample.store_as(RetryState).attempts
     assert [a["error_kind"] for a in attempts] == ["PARSE_ERROR", None]
     assert attempts[0]["line"] is not None
 
@@ -99,7 +100,7 @@ def test_gives_up_after_max_retries(fmt_name: str) -> None:
     score = _score(log)
     assert score.value["correct"] == 0 and score.value["attempts"] == 3 and score.value["syntax_valid"] == 0
     assert score.explanation.startswith("PARSE_ERROR")
-    assert len(log.samples[0].store[ATTEMPTS_KEY]) == 3  # type: ignore[index]
+    assert len(log.samples[0].store_as(RetryState).attempts) == 3  # type: ignore[index]
 
 
 def test_right_first_time_needs_no_retry() -> None:
@@ -112,7 +113,7 @@ def test_no_code_gets_feedback_too() -> None:
     log = _run("dart", ["I would rather not.", _fence("dart", PROGRAM)], max_retries=1)
     score = _score(log)
     assert score.value["correct"] == 1 and score.value["attempts"] == 2
-    assert log.samples[0].store[ATTEMPTS_KEY][0]["error_kind"] == "NO_ANSWER"  # type: ignore[index]
+    assert log.samples[0].store_as(RetryState).attempts[0]["error_kind"] == "NO_ANSWER"  # type: ignore[index]
 
 
 def test_valid_but_wrong_is_not_retried() -> None:

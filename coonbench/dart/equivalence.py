@@ -10,12 +10,13 @@ members, see ``parse_unit``); two sources are only equivalent when they are the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
+from typing import Any
 
 import tree_sitter
 
-from coonbench.dart.parse import parse_unit
+from coonbench.dart.parse import ParsedUnit, parse_unit
 from coonbench.dart.strings import string_parts
 
 COMMENT_TYPES = frozenset({"comment", "documentation_comment", "block_comment"})
@@ -27,14 +28,22 @@ _NAME_FIELDS = ("name",)
 
 @dataclass(frozen=True)
 class Difference:
-    """The first place two trees differ: a readable node path and a short snippet of each side."""
+    """The first place two trees differ: a readable node path, a short snippet of each side, and where it is in
+    the first source (1-based line and character column; None when not known)."""
 
     path: str
     left: str
     right: str
+    line: int | None = field(default=None, compare=False)
+    column: int | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.left!r} != {self.right!r}"
+
+    @property
+    def construct(self) -> str:
+        """The node type where the trees part (the last step of ``path``, without its name)."""
+        return self.path.rsplit("/", 1)[-1].split("[", 1)[0]
 
 
 def node_text(node: tree_sitter.Node | None) -> str:
@@ -83,40 +92,64 @@ def _snippet(node: tree_sitter.Node | None) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _compare(a: tree_sitter.Node, b: tree_sitter.Node, path: str) -> Difference | None:
-    if a.type != b.type:
-        return Difference(path, f"{a.type}: {_snippet(a)}", f"{b.type}: {_snippet(b)}")
-    if a.type in ATOMIC_TYPES:
-        if string_parts(node_text(a)) != string_parts(node_text(b)):
-            return Difference(path, _snippet(a), _snippet(b))
-        return None
-    if a.child_count == 0 and b.child_count == 0:
-        if node_text(a) != node_text(b):
-            return Difference(path, _snippet(a), _snippet(b))
-        return None
-    ka, kb = significant_children(a), significant_children(b)
-    keys_a, keys_b = [_key(c) for c in ka], [_key(c) for c in kb]
-    if keys_a == keys_b:
-        for ca, cb in zip(ka, kb):
-            found = _compare(ca, cb, f"{path}/{_label(ca)}")
-            if found is not None:
-                return found
-        return None
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_opcodes():
-        if op == "equal":
-            for ca, cb in zip(ka[i1:i2], kb[j1:j2]):
-                found = _compare(ca, cb, f"{path}/{_label(ca)}")
-                if found is not None:
-                    return found
+_Path = tuple  # (parent path or None, node): a linked path, turned into text only for the one difference found
+_Found = tuple[Difference, "tree_sitter.Node | None"]
+MAX_PATH_STEPS = 40
+
+
+def _path_text(root: str, path: _Path | None) -> str:
+    steps: list[str] = []
+    while path is not None:
+        path, node = path
+        steps.append(_label(node))
+    steps.append(root)
+    steps.reverse()
+    if len(steps) > MAX_PATH_STEPS:
+        steps = steps[:4] + [f"…{len(steps) - MAX_PATH_STEPS + 4} steps…"] + steps[-(MAX_PATH_STEPS - 4) :]
+    return "/".join(steps)
+
+
+def _compare(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:
+    """The first difference of two trees in document order, with the node of ``a`` where it is.
+
+    An explicit stack (no recursion), so 10,000-deep trees compare without hitting Python's recursion limit.
+    """
+    stack: list[tuple[Any, ...]] = [(a, b, None)]
+    while stack:
+        task = stack.pop()
+        if task[0] == "diff":
+            _, path, left, right, where = task
+            return Difference(_path_text(root, path), left, right), where
+        a, b, path = task
+        if a.type != b.type:
+            return Difference(_path_text(root, path), f"{a.type}: {_snippet(a)}", f"{b.type}: {_snippet(b)}"), a
+        if a.type in ATOMIC_TYPES:
+            if string_parts(node_text(a)) != string_parts(node_text(b)):
+                return Difference(_path_text(root, path), _snippet(a), _snippet(b)), a
             continue
-        block_a, block_b = ka[i1:i2], kb[j1:j2]
-        if op == "replace" and len(block_a) == len(block_b) == 1 and block_a[0].type == block_b[0].type:
-            found = _compare(block_a[0], block_b[0], f"{path}/{_label(block_a[0])}")
-            if found is not None:
-                return found
+        if a.child_count == 0 and b.child_count == 0:
+            if node_text(a) != node_text(b):
+                return Difference(_path_text(root, path), _snippet(a), _snippet(b)), a
             continue
-        named = [c for c in block_a + block_b if c.is_named] or block_a + block_b
-        return Difference(f"{path}/{_label(named[0])}", _snippets(block_a), _snippets(block_b))
+        ka, kb = significant_children(a), significant_children(b)
+        keys_a, keys_b = [_key(c) for c in ka], [_key(c) for c in kb]
+        todo: list[tuple[Any, ...]] = []
+        if keys_a == keys_b:
+            todo = [(ca, cb, (path, ca)) for ca, cb in zip(ka, kb)]
+        else:
+            for op, i1, i2, j1, j2 in SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_opcodes():
+                if op == "equal":
+                    todo.extend((ca, cb, (path, ca)) for ca, cb in zip(ka[i1:i2], kb[j1:j2]))
+                    continue
+                block_a, block_b = ka[i1:i2], kb[j1:j2]
+                if op == "replace" and len(block_a) == len(block_b) == 1 and block_a[0].type == block_b[0].type:
+                    todo.append((block_a[0], block_b[0], (path, block_a[0])))
+                    continue
+                named = [c for c in block_a + block_b if c.is_named] or block_a + block_b
+                where = block_a[0] if block_a else (ka[i1] if i1 < len(ka) else a)
+                todo.append(("diff", (path, named[0]), _snippets(block_a), _snippets(block_b), where))
+                break
+        stack.extend(reversed(todo))
     return None
 
 
@@ -136,12 +169,33 @@ def _snippet_text(text: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def ast_diff(a: str, b: str) -> Difference | None:
-    """None when ``a`` and ``b`` parse to equivalent trees, else the first difference (DartParseError propagates)."""
-    ua, ub = parse_unit(a), parse_unit(b)
+def node_position(source: str, unit_start_byte: int, node: tree_sitter.Node | None) -> tuple[int, int] | None:
+    """1-based (line, character column) of ``node`` in ``source`` (a fragment's wrapper subtracted)."""
+    if node is None:
+        return None
+    offset = max(0, node.start_byte - unit_start_byte)
+    before = source.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "replace")
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
+def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference | None:
+    """``ast_diff`` on already parsed units (the COON encoder compares its own tree with the decoded one)."""
     if ua.kind != ub.kind:
-        return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}")
-    return _compare(ua.root, ub.root, ua.root.type if ua.kind == "program" else f"<{ua.kind}>")
+        return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}", 1, 1)
+    found = _compare(ua.root, ub.root, ua.root.type if ua.kind == "program" else f"<{ua.kind}>")
+    if found is None:
+        return None
+    diff, node = found
+    where = node_position(source_a, ua.start_byte, node) if source_a else None
+    return replace(diff, line=where[0], column=where[1]) if where else diff
+
+
+def ast_diff(a: str, b: str) -> Difference | None:
+    """None when ``a`` and ``b`` parse to equivalent trees, else the first difference (DartParseError propagates).
+
+    The difference carries the line and column in ``a`` where the trees part.
+    """
+    return unit_diff(parse_unit(a), parse_unit(b), a)
 
 
 def ast_equivalent(a: str, b: str) -> bool:

@@ -24,27 +24,48 @@ def _parser() -> tree_sitter.Parser:
 
 
 def first_error(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    """The first ERROR or MISSING node in document order, or None."""
+    """The first ERROR or MISSING node in document order, or None.
+
+    Iterative (a cursor descends into the first child that holds an error), so 10,000-deep input cannot hit
+    Python's recursion limit.
+    """
     if not node.has_error:
         return None
-    if node.is_error or node.is_missing:
-        return node
-    for child in node.children:
-        found = first_error(child)
-        if found is not None:
-            return found
-    return node
+    current = node
+    while not (current.is_error or current.is_missing):
+        child = next((c for c in current.children if c.has_error or c.is_missing or c.is_error), None)
+        if child is None:
+            return current
+        current = child
+    return current
+
+
+def utf8(source: str) -> bytes:
+    """``source`` as UTF-8; a lone surrogate (not encodable) is a DartParseError at its line and column."""
+    try:
+        return source.encode("utf-8")
+    except UnicodeEncodeError as err:
+        before = source[: err.start]
+        line = before.count("\n") + 1
+        column = err.start - (before.rfind("\n") + 1) + 1
+        raise DartParseError(
+            f"lone surrogate {source[err.start]!r} (not Unicode text, cannot be UTF-8)", line, column
+        ) from None
 
 
 def parse_dart(source: str, *, strict: bool = True) -> tree_sitter.Tree:
-    """Parse Dart source; with ``strict`` raise DartParseError at the first syntax error."""
-    tree = _parser().parse(source.encode("utf-8"))
+    """Parse Dart source; with ``strict`` raise DartParseError at the first syntax error.
+
+    Text that is not Unicode (a lone surrogate) raises DartParseError whatever ``strict`` says: no tree exists.
+    """
+    data = utf8(source)
+    tree = _parser().parse(data)
     if strict:
         bad = first_error(tree.root_node)
         if bad is not None:
             row, col = bad.start_point
             what = f"missing {bad.type}" if bad.is_missing else "syntax error"
-            snippet = source.encode("utf-8")[bad.start_byte : bad.start_byte + 30].decode("utf-8", "replace")
+            snippet = data[bad.start_byte : bad.start_byte + 30].decode("utf-8", "replace")
             raise DartParseError(f"{what} near {snippet!r}", row + 1, col + 1)
     return tree
 
@@ -82,7 +103,7 @@ def parse_unit(source: str) -> ParsedUnit:
     Raises the program's DartParseError when no reading parses.
     """
     first: DartParseError | None = None
-    size = len(source.encode("utf-8"))
+    size = len(utf8(source))
     for kind, prefix, suffix in FRAGMENT_WRAPPERS:
         try:
             tree = parse_dart(prefix + source + suffix, strict=True)

@@ -63,7 +63,8 @@ def literal_value(arg: tree_sitter.Node) -> tuple[str, str, dict[str, Any]] | No
         if node.type == "decimal_integer_literal":
             return node_text(node), "integer", {}
         if node.type == "decimal_floating_point_literal":
-            return node_text(node), "number", {}
+            text = node_text(node)  # Dart allows `.25`; the answer is written `0.25`, as numbers are read
+            return ("0" + text if text.startswith(".") else text), "number", {}
         if node.type in ("true", "false") or node_text(node) in ("true", "false"):
             return node_text(node), "boolean", {}
     if (

@@ -19,50 +19,86 @@ def is_string_start(text: str, i: int) -> bool:
     return ch in ("r", "R") and text[i + 1 : i + 2] in ("'", '"') and not (i > 0 and _word(text[i - 1]))
 
 
-def string_end(text: str, i: int) -> int | None:
-    """End offset of the string literal starting at ``i``, or None when it is unterminated."""
+def _open_string(text: str, i: int) -> tuple[bool, str, int]:
+    """(raw, closing delimiter, offset after the opening quote(s)) of the string literal starting at ``i``."""
     raw = text[i] in "rR"
     if raw:
         i += 1
     quote = text[i]
     delim = quote * 3 if text.startswith(quote * 3, i) else quote
-    j = i + len(delim)
-    while j < len(text):
-        if text.startswith(delim, j):
-            return j + len(delim)
-        ch = text[j]
-        if ch == "\n" and len(delim) == 1:
-            return None
-        if ch == "\\" and not raw:
-            j += 2
-            continue
-        if ch == "$" and not raw and text.startswith("{", j + 1):
-            end = _interpolation_end(text, j + 2)
-            if end is None:
+    return raw, delim, i + len(delim)
+
+
+def string_end(text: str, i: int) -> int | None:
+    """End offset of the string literal starting at ``i``, or None when it is unterminated.
+
+    ``${…}`` interpolations (with nested strings and comments) are followed on an explicit stack of open strings
+    and interpolations, so 10,000 nested ``'${`` cannot hit Python's recursion limit.
+    """
+    raw, delim, j = _open_string(text, i)
+    # Frames: [raw, delim] for an open string, [None, depth] for an open interpolation.
+    stack: list[list] = [[raw, delim]]
+    n = len(text)
+    while j < n:
+        top = stack[-1]
+        if top[0] is not None:  # inside a string
+            raw, delim = top
+            if text.startswith(delim, j):
+                stack.pop()
+                j += len(delim)
+                if not stack:
+                    return j
+                continue
+            ch = text[j]
+            if ch == "\n" and len(delim) == 1:
                 return None
-            j = end
+            if ch == "\\" and not raw:
+                j += 2
+            elif ch == "$" and not raw and text.startswith("{", j + 1):
+                stack.append([None, 1])
+                j += 2
+            else:
+                j += 1
             continue
-        j += 1
+        # inside an interpolation: nested strings and comments (a quote in a comment is not a string) skipped
+        if text.startswith("//", j):
+            nl = text.find("\n", j)
+            if nl < 0:
+                return None
+            j = nl
+        elif text.startswith("/*", j):
+            close = _block_comment_end(text, j)
+            if close is None:
+                return None
+            j = close
+        elif is_string_start(text, j):
+            raw, delim, j = _open_string(text, j)
+            stack.append([raw, delim])
+        elif text[j] == "{":
+            top[1] += 1
+            j += 1
+        elif text[j] == "}":
+            top[1] -= 1
+            j += 1
+            if top[1] == 0:
+                stack.pop()
+        else:
+            j += 1
     return None
 
 
-def _interpolation_end(text: str, j: int) -> int | None:
-    depth = 1
+def _block_comment_end(text: str, i: int) -> int | None:
+    """End of the (nesting) block comment starting at ``i``, or None when unterminated."""
+    depth, j = 1, i + 2
     while j < len(text):
-        if is_string_start(text, j):
-            end = string_end(text, j)
-            if end is None:
-                return None
-            j = end
-            continue
-        ch = text[j]
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
+        if text.startswith("/*", j):
+            depth, j = depth + 1, j + 2
+        elif text.startswith("*/", j):
+            depth, j = depth - 1, j + 2
             if depth == 0:
-                return j + 1
-        j += 1
+                return j
+        else:
+            j += 1
     return None
 
 

@@ -2,7 +2,9 @@
 
 ``python -m coonbench.datasets.comprehension --write`` regenerates ``data/comprehension/questions.v1.jsonl`` from
 ``data/dart/`` (byte-identical on every run; a test checks it). The loader renders every question in every chosen
-format condition: ``coon`` (with its primer), ``coon-noprimer``, ``dart`` and ``dart-minified``.
+format condition (``coonbench.conditions``: any registered code format, ``:noprimer``/``:full`` for the primer);
+by default ``coon`` (with its primer), ``coon-noprimer``, ``dart`` and ``dart-minified``. ``corpus=DIR`` asks
+questions generated on the spot from any directory of Dart (``coonbench.datasets.user_corpus``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from coonbench.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
 from coonbench.dart.questions import Question, generate_questions
 from coonbench.datasets.corpus import CorpusSample, load_corpus
+from coonbench.datasets.user_corpus import select_corpus
 from coonbench.formats import get_format
 from coonbench.paths import DATA_DIR
 from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
@@ -26,14 +30,8 @@ DATASET_VERSION = 1
 QUESTIONS_FILE = DATA_DIR / "comprehension" / f"questions.v{DATASET_VERSION}.jsonl"
 SEED = 20261121
 
-# condition name → (registry format, primer shown)
-CONDITIONS: dict[str, tuple[str, bool]] = {
-    "coon": ("coon", True),
-    "coon-noprimer": ("coon", False),
-    "dart": ("dart", True),
-    "dart-minified": ("dart-minified", True),
-}
-DEFAULT_CONDITIONS = ("coon", "coon-noprimer", "dart", "dart-minified")
+# The default comparison (``coon-noprimer`` is the alias of ``coon:noprimer``; see ``coonbench.conditions``).
+DEFAULT_CONDITIONS = ("coon", "coon:noprimer", "dart", "dart-minified")
 
 USER_PROMPT = """Below is Flutter/Dart code written in {format_label}.
 
@@ -98,38 +96,37 @@ def _encoded(source: str, registry_format: str) -> str:
 
 
 def primer_text(condition: str, variant: str = "short") -> str | None:
-    """The system primer for a condition, or None when the condition shows none."""
-    registry_format, with_primer = CONDITIONS[condition]
-    return get_format(registry_format).primer(variant) if with_primer else None  # type: ignore[arg-type]
+    """The system primer for a condition (``coon``, ``coon:noprimer``, ``coon-noprimer``…), or None."""
+    return parse_condition(condition).primer_text(variant)
 
 
 def question_sample(
-    q: Question, condition: str, sample: CorpusSample, primer_variant: str = "short"
+    q: Question, condition: str | Condition, sample: CorpusSample, primer_variant: str = "short"
 ) -> Sample:
-    """One question rendered in one format condition."""
-    registry_format, _ = CONDITIONS[condition]
-    fmt = get_format(registry_format)
+    """One question rendered in one format condition (the format must be able to encode the source)."""
+    cond = parse_condition(condition) if isinstance(condition, str) else condition
+    fmt = cond.fmt
     prompt = USER_PROMPT.format(
-        format_label=FORMAT_LABELS.get(registry_format, registry_format),
+        format_label=FORMAT_LABELS.get(cond.format, f"{cond.format} ({fmt.description})"),
         fence=fmt.fence,
-        code=_encoded(sample.source, registry_format).strip("\n"),
+        code=_encoded(sample.source, cond.format).strip("\n"),
         question=q.question,
         rules=ANSWER_RULES[q.answer_type if q.answer_type in ANSWER_RULES else "string"],
     )
-    primer = primer_text(condition, primer_variant)
+    primer = cond.primer_text(primer_variant)
     return Sample(
-        id=f"{q.id}-{condition}",
+        id=f"{q.id}-{cond.label}",
         input=prompt,
         target=q.answer,
         metadata=sample_metadata(
-            format=condition,
+            format=cond.label,
             category="comprehension",
             question_type=q.question_type,
             complexity=sample.band,
             input_text=f"{primer}\n\n{prompt}" if primer else prompt,
-            encoding=registry_format,
-            primer=primer is not None,
-            primer_variant=primer_variant,
+            **cond.metadata(primer_variant),
+            **dict(lossy_roundtrip(cond.format, sample.source)),
+            pair_id=q.id,
             subtype=q.subtype,
             sample_id=q.sample_id,
             answer_type=q.answer_type,
@@ -138,29 +135,67 @@ def question_sample(
     )
 
 
+def comprehension_samples(
+    formats: str | list[str] | None = None,
+    bands: str | list[str] | None = None,
+    question_types: str | list[str] | None = None,
+    primer_variant: str = "short",
+    questions_file: str | Path | None = None,
+    corpus: str | Path | None = None,
+) -> tuple[list[Sample], list[Skip]]:
+    """Every selected question in every selected condition, and what was skipped (with the reason).
+
+    With ``corpus`` (a directory of Dart), questions are generated from its files' ASTs (``questions_file`` is
+    then not used); files that do not parse are skipped. A (file, condition) whose format refuses the file, or
+    whose lossless encoding does not decode back to an equivalent program, is skipped for that condition. Lossy
+    formats are accepted: the model only reads them, and the answers are computed from the Dart source.
+    """
+    conditions = parse_conditions(formats, DEFAULT_CONDITIONS)
+    wanted_bands = split_param(bands)
+    wanted_types = split_param(question_types)
+    if corpus:
+        files, skips = select_corpus(corpus, wanted_bands)
+        questions: list[Question] = []
+        for f in files:
+            found = generate_questions(f.id, f.source, seed=SEED)
+            if not found:
+                skips.append(Skip(f.id, "*", "no questions: the generators found no widget class to ask about"))
+            questions.extend(found)
+    else:
+        files, skips = load_corpus(), []
+        questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
+    by_id = {s.id: s for s in files}
+    refused: dict[tuple[str, str], str | None] = {}
+    samples: list[Sample] = []
+    for q in questions:
+        source = by_id.get(q.sample_id)
+        if source is None:
+            raise ValueError(f"question {q.id}: sample '{q.sample_id}' is not in the corpus")
+        if (wanted_bands is not None and source.band not in wanted_bands) or (
+            wanted_types is not None and q.question_type not in wanted_types
+        ):
+            continue
+        for c in conditions:
+            key = (source.id, c.label)
+            if key not in refused:  # checked once per file and condition, recorded once
+                refused[key] = refusal(c.format, source.source, need_roundtrip=True)
+                if refused[key] is not None:
+                    skips.append(Skip(source.id, c.label, str(refused[key])))
+            if refused[key] is None:
+                samples.append(question_sample(q, c, source, primer_variant))
+    return samples, skips
+
+
 def comprehension_dataset(
     formats: str | list[str] | None = None,
     bands: str | list[str] | None = None,
     question_types: str | list[str] | None = None,
     primer_variant: str = "short",
     questions_file: str | Path | None = None,
+    corpus: str | Path | None = None,
 ) -> MemoryDataset:
     """Every selected question in every selected format condition (format-major within each question)."""
-    conditions = split_param(formats) or list(DEFAULT_CONDITIONS)
-    unknown = [c for c in conditions if c not in CONDITIONS]
-    if unknown:
-        raise ValueError(f"unknown format '{unknown[0]}' (expected one of {', '.join(CONDITIONS)})")
-    corpus = {s.id: s for s in load_corpus()}
-    wanted_bands = split_param(bands)
-    wanted_types = split_param(question_types)
-    questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
-    samples = [
-        question_sample(q, c, corpus[q.sample_id], primer_variant)
-        for q in questions
-        if (wanted_bands is None or corpus[q.sample_id].band in wanted_bands)
-        and (wanted_types is None or q.question_type in wanted_types)
-        for c in conditions
-    ]
+    samples, _ = comprehension_samples(formats, bands, question_types, primer_variant, questions_file, corpus)
     return MemoryDataset(samples, name="coonbench-comprehension")
 
 

@@ -41,7 +41,11 @@ from coonbench.dart.requirements import (
     parse_requirements,
     widget_text,
 )
+from coonbench.conditions import LABEL_SUFFIX, Condition, Skip, parse_conditions, refusal
 from coonbench.criteria import sample_criteria
+from coonbench.datasets.corpus import CorpusSample
+from coonbench.datasets.user_corpus import select_corpus
+from coonbench.tokens import count_tokens
 from coonbench.dart.query import node_text
 from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.formats import FormatError, get_format
@@ -375,8 +379,16 @@ def build_generation_tasks(
     kinds: str | Sequence[str] | None = None,
     bands: str | Sequence[str] | None = None,
     fmt_name: str = "coon",
+    *,
+    files: Sequence[CorpusSample] | None = None,
+    skips: list[Skip] | None = None,
+    label: str | None = None,
 ) -> list[GenerationTask]:
-    """Every task of the chosen kinds over the chosen corpus bands, in corpus order then kind order."""
+    """Every task of the chosen kinds over the chosen corpus bands (or ``files``), in file order then kind order.
+
+    A file the format cannot carry (the encoder refuses it, or it does not decode back to an AST-equivalent
+    program, so no gold answer exists) gets no task; its reason is appended to ``skips`` (tagged ``label``).
+    """
     from coonbench.datasets.corpus import load_corpus
 
     wanted = split_param(kinds) or list(GENERATION_KINDS)
@@ -384,9 +396,14 @@ def build_generation_tasks(
     if unknown:
         raise ValueError(f"unknown generation kind '{unknown[0]}' (expected one of {', '.join(GENERATION_KINDS)})")
     band_list = split_param(bands)
+    if files is None:
+        files = load_corpus(bands=band_list) if band_list else load_corpus()
     tasks: list[GenerationTask] = []
-    for sample in load_corpus(bands=band_list) if band_list else load_corpus():
-        if not round_trips(fmt_name, sample.source):
+    for sample in files:
+        reason = refusal(fmt_name, sample.source, need_roundtrip=True)
+        if reason is not None:
+            if skips is not None:
+                skips.append(Skip(sample.id, label or fmt_name, reason))
             continue
         for kind in wanted:
             task: GenerationTask | None
@@ -424,30 +441,44 @@ def judge_criteria(
     )
 
 
-def task_sample(task: GenerationTask, category: str, fmt_name: str, input_format: str | None = None) -> Sample:
-    """An Inspect Sample for a task: the answer is expected in ``fmt_name`` (decoded before checking)."""
-    fmt = get_format(fmt_name)
+def task_sample(
+    task: GenerationTask,
+    category: str,
+    fmt_name: str | Condition,
+    input_format: str | None = None,
+    primer_variant: str = "short",
+) -> Sample:
+    """An Inspect Sample for a task: the answer is expected in the condition's format (decoded before checking).
+
+    ``fmt_name`` is a registry name or a parsed condition (a condition without primer appends ``-noprimer`` to
+    the id and to ``metadata["format"]``).
+    """
+    cond = fmt_name if isinstance(fmt_name, Condition) else Condition(fmt_name)
+    fmt = cond.fmt
     gold_text = fmt.encode(task.gold_program)
-    primer = fmt.primer("short")
+    primer = cond.primer_text(primer_variant)
+    label = FORMAT_LABELS.get(cond.format, cond.format)
     return Sample(
-        id=task.id,
+        id=task.id + LABEL_SUFFIX[cond.primer],
         input=task.prompt,
         target=gold_text,
         metadata=sample_metadata(
-            format=input_format or fmt_name,
+            format=input_format or cond.label,
             category=category,
             question_type=task.kind,
             complexity=task.band,
-            input_text=f"{primer}\n\n{task.prompt}",
+            input_text=f"{primer}\n\n{task.prompt}" if primer else task.prompt,
             gold=fenced(gold_text, fmt.fence),
-            encoding=fmt_name,
-            answer_format=fmt_name,
+            **cond.metadata(primer_variant),
+            answer_format=cond.format,
+            pair_id=task.id.removesuffix("-" + cond.format),
+            gold_output_tokens=count_tokens(fenced(gold_text, fmt.fence)),
             sample_id=task.sample_id,
             check=task.check,
             reference=task.reference,
             requirements=task.requirements,
             criteria=judge_criteria(
-                FORMAT_LABELS.get(fmt_name, fmt_name),
+                label,
                 parse_requirements(task.requirements) if task.requirements else derive_requirements(task.gold_program),
             ),
             **task.extra,
@@ -455,14 +486,33 @@ def task_sample(task: GenerationTask, category: str, fmt_name: str, input_format
     )
 
 
+def generation_samples(
+    kinds: str | Sequence[str] | None = None,
+    bands: str | Sequence[str] | None = None,
+    formats: str | Sequence[str] | None = "coon",
+    corpus: str | None = None,
+    primer_variant: str = "short",
+) -> tuple[list[Sample], list[Skip]]:
+    """Samples of every task in every condition (``coonbench.conditions``; lossy formats are refused, since the
+    answer is decoded), and the files a condition could not carry, with the reason."""
+    conditions = parse_conditions(formats, ("coon",), need_decode=True, param="format")
+    files, skips = select_corpus(corpus, split_param(bands))
+    samples: list[Sample] = []
+    for cond in conditions:
+        for task in build_generation_tasks(kinds, None, cond.format, files=files, skips=skips, label=cond.label):
+            samples.append(task_sample(task, "generation", cond, primer_variant=primer_variant))
+    return samples, skips
+
+
 def generation_dataset(
     kinds: str | Sequence[str] | None = None,
     bands: str | Sequence[str] | None = None,
     fmt_name: str = "coon",
+    corpus: str | None = None,
 ) -> MemoryDataset:
-    """The generation samples (answers in ``fmt_name``, COON by default)."""
-    tasks = build_generation_tasks(kinds, bands, fmt_name)
-    return MemoryDataset([task_sample(t, "generation", fmt_name) for t in tasks], name="coonbench-generation")
+    """The generation samples (answers in each condition of ``fmt_name``, COON by default)."""
+    samples, _ = generation_samples(kinds, bands, fmt_name, corpus)
+    return MemoryDataset(samples, name="coonbench-generation")
 
 
 def kind_counts(tasks: Iterable[GenerationTask]) -> dict[str, int]:

@@ -14,7 +14,8 @@ source as byte-range replacements, which gives the expected program (the gold). 
   ``crossAxisAlignment:`` or the reverse), ``missing-setstate`` (a state change taken out of its ``setState``),
   ``null-safety`` (a non-nullable field stripped of its initialiser).
 
-The answer is expected in the format of the input (``input_format``: ``coon`` or ``dart``). Edits other than the
+The answer is expected in the format of the input (``input_format``: any lossless registered code format, as a
+condition of ``coonbench.conditions``; ``corpus=DIR`` derives the tasks from a user's Dart directory). Edits other than the
 refactor are scored by AST equivalence with the gold after ``normalise_program`` (docs/normalisation.md).
 Widgets are named in instructions only by descriptions that match exactly one widget of their class.
 """
@@ -45,15 +46,17 @@ from coonbench.datasets.generation import (
     derive_requirements,
     fenced,
     judge_criteria,
-    round_trips,
     simple_value,
     stable_pick,
 )
+from coonbench.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
+from coonbench.datasets.corpus import CorpusSample
+from coonbench.datasets.user_corpus import select_corpus
 from coonbench.formats import get_format
 from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
+from coonbench.tokens import count_tokens
 
 MODIFICATION_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget", "refactor", "fix-bug")
-INPUT_FORMATS: tuple[str, ...] = ("coon", "dart")
 
 MODIFICATION_PROMPT = """Here is a Flutter program in {format_label}.
 
@@ -563,9 +566,12 @@ def tasks_for_sample(sample_id: str, band: str, source: str, kinds: Sequence[str
 
 
 def build_modification_tasks(
-    kinds: str | Sequence[str] | None = None, bands: str | Sequence[str] | None = None
+    kinds: str | Sequence[str] | None = None,
+    bands: str | Sequence[str] | None = None,
+    *,
+    files: Sequence[CorpusSample] | None = None,
 ) -> list[ModificationTask]:
-    """Every modification task over the chosen corpus bands (corpus order, then kind order)."""
+    """Every modification task over the chosen corpus bands (or ``files``): file order, then kind order."""
     from coonbench.datasets.corpus import load_corpus
 
     wanted = split_param(kinds) or list(MODIFICATION_KINDS)
@@ -575,39 +581,45 @@ def build_modification_tasks(
             f"unknown modification kind '{unknown[0]}' (expected one of {', '.join(MODIFICATION_KINDS)})"
         )
     band_list = split_param(bands)
+    if files is None:
+        files = load_corpus(bands=band_list) if band_list else load_corpus()
     tasks: list[ModificationTask] = []
-    for sample in load_corpus(bands=band_list) if band_list else load_corpus():
+    for sample in files:
         tasks.extend(tasks_for_sample(sample.id, sample.band, sample.source, wanted))
     return tasks
 
 
-def modification_sample(task: ModificationTask, input_format: str) -> Sample:
-    """One task shown in ``input_format``; the reply is expected in the same format."""
-    fmt = get_format(input_format)
+def modification_sample(task: ModificationTask, input_format: str | Condition, primer_variant: str = "short") -> Sample:
+    """One task shown in a condition's format; the reply is expected in the same format."""
+    cond = parse_condition(input_format) if isinstance(input_format, str) else input_format
+    fmt = cond.fmt
     shown = fmt.encode(task.before)
     gold_text = fmt.encode(task.after)
-    label = FORMAT_LABELS.get(input_format, input_format)
+    label = FORMAT_LABELS.get(cond.format, cond.format)
     prompt = MODIFICATION_PROMPT.format(
         format_label=label,
-        format_name="COON" if input_format == "coon" else label,
+        format_name="COON" if cond.format == "coon" else label,
         fence=fmt.fence,
         code=shown.strip("\n"),
         instruction=task.instruction,
     )
-    primer = fmt.primer("short")
+    primer = cond.primer_text(primer_variant)
+    gold = fenced(gold_text, fmt.fence)
     return Sample(
-        id=f"{task.id}-{input_format}",
+        id=f"{task.id}-{cond.label}",
         input=prompt,
         target=gold_text,
         metadata=sample_metadata(
-            format=input_format,
+            format=cond.label,
             category="modification",
             question_type=task.kind,
             complexity=task.band,
-            input_text=f"{primer}\n\n{prompt}",
-            gold=fenced(gold_text, fmt.fence),
-            encoding=input_format,
-            answer_format=input_format,
+            input_text=f"{primer}\n\n{prompt}" if primer else prompt,
+            gold=gold,
+            **cond.metadata(primer_variant),
+            answer_format=cond.format,
+            pair_id=task.id,
+            gold_output_tokens=count_tokens(gold),
             subtype=task.subtype,
             sample_id=task.sample_id,
             check=task.check,
@@ -623,23 +635,38 @@ def modification_sample(task: ModificationTask, input_format: str) -> Sample:
     )
 
 
+def modification_samples(
+    kinds: str | Sequence[str] | None = None,
+    bands: str | Sequence[str] | None = None,
+    input_format: str | Sequence[str] = "coon",
+    corpus: str | None = None,
+    primer_variant: str = "short",
+) -> tuple[list[Sample], list[Skip]]:
+    """Samples of every task in every condition (task-major), and the (task, condition) pairs left out, with the
+    reason: the format cannot carry the program before or after the edit (lossy formats are refused up front,
+    since the reply is decoded)."""
+    conditions = parse_conditions(input_format, ("coon",), need_decode=True, param="input_format")
+    files, skips = select_corpus(corpus, split_param(bands))
+    samples: list[Sample] = []
+    for task in build_modification_tasks(kinds, None, files=files):
+        for cond in conditions:
+            reason = refusal(cond.format, task.before, need_roundtrip=True)
+            if reason is None:
+                after = refusal(cond.format, task.after, need_roundtrip=True)
+                reason = None if after is None else f"{after} (the edited program)"
+            if reason is None:
+                samples.append(modification_sample(task, cond, primer_variant))
+            else:
+                skips.append(Skip(task.id, cond.label, reason))
+    return samples, skips
+
+
 def modification_dataset(
     kinds: str | Sequence[str] | None = None,
     bands: str | Sequence[str] | None = None,
     input_format: str | Sequence[str] = "coon",
+    corpus: str | None = None,
 ) -> MemoryDataset:
-    """Modification samples in each chosen input format (task-major)."""
-    formats = split_param(input_format) or ["coon"]
-    unknown = [f for f in formats if f not in INPUT_FORMATS]
-    if unknown:
-        raise ValueError(f"unknown input_format '{unknown[0]}' (expected one of {', '.join(INPUT_FORMATS)})")
-    tasks = build_modification_tasks(kinds, bands)
-    return MemoryDataset(
-        [
-            modification_sample(t, f)
-            for t in tasks
-            for f in formats
-            if round_trips(f, t.before) and round_trips(f, t.after)  # else the input or gold is not expressible
-        ],
-        name="coonbench-modification",
-    )
+    """Modification samples in each chosen input format condition (task-major)."""
+    samples, _ = modification_samples(kinds, bands, input_format, corpus)
+    return MemoryDataset(samples, name="coonbench-modification")

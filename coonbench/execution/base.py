@@ -1,7 +1,12 @@
 """One executor interface: a target language turns (code, problem) into a classified attempt outcome.
 
 Adding a language = one ``Executor`` subclass registered with ``register_executor``. The executor only builds
-files and a command; running always goes through Inspect's ``sandbox()`` (docker or coonbench-local).
+files and a worker command; running always goes through Inspect's ``sandbox()`` (docker or coonbench-local).
+
+Grading cannot be gamed from inside the sandbox: the sandbox receives the test *inputs* only (expected outputs
+and errors stay here, in ``classify_cases``), the candidate runs in a worker process under
+``harness/supervise.py``, and the record is accepted only after ``RESULT_MARKER`` followed by a per-run nonce
+that the host hands to the supervisor on stdin (never in a file, argument or environment variable).
 """
 
 from __future__ import annotations
@@ -9,13 +14,14 @@ from __future__ import annotations
 import abc
 import json
 import math
+import secrets
 import uuid
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from importlib.resources import files
 from typing import Any, ClassVar
 
-from inspect_ai.util import SandboxEnvironment, sandbox
+from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbox
 
 from coonbench.execution.problem import Problem, TestCase
 from coonbench.execution.types import describe_value, type_mismatch
@@ -151,16 +157,22 @@ def _check_case(problem: Problem, case: TestCase, res: dict[str, Any], ret_type:
     return None
 
 
-def parse_runner_output(stdout: str) -> dict[str, Any] | None:
-    """The JSON record after the last result marker, or None."""
-    idx = stdout.rfind(RESULT_MARKER)
-    if idx < 0:
-        return None
-    try:
-        record = json.loads(stdout[idx + len(RESULT_MARKER):].strip().splitlines()[0])
-    except (ValueError, IndexError):
-        return None
-    return record if isinstance(record, dict) else None
+def parse_runner_output(stdout: str, nonce: str) -> dict[str, Any] | None:
+    """The JSON record on the line that starts with ``RESULT_MARKER`` + this run's nonce, or None."""
+    tag = RESULT_MARKER + nonce + " "
+    for line in stdout.splitlines():
+        if line.startswith(tag):
+            try:
+                record = json.loads(line[len(tag):])
+            except ValueError:
+                return None
+            return record if isinstance(record, dict) else None
+    return None
+
+
+def case_inputs(problem: Problem) -> list[dict[str, Any]]:
+    """What the sandbox may see of the tests: the arguments (and ``then_call``), never the expected outcome."""
+    return [{"input": c.input, **({"then_call": c.then_call} if c.then_call is not None else {})} for c in problem.tests]
 
 
 def harness_text(name: str) -> str:
@@ -180,12 +192,12 @@ class Executor(abc.ABC):
         """Raise ExecutorUnavailable when this target cannot run here."""
 
     @abc.abstractmethod
-    def command(self, solution: str, cases: str, problem: Problem, case_timeout: float) -> list[str]:
-        """The command that runs the runner inside the sandbox (paths relative to its working dir)."""
+    def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
+        """The worker command (paths relative to the run directory); it speaks ``supervise.py``'s protocol."""
 
     @abc.abstractmethod
     def runner_files(self) -> dict[str, str]:
-        """Runner files to place next to the solution."""
+        """Worker files to place next to the solution."""
 
     def reference(self, problem: Problem) -> str | None:
         """This target's reference program (the gold reply's code), when one exists."""
@@ -204,32 +216,36 @@ class Executor(abc.ABC):
         Never raises because of the code itself: bad code is an outcome.
         """
         box = box or sandbox()
+        total = len(problem.tests)
         run_dir = f"run-{uuid.uuid4().hex[:12]}"
-        solution = f"{run_dir}/solution.{self.extension}"
-        cases = f"{run_dir}/cases.json"
-        await box.write_file(solution, code)
-        await box.write_file(cases, json.dumps([c.model_dump(exclude_none=True) for c in problem.tests]))
-        for fname, text in self.runner_files().items():
+        solution = f"solution.{self.extension}"
+        await box.write_file(f"{run_dir}/{solution}", code)
+        await box.write_file(f"{run_dir}/cases.json", json.dumps(case_inputs(problem)))
+        files_ = {"supervise.py": harness_text("supervise.py"), **self.runner_files()}
+        for fname, text in files_.items():
             await box.write_file(f"{run_dir}/{fname}", text)
-        wall = case_timeout * len(problem.tests) + 5.0
+        nonce = secrets.token_hex(16)
+        wall = math.ceil((case_timeout + 1.0) * total + 15.0)
+        supervisor = ["python3", "-I", "-S", "supervise.py", "cases.json", str(case_timeout), "--"]
         try:
             result = await box.exec(
-                self.command(f"solution.{self.extension}", "cases.json", problem, case_timeout),
+                supervisor + self.command(solution, problem, case_timeout),
+                input=nonce + "\n",
                 cwd=run_dir,
-                timeout=math.ceil(wall),
+                timeout=wall,
                 timeout_retry=False,
             )
         except TimeoutError:
-            return AttemptResult(
-                Outcome.TIMEOUT, f"the program exceeded the {math.ceil(wall)} s time limit", total=len(problem.tests)
-            )
-        record = parse_runner_output(result.stdout)
+            return AttemptResult(Outcome.TIMEOUT, f"the program exceeded the {wall} s time limit", total=total)
+        except OutputLimitExceededError as exc:
+            return AttemptResult(Outcome.RUNTIME_ERROR, f"the run wrote too much output ({exc.limit_str})", total=total)
+        record = parse_runner_output(result.stdout, nonce)
         if record is None:
-            tail = (result.stderr or result.stdout).strip()[-600:]
+            tail = (result.stderr or "").strip()[-300:]
             return AttemptResult(
                 Outcome.RUNTIME_ERROR,
-                f"the program crashed (exit code {result.returncode}; memory or CPU limit?): {tail}",
-                total=len(problem.tests),
+                f"the run ended without a result (exit code {result.returncode}; memory or CPU limit?): {tail}",
+                total=total,
                 details={"returncode": result.returncode},
             )
         return classify_cases(problem, record)

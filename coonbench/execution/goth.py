@@ -85,7 +85,7 @@ class GothExecutor(Executor):
         """No runner: the binary is called once per case."""
         return {}
 
-    def command(self, solution: str, cases: str, problem: Problem, case_timeout: float) -> list[str]:
+    def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
         """Unused (see ``run``)."""
         return [self.binary or "goth", solution]
 

@@ -26,12 +26,12 @@ class JavaScriptExecutor(Executor):
             raise ExecutorUnavailable("target 'javascript' needs Node.js: no 'node' in /usr/local/bin, /usr/bin, /bin")
 
     def runner_files(self) -> dict[str, str]:
-        """The Node runner."""
+        """The Node worker."""
         return {"runner.js": harness_text("js_runner.js")}
 
-    def command(self, solution: str, cases: str, problem: Problem, case_timeout: float) -> list[str]:
-        """``node --max-old-space-size=N runner.js SOLUTION CASES NAME TIMEOUT``."""
-        return ["node", f"--max-old-space-size={HEAP_MB}", "runner.js", solution, cases, problem.signature.name, str(case_timeout)]
+    def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
+        """``node --max-old-space-size=N runner.js SOLUTION NAME TIMEOUT``."""
+        return ["node", f"--max-old-space-size={HEAP_MB}", "runner.js", solution, problem.signature.name, str(case_timeout)]
 
 
 register_executor(JavaScriptExecutor())

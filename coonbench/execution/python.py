@@ -23,12 +23,12 @@ class PythonExecutor(Executor):
     mode = "py"
 
     def runner_files(self) -> dict[str, str]:
-        """The stdlib-only runner."""
+        """The stdlib-only worker."""
         return {"runner.py": harness_text("python_runner.py")}
 
-    def command(self, solution: str, cases: str, problem: Problem, case_timeout: float) -> list[str]:
-        """``python3 -I -S runner.py MODE SOLUTION CASES NAME TIMEOUT MEMORY_MB``."""
-        return [PYTHON, "-I", "-S", "runner.py", self.mode, solution, cases, problem.signature.name, str(case_timeout), "512"]
+    def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
+        """``python3 -I -S runner.py MODE SOLUTION NAME TIMEOUT MEMORY_MB``."""
+        return [PYTHON, "-I", "-S", "runner.py", self.mode, solution, problem.signature.name, str(case_timeout), "512"]
 
 
 def ast_to_json(node: Any) -> Any:

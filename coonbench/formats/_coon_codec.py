@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from coonbench.dart.minify import join_tokens, needs_space
-from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import iter_tokens
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_lex import CTok, check_brackets, lex
@@ -180,6 +180,7 @@ def decode_tokens(text: str) -> list[DartToken]:
     if offset:
         toks = [CTok(t.kind, t.text, t.line + offset, t.column) for t in toks]
     prevs, nexts = _significant(toks)
+    after = _next_significant_index(toks)
     out: list[DartToken] = []
     i = 0
     while i < len(toks):
@@ -196,14 +197,12 @@ def decode_tokens(text: str) -> list[DartToken]:
                     j += 1
                 if j < len(toks) and toks[j].is_op(":"):
                     j += 1
-                    if j + 1 < len(toks) and toks[j].is_op(".") and toks[j + 1].kind in ("ident", "esc"):
-                        if value not in ENUM_LABELS:
-                            raise FormatError(
-                                f"'.{toks[j + 1].text}' implies an enum type, but label '{value}' has none",
-                                toks[j].line,
-                                toks[j].column,
-                                expected=f"a full value, or a label of: {', '.join(ENUM_LABELS)}",
-                            )
+                    d = j if j < len(toks) and toks[j].kind != "comment" else after[j - 1]
+                    if value in ENUM_LABELS and _member_follows(toks, after, d):
+                        # ``l:.grey`` = ``color: Colors.grey``; after any other label ``.x`` is Dart's own shorthand
+                        while j < d:
+                            emit(toks[j].text)  # comments between ':' and '.'
+                            j += 1
                         emit(ENUM_LABELS[value])
                 elif j < len(toks) and value in IMPLIED and toks[j].is_op("("):
                     for part in IMPLIED_TOKENS[value]:
@@ -219,12 +218,7 @@ def decode_tokens(text: str) -> list[DartToken]:
                     for part in IMPLIED_TOKENS[value]:
                         emit(part)  # ``s const(z 14)`` = ``style: const TextStyle(fontSize: 14)``
                     j += 1
-                elif (
-                    j + 1 < len(toks)
-                    and toks[j].is_op(".")
-                    and toks[j + 1].kind in ("ident", "esc")
-                    and value in ENUM_LABELS
-                ):
+                elif value in ENUM_LABELS and _member_follows(toks, after, j):
                     emit(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
                 i = j
                 continue
@@ -256,16 +250,16 @@ def decode_tokens(text: str) -> list[DartToken]:
                 emit("const")
             for part in ("EdgeInsets", ".", "all", "(", tok.text, ")"):
                 emit(part)
-        elif tok.kind == "op" and tok.text == "." and len(out) >= 2 and out[-1].text == "(" and prevs[i] is not None:
-            enum = CALL_ENUMS.get(out[-2].text)
-            if enum is None or prevs[i].kind == "comment":
-                raise FormatError(
-                    "'(.' shorthand after a call without an implied type",
-                    tok.line,
-                    tok.column,
-                    expected="a full value, or a call of: " + ", ".join(CALL_ENUMS),
-                )
-            emit(enum)
+        elif (
+            tok.is_op(".")
+            and i >= 2
+            and toks[i - 1].is_op("(")
+            and toks[i - 2].kind == "ident"
+            and len(out) >= 2
+            and out[-1].text == "("
+            and out[-2].text in CALL_ENUMS
+        ):
+            emit(CALL_ENUMS[out[-2].text])  # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's own
             emit(".")
         elif (
             tok.kind == "op"
@@ -281,6 +275,25 @@ def decode_tokens(text: str) -> list[DartToken]:
         i += 1
     check_brackets(out)
     return out
+
+
+def _next_significant_index(toks: list[CTok]) -> list[int]:
+    """For each index, the index of the next non-comment token after it (``len(toks)`` when none)."""
+    after = [len(toks)] * len(toks)
+    last = len(toks)
+    for k in range(len(toks) - 1, -1, -1):
+        after[k] = last
+        if toks[k].kind != "comment":
+            last = k
+    return after
+
+
+def _member_follows(toks: list[CTok], after: list[int], d: int) -> bool:
+    """Whether ``toks[d]`` is '.' followed (comments skipped) by a name: an enum member shorthand."""
+    if d >= len(toks) or not toks[d].is_op("."):
+        return False
+    m = after[d]
+    return m < len(toks) and toks[m].kind in ("ident", "esc")
 
 
 def decode(text: str) -> str:
@@ -303,6 +316,7 @@ class _Item:
     node: tree_sitter.Node | None
     kind: str  # str num word op comment macro edge at hash label lcolon
     drop: bool = False
+    implied: bool = False  # a label whose enum type was dropped / a call whose first argument's type was dropped
 
 
 def _classify(text: str, node: tree_sitter.Node) -> str:
@@ -345,11 +359,17 @@ def _enum_type_node(label_ident: tree_sitter.Node) -> tree_sitter.Node | None:
     return parts[0]
 
 
-def _items(source: str, keep_comments: bool) -> list[_Item]:
+def parse_source(source: str) -> ParsedUnit:
+    """The source's tree (program or fragment); FormatError naming line and column when the grammar rejects it."""
     try:
-        unit = parse_unit(source)
+        return parse_unit(source)
     except DartParseError as err:
-        raise FormatError(f"not Dart: {err.message}", err.line, err.column, expected="valid Dart") from None
+        raise FormatError(
+            f"not Dart (tree-sitter-dart rejects it): {err.message}", err.line, err.column, expected="valid Dart"
+        ) from None
+
+
+def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
     toks = [
         t
         for t in iter_tokens(unit.root, comments=keep_comments)
@@ -373,6 +393,7 @@ def _items(source: str, keep_comments: bool) -> list[_Item]:
                 enum_node = _enum_type_node(tok.node)
                 if enum_node is not None:
                     drop_ids.add(enum_node.id)
+                    item.implied = True
             elif drop_ids and tok.node.id in drop_ids:
                 item.drop = True
             elif (
@@ -383,6 +404,7 @@ def _items(source: str, keep_comments: bool) -> list[_Item]:
                 and CALL_ENUMS.get(toks[k - 2].text) == tok.text
             ):
                 item.drop = True  # Icon(Icons.x) → Ic(.x)
+                items[k - 2].implied = True
         elif kind == "op":
             text = tok.text
             if text == ",":
@@ -548,11 +570,13 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             choices.append((_ctok("ident", word), True))
             if word != it.text:
                 choices.append((_ctok("ident", it.text), True))
+            dot_after = after is not None and after.is_op(".") and it.text in ENUM_LABELS
             for cand, colon in choices:
                 follower = nxt if colon else after
                 got = _reading(cand, prev, follower)
-                enum_ok = not (after is not None and after.is_op(".") and it.text in ENUM_LABELS) or got[0] == "label"
-                if got == ("label", it.text) or (got == ("ident", it.text) and colon and enum_ok):
+                # a label word before '.member' makes the decoder insert the enum type: right only when dropped
+                implies = dot_after and got[0] == "label"
+                if (got == ("label", it.text) or (got == ("ident", it.text) and colon)) and implies == it.implied:
                     out.append(cand)
                     skip_colon = not colon
                     break
@@ -560,6 +584,18 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
                 out.append(_ctok("esc", it.text))
             continue
         # a plain word (identifier or keyword)
+        if prev is not None and prev.kind == "hash":
+            out.append(_ctok("esc", it.text))  # a symbol's name (``#`Text``): never abbreviated
+            continue
+        if (
+            it.text in CALL_ENUMS
+            and not it.implied
+            and i + 2 < len(draft)
+            and draft[i + 1][0].is_op("(")
+            and draft[i + 2][0].is_op(".")
+        ):
+            out.append(_ctok("esc", it.text))  # ``Icon(.x)`` as written: escaped, or the decoder adds ``Icons``
+            continue
         candidates: list[CTok] = []
         if it.text in WIDGETS and nxt is not None and nxt.is_op("(", "."):
             candidates.append(_ctok("ident", WIDGETS[it.text]))
@@ -614,8 +650,8 @@ def _join(toks: list[CTok]) -> str:
                 parts.append("\n")
             elif prev.kind == "at":
                 pass  # @name: the annotation sigil is glued to its name
-            elif prev.kind == "hash" and tok.kind == "ident":
-                pass
+            elif prev.kind == "hash" and tok.kind == "esc":
+                text = tok.text  # ``#`name``: the hash's backtick escapes the name
             elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind in ("edge", "cedge")):
                 parts.append(" ")
             elif prev.kind in ("edge", "cedge", "macro") and (text[0].isalnum() or text[0] in "_$`'\"."):
@@ -631,10 +667,7 @@ def _join(toks: list[CTok]) -> str:
     return "".join(parts)
 
 
-def encode(source: str, *, keep_comments: bool = False, header: bool = False) -> str:
-    """Dart (a program or a fragment) → COON. Raises FormatError when the source is not Dart."""
-    if not isinstance(source, str):
-        raise FormatError("Dart source must be text", expected="str")
-    items = [it for it in _apply_macros(_items(source, keep_comments)) if it.kind != "lcolon"]
-    text = _join(_merge_closers(_to_ctoks(items)))
-    return f"{HEADER_PREFIX} {VERSION}\n{text}" if header else text
+def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False) -> str:
+    """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies)."""
+    items = [it for it in _apply_macros(_items(unit, keep_comments)) if it.kind != "lcolon"]
+    return _join(_merge_closers(_to_ctoks(items)))

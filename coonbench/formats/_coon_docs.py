@@ -10,7 +10,8 @@ import re
 import sys
 from pathlib import Path
 
-from coonbench.formats._coon_codec import decode, encode, macro_text
+from coonbench.formats._coon_codec import decode, macro_text
+from coonbench.formats._coon_verify import encode
 from coonbench.formats._coon_tables import (
     CALL_ENUMS,
     CLASHES,

@@ -33,7 +33,7 @@ class Group:
     items: list[str | Group] = field(default_factory=list)
     close: str = ""
     block: bool = False
-    _flat: str | None = None
+    _size: int = 0
     _hard: bool | None = None
 
 
@@ -108,43 +108,85 @@ class _Spacer:
         return ""
 
 
-def _flat(item: str | Group) -> str:
-    if isinstance(item, str):
-        return item
-    if item._flat is None:
-        item._flat = item.open + _join_flat(item.items) + item.close
-    return item._flat
+MAX_INDENT = 40
+"""Indentation stops growing after this many levels: 10,000-deep input stays linear in size (layout only)."""
 
 
-def _join_flat(items: list[str | Group]) -> str:
-    sp = _Spacer()
-    out: list[str] = []
-    prev = prev2 = ""
-    for it in items:
-        out.append(sp.between(prev, prev2, _first(it)))
-        out.append(_flat(it))
-        prev2, prev = prev, _last(it)
-    return "".join(out)
+def _pad(indent: int) -> str:
+    return INDENT * min(indent, MAX_INDENT)
+
+
+def _gap(prev: str, prev2: str, nxt: str) -> str:
+    if prev == "]" and prev2 in ("operator", "#") and nxt == "=":
+        return ""  # ``operator []=`` / ``#[]=`` is one operator name: ``[] =`` does not parse
+    return _Spacer.between(prev, prev2, nxt)
+
+
+def _measure(root: list[str | Group]) -> None:
+    """Fill each group's flat length and hard-break flag, innermost first (no recursion)."""
+    order: list[Group] = []
+    stack = [it for it in root if isinstance(it, Group)]
+    while stack:
+        g = stack.pop()
+        order.append(g)
+        stack.extend(it for it in g.items if isinstance(it, Group))
+    for g in reversed(order):  # children were appended after their parent
+        size = len(g.open) + len(g.close)
+        hard = g.block
+        prev = prev2 = ""
+        for it in g.items:
+            size += len(_gap(prev, prev2, _first(it)))
+            if isinstance(it, Group):
+                size += it._size  # type: ignore[attr-defined]
+                hard = hard or bool(it._hard)
+            else:
+                size += len(it)
+                hard = hard or _hard_token(it)
+            prev2, prev = prev, _last(it)
+        g._size = size  # type: ignore[attr-defined]
+        g._hard = hard
+
+
+def _hard_token(item: str) -> bool:
+    return item.startswith("//") or ("\n" in item and not item.startswith(("'", '"', "r")))
 
 
 def _has_hard_break(item: str | Group) -> bool:
-    if isinstance(item, str):
-        return item.startswith("//") or ("\n" in item and not item.startswith(("'", '"', "r")))
-    if item._hard is None:
-        item._hard = item.block or any(_has_hard_break(i) for i in item.items)
-    return item._hard
+    return item._hard if isinstance(item, Group) else _hard_token(item)  # type: ignore[return-value]
 
 
-def _render_inline(items: list[str | Group], indent: int) -> str:
-    sp = _Spacer()
+def _flat(group: Group) -> str:
+    """A group on one line; only called on groups that fit in ``WIDTH`` (so short, and shallow)."""
     out: list[str] = []
+    stack: list[str | Group] = [group]
+    while stack:
+        it = stack.pop()
+        if isinstance(it, str):
+            out.append(it)
+            continue
+        parts: list[str | Group] = [it.open]
+        prev = prev2 = ""
+        for sub in it.items:
+            parts.append(_gap(prev, prev2, _first(sub)))
+            parts.append(sub)
+            prev2, prev = prev, _last(sub)
+        parts.append(it.close)
+        stack.extend(reversed(parts))
+    return "".join(out)
+
+
+_Piece = "str | tuple[Group, int]"
+
+
+def _inline(items: list[str | Group], indent: int) -> list:
+    pieces: list = []
     prev = prev2 = ""
     for it in items:
-        gap = sp.between(prev, prev2, _first(it))
-        out.append("\n" + INDENT * indent if gap == "\n" else gap)
-        out.append(_render(it, indent) if isinstance(it, Group) else it)
+        gap = _gap(prev, prev2, _first(it))
+        pieces.append("\n" + _pad(indent) if gap == "\n" else gap)
+        pieces.append((it, indent) if isinstance(it, Group) else it)
         prev2, prev = prev, _last(it)
-    return "".join(out)
+    return pieces
 
 
 def _split(items: list[str | Group], sep: str) -> list[list[str | Group]]:
@@ -174,24 +216,44 @@ def _statements(items: list[str | Group]) -> list[list[str | Group]]:
     return [s for s in stmts if s]
 
 
-def _render_block_body(items: list[str | Group], indent: int) -> str:
-    lines = [INDENT * indent + _render_inline(stmt, indent) for stmt in _statements(items)]
-    return "\n".join(lines)
+def _block_body(items: list[str | Group], indent: int) -> list:
+    pieces: list = []
+    for k, stmt in enumerate(_statements(items)):
+        if k:
+            pieces.append("\n")
+        pieces.append(_pad(indent))
+        pieces.extend(_inline(stmt, indent))
+    return pieces
 
 
-def _render(group: Group, indent: int) -> str:
+def _expand(group: Group, indent: int) -> list:
+    """One level of layout: text, plus (subgroup, indent) pieces still to lay out."""
     if not group.items:
-        return group.open + group.close
+        return [group.open + group.close]
     if group.block:
-        return group.open + "\n" + _render_block_body(group.items, indent + 1) + "\n" + INDENT * indent + group.close
-    flat = _flat(group)
-    if len(flat) + 2 * indent <= WIDTH and not any(_has_hard_break(i) for i in group.items):
-        return flat
-    parts = _split(group.items, ",")
-    inner = ["\n" + INDENT * (indent + 1) + _render_inline(p, indent + 1) for p in parts]
-    return group.open + "".join(inner) + "\n" + INDENT * indent + group.close
+        return [group.open, "\n", *_block_body(group.items, indent + 1), "\n" + _pad(indent) + group.close]
+    if group._size + 2 * min(indent, MAX_INDENT) <= WIDTH and not any(  # type: ignore[attr-defined]
+        _has_hard_break(i) for i in group.items
+    ):
+        return [_flat(group)]
+    pieces: list = [group.open]
+    for part in _split(group.items, ","):
+        pieces.append("\n" + _pad(indent + 1))
+        pieces.extend(_inline(part, indent + 1))
+    pieces.append("\n" + _pad(indent) + group.close)
+    return pieces
 
 
 def format_dart(tokens: list[str]) -> str:
-    """Dart tokens → formatted Dart text ending with a newline."""
-    return _render_block_body(_tree(tokens), 0) + "\n"
+    """Dart tokens → formatted Dart text ending with a newline (an explicit stack: any nesting depth)."""
+    root = _tree(tokens)
+    _measure(root)
+    out: list[str] = []
+    stack = list(reversed(_block_body(root, 0)))
+    while stack:
+        piece = stack.pop()
+        if isinstance(piece, str):
+            out.append(piece)
+        else:
+            stack.extend(reversed(_expand(*piece)))
+    return "".join(out) + "\n"

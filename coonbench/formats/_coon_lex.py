@@ -14,7 +14,8 @@ SINGLE_PUNCT = frozenset("+-*/%<>=!&|^~?.:;,()[]{}")
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 CLOSERS = {v: k for k, v in OPENERS.items()}
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?")
+# Numbers with Dart 3.6 digit separators (``1_000_000``, ``0xFF_FF``); a trailing ``_`` is left to Dart's parser.
+_NUMBER = re.compile(r"0[xX][0-9a-fA-F][0-9a-fA-F_]*|(?:\d[\d_]*(?:\.\d[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?")
 
 
 class CTok(NamedTuple):
@@ -60,7 +61,7 @@ def scan_string(text: str, i: int, pos: _Pos) -> int:
 _OPS_RE = "|".join(re.escape(o) for o in DART_OPERATORS)
 _MASTER = re.compile(
     r"(?P<ws>[ \t\r\n]+)|(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)"
-    r"|(?P<num>0[xX][0-9a-fA-F]+|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"|(?P<num>0[xX][0-9a-fA-F][0-9a-fA-F_]*|(?:\d[\d_]*(?:\.\d[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?)"
     rf"|(?P<op>(?!//|/\*)(?:{_OPS_RE}|[+\-*/%<>=!&|^~?.:;,()\[\]{{}}]))"
 )
 
@@ -141,8 +142,9 @@ def lex(text: str) -> list[CTok]:
                 append(CTok("macro", m.group(), line, col))
                 end = m.end()
             elif text.startswith("`", i + 1):
+                # ``#`name`` = '#' then the escaped name (symbol ``#name``); ``#`+`` = '#' then any other token
                 append(CTok("hash", "#", line, col))
-                end = i + 1
+                end = i + 1 if _IDENT.match(text, i + 2) else i + 2
             else:
                 raise FormatError("bad prefix '#'", line, col, expected="a macro name (#b, #m, …) or #` for a literal #")
         else:

@@ -3,7 +3,8 @@
 Everything here is generated from the tables in ``_coon_tables`` — encoder, decoder, validator, the primer and the
 table section of the docs — so none of them can drift from the others.
 
-Public API: ``encode(src, keep_comments=False, header=False)``, ``decode(text)``, ``validate(text)``,
+Public API: ``encode(src, keep_comments=False, header=False, verify=None)`` (verifies its own round trip unless
+``verify=False`` or ``COONBENCH_COON_VERIFY=0``; see ``_coon_verify``), ``decode(text)``, ``validate(text)``,
 ``primer(variant)``, ``TABLES``, ``widget_aliases()``, ``label_aliases()``, ``type_aliases()``, ``macro_table()``,
 ``prefix_meanings()``, ``VERSION``. The registered ``coon`` format drops comments; ``coon-comments`` keeps them.
 """
@@ -16,7 +17,8 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from coonbench.dart.parse import FRAGMENT_WRAPPERS, first_error, parse_dart
-from coonbench.formats._coon_codec import decode, decode_tokens, encode, macro_text
+from coonbench.formats._coon_codec import decode, decode_tokens, macro_text
+from coonbench.formats._coon_verify import VERIFY_ENV, encode
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_tables import (
     CALL_ENUMS,
@@ -36,6 +38,7 @@ from coonbench.dart.minify import join_tokens
 
 __all__ = [
     "CoonFormat",
+    "VERIFY_ENV",
     "TABLES",
     "VERSION",
     "decode",
@@ -271,9 +274,11 @@ class CoonFormat(Format):
     lossless = True
     keep_comments = False
 
-    def encode(self, source: Any, *, keep_comments: bool | None = None, header: bool = False) -> str:
+    def encode(
+        self, source: Any, *, keep_comments: bool | None = None, header: bool = False, verify: bool | None = None
+    ) -> str:
         keep = self.keep_comments if keep_comments is None else keep_comments
-        return encode(source, keep_comments=keep, header=header)
+        return encode(source, keep_comments=keep, header=header, verify=verify)
 
     def decode(self, text: str) -> str:
         return decode(text)

@@ -1,9 +1,13 @@
-"""Runs a candidate Python function against test cases inside the sandbox; prints one JSON result line.
+"""Worker for Python targets: loads the candidate function, then answers one test input at a time.
 
 Self-contained (stdlib only): it is copied into the sandbox, so nothing from coonbench is importable there.
-Usage: ``python3 python_runner.py {py|pyast} SOLUTION CASES NAME CASE_TIMEOUT_S MEMORY_MB``.
-``pyast`` mode reads a JSON syntax tree in Python's ``ast`` schema (``{"_type": "FunctionDef", ...}``),
-rebuilds it with ``ast`` and compiles it. Output: a line ``RESULT_MARKER`` then one JSON object.
+Usage: ``python3 -I -S python_runner.py {py|pyast} SOLUTION NAME CASE_TIMEOUT_S MEMORY_MB``, started by
+``supervise.py``. ``pyast`` mode reads a JSON syntax tree in Python's ``ast`` schema
+(``{"_type": "FunctionDef", ...}``), rebuilds it with ``ast`` and compiles it.
+Protocol: one JSON line on the answer channel after loading (``{"stage": "ready"}`` or the parse/load error),
+then for each JSON line ``{"input": [...], "then_call": ...}`` on stdin one JSON line with the case result.
+The answer channel is a private duplicate of the original stdout; fd 1 and ``sys.stdout`` point to
+``/dev/null`` so that the candidate's prints go nowhere. The worker never sees expected outputs.
 """
 
 from __future__ import annotations
@@ -12,11 +16,11 @@ import ast
 import io
 import json
 import math
+import os
 import signal
 import sys
 from typing import Any
 
-RESULT_MARKER = "@@COONBENCH-RESULT@@"
 POSITION_FIELDS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 # fields that hold lists (an omitted one defaults to []); IfExp/Lambda bodies and FunctionDef/Lambda `args` are not
 LIST_FIELDS = frozenset(
@@ -135,9 +139,69 @@ def error_record(exc: BaseException) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str]) -> dict[str, Any]:
-    """Compile the solution, then run every case with a per-case alarm; return the result record."""
-    mode, solution_path, cases_path, name, case_timeout, memory_mb = argv[1:7]
+def load(mode: str, solution_path: str, name: str, case_timeout: float) -> tuple[dict[str, Any], Any]:
+    """Compile and define the solution: (the ready or parse/load record, the function or None)."""
+    with open(solution_path, encoding="utf-8") as fh:
+        source = fh.read()
+    try:
+        if mode == "pyast":
+            code = compile(module_from_json(source), "solution.py", "exec")
+        else:
+            code = compile(source, "solution.py", "exec")
+    except SyntaxError as exc:
+        return {"stage": "parse", "error": "SyntaxError", "message": f"{exc.msg} (line {exc.lineno}, column {exc.offset})"}, None
+    except json.JSONDecodeError as exc:
+        return {"stage": "parse", "error": "JSONDecodeError", "message": str(exc)}, None
+    except (AstJsonError, TypeError, ValueError, RecursionError, MemoryError) as exc:
+        return {"stage": "parse", "error": type(exc).__name__, "message": str(exc)[:500]}, None
+    namespace: dict[str, Any] = {"__name__": "solution"}
+    sys.addaudithook(_audit)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, case_timeout)
+        try:
+            exec(code, namespace)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except CaseTimeout:
+        return {"stage": "load", "status": "timeout", "message": "defining the module timed out"}, None
+    except BaseException as exc:  # noqa: BLE001 - any failure of user code is data
+        return {"stage": "load", **error_record(exc)}, None
+    fn = namespace.get(name)
+    if not callable(fn):
+        return {"stage": "load", "status": "error", "error": "NameError", "type_error": False,
+                "value_error": False, "message": f"no function named {name!r} is defined"}, None
+    return {"stage": "ready"}, fn
+
+
+def run_case(fn: Any, case: dict[str, Any], case_timeout: float) -> dict[str, Any]:
+    """Call the function on one input (and the returned function on ``then_call``) under the alarm."""
+    try:
+        signal.setitimer(signal.ITIMER_REAL, case_timeout)
+        try:
+            value = fn(*case["input"])
+            if case.get("then_call") is not None:
+                if not callable(value):
+                    raise TypeError(f"expected a function to call, got {type(value).__name__}")
+                value = value(*case["then_call"])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return {"status": "ok", "value": encode(value)}
+    except CaseTimeout:
+        return {"status": "timeout"}
+    except RecursionError as exc:
+        return {**error_record(exc), "message": "maximum recursion depth exceeded"}
+    except BaseException as exc:  # noqa: BLE001
+        return error_record(exc)
+
+
+def main(argv: list[str]) -> None:
+    """Set up the answer channel and limits, load, then serve cases until stdin closes."""
+    mode, solution_path, name, case_timeout_text, memory_mb = argv[1:6]
+    case_timeout = float(case_timeout_text)
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")
     try:
         import resource
 
@@ -145,69 +209,22 @@ def main(argv: list[str]) -> dict[str, Any]:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):
         pass
-    with open(solution_path, encoding="utf-8") as fh:
-        source = fh.read()
-    with open(cases_path, encoding="utf-8") as fh:
-        cases = json.load(fh)
-    try:
-        if mode == "pyast":
-            code = compile(module_from_json(source), "solution.py", "exec")
-        else:
-            code = compile(source, "solution.py", "exec")
-    except SyntaxError as exc:
-        return {"stage": "parse", "error": "SyntaxError", "message": f"{exc.msg} (line {exc.lineno}, column {exc.offset})"}
-    except json.JSONDecodeError as exc:
-        return {"stage": "parse", "error": "JSONDecodeError", "message": str(exc)}
-    except (AstJsonError, TypeError, ValueError) as exc:
-        return {"stage": "parse", "error": type(exc).__name__, "message": str(exc)[:500]}
-    namespace: dict[str, Any] = {"__name__": "solution"}
-    sys.addaudithook(_audit)
     signal.signal(signal.SIGALRM, _on_alarm)
-    captured = io.StringIO()
-    real_stdout = sys.stdout
-    sys.stdout = captured
-    try:
-        signal.setitimer(signal.ITIMER_REAL, float(case_timeout))
+    inputs = sys.stdin
+    record, fn = load(mode, solution_path, name, case_timeout)
+    answers.write(json.dumps(record) + "\n")
+    answers.flush()
+    if fn is None:
+        return
+    for line in inputs:
+        result = run_case(fn, json.loads(line), case_timeout)
         try:
-            exec(code, namespace)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    except CaseTimeout:
-        return {"stage": "load", "status": "timeout", "message": "defining the module timed out"}
-    except BaseException as exc:  # noqa: BLE001 - any failure of user code is data
-        return {"stage": "load", **error_record(exc)}
-    finally:
-        sys.stdout = real_stdout
-    fn = namespace.get(name)
-    if not callable(fn):
-        return {"stage": "load", "status": "error", "error": "NameError", "type_error": False,
-                "value_error": False, "message": f"no function named {name!r} is defined"}
-    results = []
-    for case in cases:
-        sys.stdout = captured
-        try:
-            signal.setitimer(signal.ITIMER_REAL, float(case_timeout))
-            try:
-                value = fn(*case["input"])
-                if case.get("then_call") is not None:
-                    if not callable(value):
-                        raise TypeError(f"expected a function to call, got {type(value).__name__}")
-                    value = value(*case["then_call"])
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-            results.append({"status": "ok", "value": encode(value)})
-        except CaseTimeout:
-            results.append({"status": "timeout"})
-        except RecursionError as exc:
-            results.append({**error_record(exc), "message": "maximum recursion depth exceeded"})
-        except BaseException as exc:  # noqa: BLE001
-            results.append(error_record(exc))
-        finally:
-            sys.stdout = real_stdout
-    return {"stage": "run", "cases": results}
+            text = json.dumps(result)
+        except (TypeError, ValueError, RecursionError) as exc:
+            text = json.dumps(error_record(exc))
+        answers.write(text + "\n")
+        answers.flush()
 
 
 if __name__ == "__main__":
-    record = main(sys.argv)
-    sys.stdout.write("\n" + RESULT_MARKER + "\n" + json.dumps(record) + "\n")
-    sys.stdout.flush()
+    main(sys.argv)

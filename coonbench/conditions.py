@@ -1,0 +1,236 @@
+"""Format conditions of the code tasks: ``name[:option]`` parsed against the format registry, and skip records.
+
+A condition is a registered ``kind="code"`` format plus how its primer is shown. Every code task (comprehension,
+generation, modification) takes a comma list of them (``-T formats=coon,coon:noprimer,dart,my-format``):
+
+``NAME``            the format with its short primer (``coon``, ``dart``, any plug-in's name)
+``NAME:noprimer``   no primer (the model reads the format cold); ``NAME-noprimer`` is an alias kept for old logs
+``NAME:full``       the full primer variant
+``NAME:short``      the same as ``NAME``
+
+The condition's *label* (``coon``, ``coon-noprimer``, ``coon-fullprimer``) is what sample ids and
+``metadata["format"]`` carry, so runs made before conditions were parsed still join with new ones.
+
+A format that cannot take a sample (its encoder refuses the source, or the encoding does not decode back to an
+AST-equivalent program where the task needs that) is skipped for that sample with the reason recorded
+(``Skip``), never silently dropped: tasks put the records in the eval's metadata and print a summary once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from coonbench.formats import Format, FormatError, get_format, list_formats
+from coonbench.samples import split_param
+from coonbench.tokens import count_tokens
+
+PrimerMode = Literal["none", "short", "full"]
+OPTIONS: dict[str, PrimerMode] = {"noprimer": "none", "short": "short", "primer": "short", "full": "full"}
+LABEL_SUFFIX: dict[PrimerMode, str] = {"none": "-noprimer", "short": "", "full": "-fullprimer"}
+MAX_SKIPS_SHOWN = 10  # skip lines printed per task (all of them go to the eval's metadata)
+
+
+class ConditionError(ValueError):
+    """A ``-T formats=`` entry that names no registered code format, or an unknown option."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One registered code format shown with (or without) a primer."""
+
+    format: str  # registry name
+    primer: PrimerMode = "short"
+
+    @property
+    def label(self) -> str:
+        """What ``metadata["format"]`` and sample ids carry: ``coon``, ``coon-noprimer``, ``coon-fullprimer``."""
+        return self.format + LABEL_SUFFIX[self.primer]
+
+    @property
+    def fmt(self) -> Format:
+        return get_format(self.format)
+
+    @property
+    def shows_primer(self) -> bool:
+        return self.primer != "none"
+
+    def primer_text(self, default_variant: str = "short") -> str | None:
+        """The system primer this condition shows (``short`` defers to the task's ``primer`` variant), or None."""
+        if not self.shows_primer:
+            return None
+        variant = "full" if self.primer == "full" else default_variant
+        return self.fmt.primer(variant)  # type: ignore[arg-type]
+
+    def metadata(self, default_variant: str = "short") -> dict[str, Any]:
+        """The sample metadata keys every code task records about its condition."""
+        text = self.primer_text(default_variant)
+        return {
+            "encoding": self.format,
+            "primer": text is not None,
+            "primer_variant": ("full" if self.primer == "full" else default_variant) if text else None,
+            "primer_tokens": count_tokens(text) if text else 0,
+            "lossless": bool(self.fmt.lossless),
+        }
+
+
+def code_format_names() -> list[str]:
+    """Every registered ``kind="code"`` format, sorted."""
+    return [f.name for f in list_formats() if f.kind == "code"]
+
+
+def _unknown(entry: str, why: str) -> ConditionError:
+    names = ", ".join(code_format_names())
+    return ConditionError(
+        f"unknown format '{entry}': {why}; registered code formats: {names} "
+        f"(add ':noprimer' or ':full' for the primer; plug-ins register through the 'coonbench.formats' entry point)"
+    )
+
+
+def parse_condition(entry: str) -> Condition:
+    """``name[:option]`` (or the alias ``name-noprimer``) → Condition; ConditionError listing the registered ones."""
+    text = entry.strip()
+    name, _, option = text.partition(":")
+    name, option = name.strip(), option.strip()
+    registered = set(code_format_names())
+    if not option and name not in registered:
+        for mode, suffix in LABEL_SUFFIX.items():
+            if suffix and name.endswith(suffix) and name[: -len(suffix)] in registered:
+                return Condition(name[: -len(suffix)], mode)
+    if name not in registered:
+        try:
+            kind = get_format(name).kind
+        except FormatError:
+            raise _unknown(text, f"no format called '{name}'") from None
+        raise _unknown(text, f"'{name}' is a kind=\"{kind}\" format, not a code format")
+    if option and option not in OPTIONS:
+        raise _unknown(text, f"unknown option '{option}' (expected one of {', '.join(OPTIONS)})")
+    return Condition(name, OPTIONS[option] if option else "short")
+
+
+def parse_conditions(
+    value: str | Sequence[str] | None, default: Sequence[str], *, need_decode: bool = False, param: str = "formats"
+) -> list[Condition]:
+    """A task parameter's conditions (duplicates by label dropped, order kept).
+
+    With ``need_decode`` (the task decodes answers written in the format), a lossy format is refused here, with
+    the reason, rather than failing on every sample later.
+    """
+    out: dict[str, Condition] = {}
+    for entry in split_param(value) or list(default):
+        cond = parse_condition(entry)
+        if need_decode and not cond.fmt.lossless:
+            raise ConditionError(
+                f"-T {param}={entry}: format '{cond.format}' is lossy (lossless=False), so an answer written in it "
+                f"cannot be decoded and checked; use it in comprehension, where it is only read"
+            )
+        out.setdefault(cond.label, cond)
+    return list(out.values())
+
+
+def pick_conditions(
+    formats: str | Sequence[str] | None, legacy: str | Sequence[str], legacy_name: str
+) -> str | Sequence[str]:
+    """``-T formats=`` (shared by every code task) or the task's older parameter; both set differently is an error."""
+    if formats is None or split_param(formats) == split_param(legacy):
+        return legacy
+    default = {"format": ["coon"], "input_format": ["coon"]}.get(legacy_name)
+    if split_param(legacy) != default:
+        raise ConditionError(f"give either -T formats= or -T {legacy_name}=, not both ({formats!r} vs {legacy!r})")
+    return formats
+
+
+# ------------------------------------------------------------------------------------------------------- skips
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A source item (file, task) a condition could not take, and why."""
+
+    item: str
+    condition: str  # condition label, or "*" when the item is unusable in every format (e.g. does not parse)
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@lru_cache(maxsize=8192)
+def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
+    """Why ``fmt_name`` cannot carry ``source`` (encoder refuses it; lossless encoding not AST-equivalent after
+    decode, when ``need_roundtrip``), or None when it can. Never raises for a codec fault: that is a reason too."""
+    from coonbench.dart.equivalence import ast_diff
+
+    fmt = get_format(fmt_name)
+    try:
+        encoded = fmt.encode(source)
+    except FormatError as err:
+        return f"encoder refused the source: {err}"
+    except Exception as err:  # noqa: BLE001 - a plug-in's bug on one file must not take the dataset down
+        return f"encoder failed: {type(err).__name__}: {err}"
+    if not need_roundtrip or not fmt.lossless:
+        return None
+    try:
+        diff = ast_diff(source, fmt.decode(encoded))
+    except Exception as err:  # noqa: BLE001 - FormatError, DartParseError or a plug-in bug: all are reasons
+        return f"does not round-trip: decode failed: {type(err).__name__}: {err}"
+    if diff is not None:
+        return f"does not round-trip: first AST difference at {diff.path}: {diff.left!r} vs {diff.right!r}"
+    return None
+
+
+@lru_cache(maxsize=8192)
+def lossy_roundtrip(fmt_name: str, source: str) -> tuple[tuple[str, Any], ...]:
+    """For a lossy format, whether its own decoder gives ``source`` back (sample metadata ``roundtrip``: True,
+    False with ``roundtrip_difference`` naming the first AST difference, or None when it has no decoder).
+    Lossless formats: nothing (their round trip is a condition of use, checked by ``refusal``)."""
+    from coonbench.dart.equivalence import ast_diff
+
+    fmt = get_format(fmt_name)
+    if fmt.lossless:
+        return ()
+    try:
+        back = fmt.decode(fmt.encode(source))
+    except FormatError as err:
+        return (("roundtrip", None), ("roundtrip_difference", str(err)))
+    except Exception as err:  # noqa: BLE001 - a plug-in's decoder bug is a finding, not a crash
+        return (("roundtrip", False), ("roundtrip_difference", f"decode failed: {type(err).__name__}: {err}"))
+    try:
+        diff = ast_diff(source, back)
+    except Exception as err:  # noqa: BLE001 - a broken decoder's output often does not parse
+        return (("roundtrip", False), ("roundtrip_difference", f"the decoded code does not parse: {err}"))
+    if diff is None:
+        return (("roundtrip", True),)
+    return (("roundtrip", False), ("roundtrip_difference", f"{diff.path}: {diff.left!r} vs {diff.right!r}"))
+
+
+def skip_summary(skips: Iterable[Skip]) -> dict[str, Any]:
+    """The eval-metadata form of a task's skips: every record plus counts by condition and by reason kind."""
+    records = list(skips)
+    return {
+        "skipped": [s.as_dict() for s in records],
+        "skipped_by_condition": dict(Counter(s.condition for s in records)),
+        "skipped_by_reason": dict(Counter(s.reason.split(":")[0] for s in records)),
+    }
+
+
+def print_skips(category: str, skips: Sequence[Skip], stream: Any = None) -> None:
+    """Say once, on stderr, what a task left out and why (the full list is in the eval's metadata)."""
+    if not skips:
+        return
+    out = stream or sys.stderr
+    by_reason = Counter(s.reason.split(":")[0] for s in skips)
+    print(
+        f"coonbench {category}: skipped {len(skips)} item(s) a format could not take ("
+        + "; ".join(f"{n}× {r}" for r, n in by_reason.most_common())
+        + ") — listed in the eval's metadata under 'skipped'",
+        file=out,
+    )
+    for s in skips[:MAX_SKIPS_SHOWN]:
+        print(f"  {s.item} [{s.condition}]: {s.reason}", file=out)
+    if len(skips) > MAX_SKIPS_SHOWN:
+        print(f"  … and {len(skips) - MAX_SKIPS_SHOWN} more", file=out)

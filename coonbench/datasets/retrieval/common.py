@@ -1,0 +1,70 @@
+"""Constants shared by the retrieval modules: where the data lives, the seed, the prompt, the corruption kinds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from coonbench.paths import DATA_DIR, REPO_ROOT
+
+DATASET_VERSION = 1
+RETRIEVAL_DIR = DATA_DIR / "retrieval"
+QUESTIONS_FILE = RETRIEVAL_DIR / f"questions.v{DATASET_VERSION}.jsonl"
+SEED = 20261121
+DEFAULT_FORMATS = ("json", "json-compact", "toon", "tealeaf-compact", "yaml", "xml", "csv")
+CATEGORY = "retrieval"
+
+# TOON-style prompt (benchmarks/src/evaluate.ts): primer, fenced data, question, answer-format rules.
+PROMPT = """{primer}
+
+Given the following data in {format_label} format:
+
+```{fence}
+{data}
+```
+
+Question: {question}
+
+Answer format requirements:
+- Provide only the value itself, no explanation
+- For numbers: output digits only (no commas, currency symbols, or units)
+- For dates/field names: use the exact string from the data
+- For lists: output comma-separated values with no spaces
+- For yes/no questions: answer YES or NO
+
+Answer:"""
+
+FORMAT_LABELS: dict[str, str] = {
+    "json": "JSON",
+    "json-compact": "JSON compact",
+    "toon": "TOON",
+    "tealeaf": "TeaLeaf",
+    "tealeaf-compact": "TeaLeaf",
+    "yaml": "YAML",
+    "xml": "XML",
+    "csv": "CSV",
+    "markdown-kv": "Markdown key-value",
+    "markdown-table": "Markdown table",
+}
+VALIDATION_QUESTION = "Is this data complete and valid? Answer YES or NO."
+CORRUPTIONS = ("none", "truncated", "extra-rows", "width-mismatch", "missing-fields")
+ROW_FORMATS = ("toon", "csv", "tealeaf", "tealeaf-compact")
+REQUIRED_FIELDS = ("id", "dataset", "question", "answer", "answer_type")
+
+
+def format_label(name: str) -> str:
+    """Display name of a format in prompts (TeaLeaf's ``{format_name}`` style)."""
+    return FORMAT_LABELS.get(name, name.upper())
+
+
+def user_path(path: str | Path) -> Path:
+    """A path a user typed: as given when it exists, else relative to the shell's directory ($PWD) or the
+    repository root — ``inspect eval`` runs the task from the task file's folder, so ``-T suite=../shared/…``
+    typed at the repository root would otherwise miss."""
+    given = Path(path)
+    if given.is_absolute() or given.exists():
+        return given
+    for base in (os.environ.get("PWD"), REPO_ROOT):
+        if base and (Path(base) / given).exists():
+            return Path(base) / given
+    return given

@@ -1,0 +1,191 @@
+"""Loading: a questions JSONL (ours or a user's) and its JSON datasets → Inspect Samples in every chosen format.
+
+Each JSONL line is ``{id, dataset, question, answer, answer_type[, question_type][, complexity]
+[, normalize_options][, corruption]}`` with ``dataset`` a JSON file path relative to the JSONL file (only the
+first five keys are required).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from coonbench.datasets.retrieval.common import (
+    CATEGORY,
+    CORRUPTIONS,
+    DEFAULT_FORMATS,
+    PROMPT,
+    QUESTIONS_FILE,
+    REQUIRED_FIELDS,
+    format_label,
+)
+from coonbench.datasets.retrieval.corrupt import corrupt_encoded
+from coonbench.formats import FormatError, get_format, list_formats
+from coonbench.samples import sample_metadata, split_param
+
+logger = logging.getLogger(__name__)
+
+class QuestionsFileError(ValueError):
+    """A malformed questions JSONL: names file, line and field."""
+
+
+def read_questions(path: str | Path) -> list[dict[str, Any]]:
+    """Validated question records of a JSONL file; ``dataset`` resolved against the file's folder."""
+    source = Path(path)
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise QuestionsFileError(f"{source}: cannot read questions file: {err}") from err
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise QuestionsFileError(f"{source}:{lineno}: not valid JSON: {err.msg}") from err
+        if not isinstance(rec, dict):
+            raise QuestionsFileError(f"{source}:{lineno}: expected a JSON object")
+        for name in REQUIRED_FIELDS:
+            if name not in rec or rec[name] is None or (isinstance(rec[name], str) and not rec[name].strip()):
+                raise QuestionsFileError(f"{source}:{lineno}: field '{name}' is missing or empty")
+        for name in ("id", "dataset", "question", "answer_type"):
+            if not isinstance(rec[name], str):
+                raise QuestionsFileError(f"{source}:{lineno}: field '{name}' must be a string")
+        from coonbench.normalize import ANSWER_TYPES, NormalizeOptions
+
+        if rec["answer_type"] not in ANSWER_TYPES:
+            raise QuestionsFileError(f"{source}:{lineno}: field 'answer_type': unknown type {rec['answer_type']!r} "
+                                     f"(expected one of {', '.join(ANSWER_TYPES)})")
+        try:
+            NormalizeOptions.coerce(rec.get("normalize_options"))
+        except (TypeError, ValueError) as err:
+            raise QuestionsFileError(f"{source}:{lineno}: field 'normalize_options': {err}") from err
+        if rec.get("corruption", "none") not in CORRUPTIONS:
+            raise QuestionsFileError(f"{source}:{lineno}: field 'corruption': expected one of {', '.join(CORRUPTIONS)}")
+        if rec["id"] in seen:
+            raise QuestionsFileError(f"{source}:{lineno}: field 'id': duplicate id {rec['id']!r}")
+        seen.add(rec["id"])
+        data_path = (source.parent / rec["dataset"]).resolve()
+        if not data_path.is_file():
+            raise QuestionsFileError(f"{source}:{lineno}: field 'dataset': file {data_path} not found")
+        out.append({**rec, "_data_path": str(data_path), "_line": lineno})
+    return out
+
+
+def data_format_names() -> list[str]:
+    """Every registered ``kind="data"`` format (plug-ins included), sorted."""
+    return [f.name for f in list_formats() if f.kind == "data"]
+
+
+def parse_formats(formats: str | Sequence[str] | None) -> list[str]:
+    """``-T formats=a,b`` (or ``all``: every registered data format) → names, each a registered ``kind="data"``
+    format; FormatError naming the unknown one and listing the registered data formats otherwise."""
+    names = list(DEFAULT_FORMATS) if formats is None else split_param(formats) or []
+    if names == ["all"]:
+        names = data_format_names()
+    known = data_format_names()
+    for name in names:
+        if name not in known:
+            try:
+                kind = get_format(name).kind
+            except FormatError:
+                kind = None
+            what = f"'{name}' is a {kind} format" if kind else f"unknown format '{name}'"
+            raise FormatError(f"{what}: retrieval takes a registered data format", expected=f"one of {', '.join(known)}",
+                              source="-T formats")
+    if not names:
+        raise ValueError("formats: at least one format is needed")
+    return list(dict.fromkeys(names))
+
+
+def _load_json(path: str, cache: dict[str, Any]) -> Any:
+    if path not in cache:
+        try:
+            cache[path] = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            raise QuestionsFileError(f"{path}:{err.lineno}: dataset is not valid JSON: {err.msg}") from err
+    return cache[path]
+
+
+def build_prompt(fmt: str, data_text: str, question: str) -> str:
+    """The full prompt for one question in one format (TOON's layout)."""
+    f = get_format(fmt)
+    return PROMPT.format(primer=f.primer("short"), format_label=format_label(fmt), fence=f.fence,
+                         data=data_text.rstrip("\n"), question=question)
+
+
+def retrieval_samples_with_skips(
+    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
+) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
+    """Samples for every question in every format, and per format the questions skipped because the format
+    refused their dataset (``{id, dataset, reason}``, the reason being the format's own error message)."""
+    names = parse_formats(formats)
+    records = read_questions(questions_file or QUESTIONS_FILE)
+    cache: dict[str, Any] = {}
+    encoded: dict[tuple[str, str, str], str | FormatError] = {}
+    samples: list[Sample] = []
+    skipped: dict[str, list[dict[str, str]]] = {}
+    for rec in records:
+        data = _load_json(rec["_data_path"], cache)
+        corruption = rec.get("corruption", "none")
+        for fmt in names:
+            key = (rec["_data_path"], fmt, corruption)
+            if key not in encoded:
+                try:
+                    encoded[key] = corrupt_encoded(data, fmt, corruption) if corruption != "none" else get_format(fmt).encode(data)
+                except FormatError as err:
+                    encoded[key] = err
+            text = encoded[key]
+            if isinstance(text, FormatError):
+                skipped.setdefault(fmt, []).append({"id": rec["id"], "dataset": rec["dataset"], "reason": text.message})
+                continue
+            prompt = build_prompt(fmt, text, rec["question"])
+            meta = sample_metadata(
+                format=fmt, category=CATEGORY, question_type=rec.get("question_type", "custom"),
+                complexity=rec.get("complexity", "custom"), input_text=prompt,
+                answer_type=rec["answer_type"], normalize_options=rec.get("normalize_options"),
+                pair_id=rec["id"], dataset=rec["dataset"], corruption=corruption,
+            )
+            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{fmt}", input=prompt, target=str(rec["answer"]),
+                                  metadata=meta))
+    for fmt, items in skipped.items():
+        logger.warning("retrieval: format %s cannot hold the data of %d questions (skipped; first reason: %s)",
+                       fmt, len(items), items[0]["reason"])
+    return samples, skipped
+
+
+def retrieval_samples(
+    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
+) -> tuple[list[Sample], dict[str, list[str]]]:
+    """Samples for every question in every format, and the (format → question ids) skipped because the
+    format cannot hold the data (CSV on nested data)."""
+    samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+    return samples, {fmt: [item["id"] for item in items] for fmt, items in skipped.items()}
+
+
+def skip_summary(skipped: dict[str, list[dict[str, str]]]) -> dict[str, Any]:
+    """What goes in the eval's metadata: per format, how many questions were skipped, and why (per dataset)."""
+    out: dict[str, Any] = {}
+    for fmt, items in sorted(skipped.items()):
+        reasons: dict[str, str] = {}
+        for item in items:
+            reasons.setdefault(item["dataset"], item["reason"])
+        out[fmt] = {"questions": len(items), "ids": [i["id"] for i in items], "reasons": reasons}
+    return out
+
+
+def retrieval_dataset(
+    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
+) -> MemoryDataset:
+    """The Inspect dataset (skipped questions are noted in the dataset name; ``evals/retrieval.py`` records the
+    full list with reasons in the eval's metadata)."""
+    samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+    note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
+    return MemoryDataset(samples, name=f"retrieval{' (' + note + ')' if note else ''}")

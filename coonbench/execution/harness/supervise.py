@@ -1,0 +1,184 @@
+"""Trusted side of a run inside the sandbox: feeds test inputs to a worker process, reports its answers.
+
+Self-contained (stdlib only): it is copied into the sandbox, so nothing from coonbench is importable there.
+Usage: ``python3 -I -S supervise.py CASES CASE_TIMEOUT_S -- WORKER_COMMAND…``; the first line of stdin is a
+per-run secret (nonce) chosen by the host.
+
+Why a separate process: the candidate code runs in the worker, never in this process. The worker gets the
+inputs one case at a time on its stdin and answers one JSON line per case on its stdout; its stdout and stderr
+are pipes to this process only. This process makes itself non-dumpable (the worker, same uid, can neither
+ptrace it nor open ``/proc/<pid>/fd`` or ``/proc/<pid>/mem``), reads the nonce before the worker exists and
+prints the result record after ``RESULT_MARKER`` + nonce — a line the worker can neither write nor forge.
+Expected outputs are never in the sandbox: the host compares. A case the worker does not answer in time
+(alarm ignored, C-level loop) is a timeout: the worker is killed and restarted for the next case.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+RESULT_MARKER = "@@COONBENCH-RESULT@@"
+GRACE_S = 1.0  # beyond the worker's own per-case alarm
+START_S = 10.0  # interpreter start + module load, beyond the case timeout
+MAX_LINE = 1024 * 1024  # one answer line; more is a protocol violation
+STDERR_TAIL = 600
+PR_SET_DUMPABLE = 4
+
+
+def _non_dumpable() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (ImportError, OSError, AttributeError):
+        pass
+
+
+class Worker:
+    """One worker process and a line reader over its stdout with deadlines."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        )
+        self.buffer = b""
+        self.stderr = b""
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        while chunk := self.proc.stderr.read1(65536):
+            self.stderr = (self.stderr + chunk)[-STDERR_TAIL:]
+
+    def send(self, message: dict[str, Any]) -> bool:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write((json.dumps(message) + "\n").encode())
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError):
+            return False
+
+    def read_line(self, timeout: float) -> tuple[str, Any]:
+        """("ok", decoded JSON) | ("timeout", None) | ("exit", None) | ("bad", reason)."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > MAX_LINE:
+                return "bad", f"the program wrote more than {MAX_LINE} bytes as one answer"
+            left = end - time.monotonic()
+            if left <= 0:
+                return "timeout", None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return "exit", None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        try:
+            return "ok", json.loads(line)
+        except ValueError:
+            return "bad", "the worker's answer was not JSON (the program wrote to the answer channel?)"
+
+    def exit_text(self) -> str:
+        """How the worker ended, with the tail of its stderr."""
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.proc.wait()
+        how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+        tail = self.stderr.decode("utf-8", errors="replace").strip()
+        return f"the program ended the process ({how})" + (f": {tail}" if tail else "")
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.kill()
+
+
+def _crash(message: str) -> dict[str, Any]:
+    return {"status": "error", "error": "ProcessExit", "message": message[:500], "type_error": False,
+            "value_error": False}
+
+
+def start(command: list[str], case_timeout: float) -> tuple[Worker, dict[str, Any] | None]:
+    """A worker that loaded the solution, or the parse/load record that ends the run."""
+    worker = Worker(command)
+    status, value = worker.read_line(case_timeout + START_S)
+    if status == "ok" and isinstance(value, dict) and value.get("stage") == "ready":
+        return worker, None
+    if status == "ok" and isinstance(value, dict) and value.get("stage") in ("parse", "load"):
+        worker.kill()
+        return worker, value
+    if status == "timeout":
+        worker.kill()
+        return worker, {"stage": "load", "status": "timeout", "message": "defining the module timed out"}
+    worker.kill()
+    reason = value if status == "bad" else worker.exit_text()
+    return worker, {"stage": "load", **_crash(f"while loading: {reason}")}
+
+
+def run(cases: list[dict[str, Any]], case_timeout: float, command: list[str]) -> dict[str, Any]:
+    """Every case through a worker; returns the run record the host classifies."""
+    worker, failed = start(command, case_timeout)
+    if failed is not None:
+        return failed
+    results: list[dict[str, Any]] = []
+    for case in cases:
+        if worker.proc.poll() is not None or worker.buffer:
+            worker.kill()
+            worker, failed = start(command, case_timeout)
+            if failed is not None:
+                results.append(_crash(str(failed.get("message"))))
+                continue
+        if not worker.send(case):
+            results.append(_crash(worker.exit_text()))
+            continue
+        status, value = worker.read_line(case_timeout + GRACE_S)
+        if status == "ok" and isinstance(value, dict) and value.get("status") in ("ok", "error", "timeout"):
+            results.append(value)
+        elif status == "timeout":
+            worker.kill()
+            results.append({"status": "timeout"})
+        elif status == "exit":
+            results.append(_crash(worker.exit_text()))
+        else:
+            worker.kill()
+            results.append(_crash(str(value) if status == "bad" else f"malformed answer {value!r}"))
+    worker.kill()
+    return {"stage": "run", "cases": results}
+
+
+def main(argv: list[str]) -> None:
+    """Read the nonce, become non-dumpable, run, print the marked record."""
+    nonce = sys.stdin.readline().strip()
+    sys.stdin.close()
+    _non_dumpable()
+    cases_path, case_timeout = argv[1], float(argv[2])
+    command = argv[argv.index("--") + 1:]
+    with open(cases_path, encoding="utf-8") as fh:
+        cases = json.load(fh)
+    try:
+        record = run(cases, case_timeout, command)
+    except Exception as exc:  # noqa: BLE001 - the host must get a record, not a traceback
+        record = {"stage": "harness", "message": f"{type(exc).__name__}: {exc}"}
+    sys.stdout.write(f"\n{RESULT_MARKER}{nonce} {json.dumps(record)}\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,56 @@
+"""``coonbench report``: Inspect logs in; tables with paired statistics, plots, markdown, HTML, CSV and JSON out.
+
+Beside the stack: it reads logs only (``inspect_ai.analysis``) and never imports a task, solver or scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from coonbench.report.load import ReportInputError, load_samples
+
+__all__ = ["ReportInputError", "ReportPaths", "build_report", "load_samples"]
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    markdown: Path
+    html: Path
+    json: Path
+    csv: list[Path]
+
+
+def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None) -> ReportPaths:
+    """Read the logs under ``logs`` and write the report into ``out`` (created if missing)."""
+    from coonbench.report import plots, render
+    from coonbench.report.cost import cost_section, read_prices
+    from coonbench.report.tables import sections_for
+
+    price_table = read_prices(prices) if prices is not None else None
+    samples, _ = load_samples(logs)
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sections = sections_for(samples)
+    for sec in sections:
+        plots.plot_section(sec, out_dir / "plots")
+    cost = cost_section(samples, price_table)
+    plots.plot_cost(cost, out_dir / "plots")
+    sections.append(cost)
+    header = {
+        "generator": "coonbench report",
+        "logs": sorted({str(p) for p in samples["log"]}),
+        "samples": int(len(samples)),
+        "systems": sorted(samples["system"].unique().tolist()),
+        "categories": sorted(samples["category"].unique().tolist()),
+        "formats": sorted(samples["format"].unique().tolist()),
+        "epochs": int(samples["epoch"].max()),
+    }
+    csv = render.write_csv(sections, out_dir)
+    return ReportPaths(
+        markdown=render.write_markdown(sections, out_dir, header),
+        html=render.write_html(sections, out_dir, header),
+        json=render.write_json(sections, out_dir, header),
+        csv=csv,
+    )

@@ -1,0 +1,134 @@
+"""Peers in the same pipeline: TOON's raw per-call benchmark results as Inspect eval logs (one per model).
+
+TOON publishes one JSON list per model (``results/accuracy/models/*.json``), each record a call: questionId, format,
+model, expected, actual, isCorrect, inputTokens, outputTokens, latencyMs. Each becomes an ``EvalSample`` with
+id ``<questionId>-<format>``, the recorded answer as the output, TOON's verdict kept as the score ``toon_verdict``
+(``{"correct": 1/0}``) and the call's usage and latency, written with ``inspect_ai.log.write_eval_log`` so the logs
+open in ``inspect view`` and go through ``coonbench report`` like ours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import (
+    EvalConfig,
+    EvalDataset,
+    EvalLog,
+    EvalMetric,
+    EvalPlan,
+    EvalPlanStep,
+    EvalResults,
+    EvalSample,
+    EvalScore,
+    EvalSpec,
+    EvalStats,
+    write_eval_log,
+)
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage
+from inspect_ai.scorer import Score
+
+from coonbench.report.load import ReportInputError
+
+TASK_NAME = "toon-retrieval"
+CATEGORY = "retrieval"
+SCORER = "toon_verdict"
+SOLVER = "toon-benchmark"  # the plan's name: TOON's own harness made these answers
+MODEL_PREFIX = "toon"  # Inspect model names are provider/name
+FIELDS = ("questionId", "format", "model", "expected", "actual", "isCorrect")
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ReportInputError(f"{path}: not a TOON results file ({str(err).splitlines()[0]})") from None
+    if not isinstance(data, list):
+        raise ReportInputError(f"{path}: expected a JSON list of per-call results")
+    for i, rec in enumerate(data):
+        missing = [f for f in FIELDS if not isinstance(rec, dict) or f not in rec]
+        if missing:
+            raise ReportInputError(f"{path}: entry {i}: missing field(s) {', '.join(missing)}")
+    return data
+
+
+def _sample(rec: dict[str, Any]) -> EvalSample:
+    model = str(rec["model"])
+    fmt = str(rec["format"])
+    qid = str(rec["questionId"])
+    tokens = int(rec.get("inputTokens") or 0)
+    out_tokens = int(rec.get("outputTokens") or 0)
+    latency = float(rec.get("latencyMs") or 0.0) / 1000
+    usage = ModelUsage(input_tokens=tokens, output_tokens=out_tokens, total_tokens=tokens + out_tokens)
+    output = ModelOutput.from_content(model=model, content=str(rec["actual"]))
+    output.usage = usage
+    question = f"TOON benchmark question {qid}, data shown as {fmt} (the prompt is not part of TOON's results)"
+    correct = bool(rec["isCorrect"])
+    return EvalSample(
+        id=f"{qid}-{fmt}",
+        epoch=1,
+        input=question,
+        target=str(rec["expected"]),
+        messages=[ChatMessageUser(content=question), ChatMessageAssistant(content=str(rec["actual"]), model=model)],
+        output=output,
+        scores={SCORER: Score(value={"correct": 1.0 if correct else 0.0, "input_tokens": float(tokens)},
+                              answer=str(rec["actual"]), explanation="TOON's verdict: " + ("correct" if correct else "incorrect"))},
+        metadata={"format": fmt, "category": CATEGORY, "question_type": "-", "complexity": "-",
+                  "input_tokens": tokens, "pair_id": qid, "source_model": model},
+        model_usage={model: usage},
+        total_time=latency,
+        working_time=latency,
+    )
+
+
+def to_eval_log(records: list[dict[str, Any]], source: Path) -> EvalLog:
+    """One EvalLog for one model's records."""
+    model = str(records[0]["model"]) if records else source.stem
+    samples = [_sample(r) for r in records]
+    n = len(samples)
+    accuracy = sum(s.scores[SCORER].value["correct"] for s in samples) / n if n else 0.0  # type: ignore[index,union-attr]
+    now = datetime.fromtimestamp(source.stat().st_mtime, tz=timezone.utc).isoformat()
+    return EvalLog(
+        status="success",
+        eval=EvalSpec(
+            created=now, task=TASK_NAME, dataset=EvalDataset(name=TASK_NAME, location=str(source), samples=n),
+            model=f"{MODEL_PREFIX}/{model}", config=EvalConfig(), solver=SOLVER,
+            metadata={"imported_from": str(source)},
+        ),
+        plan=EvalPlan(name=SOLVER, steps=[EvalPlanStep(solver=SOLVER)]),
+        results=EvalResults(
+            total_samples=n, completed_samples=n,
+            scores=[EvalScore(name=SCORER, scorer=SCORER,
+                              metrics={"accuracy": EvalMetric(name="accuracy", value=accuracy)})],
+        ),
+        stats=EvalStats(started_at=now, completed_at=now),
+        samples=samples,
+    )
+
+
+def import_toon(results_dir: str | Path, out_dir: str | Path) -> list[Path]:
+    """Write one ``.eval`` log per TOON model file under ``out_dir``; returns their paths."""
+    src = Path(results_dir)
+    files: Iterable[Path]
+    if src.is_file():
+        files = [src]
+    elif src.is_dir():
+        files = sorted(src.glob("*.json")) or sorted(src.glob("accuracy/models/*.json"))
+    else:
+        raise ReportInputError(f"{src}: no such file or directory")
+    files = list(files)
+    if not files:
+        raise ReportInputError(f"{src}: no TOON per-model results (*.json) found")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in files:
+        log = to_eval_log(_records(path), path)
+        target = out / f"{TASK_NAME}_{path.stem}.eval"
+        write_eval_log(log, str(target))
+        written.append(target)
+    return written

@@ -1,0 +1,225 @@
+"""Logs in, one tidy sample table out: Inspect's ``samples_df``/``evals_df`` with the dict scores parsed into columns.
+
+The log is the report's whole interface (it never imports a task, solver or scorer), so everything here is read
+generically: any format name, any score key, any metadata. One row per sample and epoch.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+# Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
+# from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
+# without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
+CLUSTER_KEYS = ("dataset", "sample_id", "source", "problem_id")
+# Metadata key naming the same question across formats (set by the tasks that compare formats).
+PAIR_KEY = "pair_id"
+BASE_COLUMNS = (
+    "category", "task", "model", "solver", "system", "log", "id", "epoch", "format", "question_type",
+    "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
+    "cluster", "pair", "primer", "primer_tokens", "error",
+)
+
+
+class ReportInputError(Exception):
+    """No logs, or a log that cannot be read: a one-line message for the user."""
+
+
+def find_logs(paths: Sequence[str | Path]) -> list[Path]:
+    """Every ``.eval``/``.json`` log under the given files or folders (sorted); raises when there is none."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise ReportInputError(f"{path}: no such file or directory")
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".eval", ".json") and p.is_file()))
+        else:
+            found.append(path)
+    logs = [p for p in found if p.suffix == ".eval" or _is_json_log(p)]
+    if not logs:
+        raise ReportInputError(f"no Inspect logs (.eval or log .json) found in {', '.join(map(str, paths))}")
+    return logs
+
+
+def _is_json_log(path: Path) -> bool:
+    if path.suffix != ".json":
+        return False
+    try:
+        with path.open("r", encoding="utf-8") as fh:
+            head = fh.read(2048)
+    except OSError:
+        return False
+    return '"eval"' in head and '"version"' in head
+
+
+def _score_dict(raw: Any) -> dict[str, float]:
+    """A ``score_*`` cell as {key: float}: dict values parsed from JSON, C/I as 1/0, numbers as they are."""
+    if raw is None or (isinstance(raw, float) and math.isnan(raw)) or raw is pd.NA:
+        return {}
+    value: Any = raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+    if isinstance(value, dict):
+        return {str(k): _number(v) for k, v in value.items()}
+    return {"correct": _number(value)}
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        letter = value.strip().upper()
+        if letter in ("C", "I", "P", "N"):
+            return {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}[letter]
+        try:
+            return float(value)
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+def _usage(raw: Any) -> tuple[float, float]:
+    """(input, output) tokens the provider reported, summed over models; NaN when none reported."""
+    if not isinstance(raw, str) or not raw.strip():
+        return math.nan, math.nan
+    try:
+        usage = json.loads(raw)
+    except json.JSONDecodeError:
+        return math.nan, math.nan
+    ins = [float(u.get("input_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
+    outs = [float(u.get("output_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
+    if not ins or not (sum(ins) or sum(outs)):
+        return math.nan, math.nan
+    return sum(ins), sum(outs)
+
+
+def _strip_suffix(sample_id: str, fmt: str) -> str:
+    for sep in ("-", ":", "_", "/"):
+        if fmt and sample_id.endswith(sep + fmt):
+            return sample_id[: -len(fmt) - 1]
+    return sample_id
+
+
+def _meta(df: pd.DataFrame, key: str) -> pd.Series:
+    col = f"metadata_{key}"
+    if col in df.columns:
+        return df[col]
+    return pd.Series([pd.NA] * len(df), index=df.index, dtype="object")
+
+
+def _read_frames(logs: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from inspect_ai.analysis import evals_df, samples_df
+
+    try:
+        evals = evals_df([str(p) for p in logs], quiet=True)
+        samples = samples_df([str(p) for p in logs], quiet=True)
+    except Exception as err:  # noqa: BLE001 - a corrupt or foreign file: name it in one line
+        bad = _first_unreadable(logs)
+        where = f"{bad}: " if bad else ""
+        raise ReportInputError(f"{where}unreadable Inspect log ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})") from None
+    return evals, samples
+
+
+def _first_unreadable(logs: list[Path]) -> Path | None:
+    from inspect_ai.log import read_eval_log
+
+    for path in logs:
+        try:
+            read_eval_log(str(path), header_only=True)
+        except Exception:  # noqa: BLE001
+            return path
+    return None
+
+
+def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(samples, evals): the tidy per-sample table (``BASE_COLUMNS`` + one column per score key) and evals_df."""
+    logs = find_logs(paths)
+    evals, raw = _read_frames(logs)
+    if raw.empty:
+        raise ReportInputError(f"the logs in {', '.join(map(str, paths))} hold no samples")
+    info = evals.set_index("eval_id")
+    solver = info["solver"] if "solver" in info.columns else pd.Series(dtype="object")
+    out = pd.DataFrame(index=raw.index)
+    out["log"] = raw["log"].astype(str)
+    out["task"] = raw["eval_id"].map(info["task_name"]).astype(str)
+    category = _meta(raw, "category").astype("object")
+    out["category"] = category.where(category.notna(), out["task"]).astype(str)
+    out["model"] = raw["eval_id"].map(info["model"]).astype(str)
+    out["solver"] = raw["eval_id"].map(solver).astype("object").where(lambda s: s.notna(), "").astype(str)
+    out["system"] = [m if not s or s == "<NA>" else f"{m} [{s}]" for m, s in zip(out["model"], out["solver"])]
+    out["id"] = raw["id"].astype(str)
+    out["epoch"] = raw["epoch"].astype(int)
+    fmt = _meta(raw, "format").astype("object")
+    out["format"] = fmt.where(fmt.notna(), "default").astype(str)
+    for key in ("question_type", "complexity"):
+        col = _meta(raw, key).astype("object")
+        out[key] = col.where(col.notna(), "-").astype(str)
+    out["input_tokens"] = pd.to_numeric(_meta(raw, "input_tokens"), errors="coerce").astype(float)
+    usage = [_usage(u) for u in (raw["model_usage"] if "model_usage" in raw.columns else [None] * len(raw))]
+    out["usage_input_tokens"] = [u[0] for u in usage]
+    out["usage_output_tokens"] = [u[1] for u in usage]
+    for key in ("total_time", "working_time"):
+        out[key] = pd.to_numeric(raw[key], errors="coerce").astype(float) if key in raw.columns else math.nan
+    pair = _meta(raw, PAIR_KEY).astype("object")
+    stripped = pd.Series([_strip_suffix(i, f) for i, f in zip(out["id"], out["format"])], index=raw.index)
+    out["pair"] = pair.where(pair.notna(), stripped).astype(str)
+    out["cluster"] = _clusters(raw, out)
+    primer = _meta(raw, "primer").astype("object")
+    out["primer"] = primer.where(primer.notna(), pd.NA)
+    out["primer_tokens"] = pd.to_numeric(_meta(raw, "primer_tokens"), errors="coerce").astype(float)
+    err = raw["error"].astype("object") if "error" in raw.columns else pd.Series([""] * len(raw), index=raw.index)
+    out["error"] = err.where(err.notna(), "").astype(str)
+    scores = _score_columns(raw)
+    scores = scores.drop(columns=[c for c in scores.columns if c in out.columns])  # e.g. input_tokens: same figure
+    samples = pd.concat([out.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
+    return samples, evals
+
+
+def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> list[str]:
+    keys = [f"metadata_{k}" for k in CLUSTER_KEYS if f"metadata_{k}" in raw.columns]
+    clusters: list[str] = []
+    columns = [raw[k].astype("object").tolist() for k in keys]
+    for i, (task, sid) in enumerate(zip(out["task"], out["pair"])):
+        value = next((c[i] for c in columns if c[i] is not None and c[i] is not pd.NA and c[i] == c[i]), None)
+        clusters.append(f"{task}:{value}" if value is not None else f"{task}:{sid}")
+    return clusters
+
+
+def _score_columns(raw: pd.DataFrame) -> pd.DataFrame:
+    """One float column per score key; keys of several scorers that collide are prefixed ``<scorer>:``."""
+    score_cols = [c for c in raw.columns if c.startswith("score_")]
+    parsed = {c.removeprefix("score_"): [_score_dict(v) for v in raw[c].tolist()] for c in score_cols}
+    owners: dict[str, list[str]] = {}
+    for scorer, rows in parsed.items():
+        for key in sorted({k for row in rows for k in row}):
+            owners.setdefault(key, []).append(scorer)
+    columns: dict[str, list[float]] = {}
+    for key, scorers in owners.items():
+        if len(scorers) == 1:
+            columns[key] = [row.get(key, math.nan) for row in parsed[scorers[0]]]
+            continue
+        merged = [math.nan] * len(raw)  # the same key from scorers of different tasks: one column
+        clash = False
+        for scorer in scorers:
+            for i, row in enumerate(parsed[scorer]):
+                if key in row:
+                    clash = clash or not math.isnan(merged[i])
+                    merged[i] = row[key]
+        if not clash:
+            columns[key] = merged
+        else:  # two scorers on the same sample: keep both apart
+            for scorer in scorers:
+                columns[f"{scorer}:{key}"] = [row.get(key, math.nan) for row in parsed[scorer]]
+    return pd.DataFrame(columns, index=raw.index, dtype=float)

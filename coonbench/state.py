@@ -1,0 +1,36 @@
+"""Per-sample state shared by solvers and scorers, as typed Inspect ``StoreModel``s.
+
+Solvers write it, scorers read it; both import it from here (a layer below both), so no scorer imports a
+solver. Field values live in the sample's store under ``<Model>:<field>`` keys and are shown in the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.util import Store, StoreModel
+from pydantic import Field
+
+
+class RetryState(StoreModel):
+    """``retry_generate``'s bookkeeping: one record per reply (``AnswerCheck.record``), read by the code scorers."""
+
+    attempts: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class CorrectionState(StoreModel):
+    """The correction protocol: the problem, the attempt budget and one record per attempt (``attempt_record``)."""
+
+    problem_id: str | None = None
+    max_attempts: int = 1
+    attempts: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def retry_state(store: Store) -> RetryState:
+    """The retry bookkeeping bound to a sample's store (``state.store``)."""
+    return RetryState(store=store)
+
+
+def correction_state(store: Store) -> CorrectionState:
+    """The correction state bound to a sample's store (``state.store``)."""
+    return CorrectionState(store=store)

@@ -1,0 +1,1 @@
+"""Meta-validation of the measuring instrument: synthetic answers through the real scorers (``validate``)."""

@@ -1,0 +1,48 @@
+"""``coonbench validate [TASK…] [--limit-per-task N] [-o OUT] [--judges MODEL…]``: the scorer validity table."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_LIMIT = 20
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from coonbench.validity.run import TASKS, table, validate
+
+    if args.judges is not None:
+        try:
+            from coonbench.validity.judges import validate_judges  # type: ignore[import-not-found]
+        except ImportError as err:
+            print(f"coonbench validate --judges: judge meta-evaluation is not available in this build ({err})",
+                  file=sys.stderr)
+            return 2
+        validate_judges(judge_models=list(args.judges), limit=args.limit_per_task or DEFAULT_LIMIT,
+                        out_dir=Path(args.output))
+        if not args.tasks:
+            return 0
+    tasks = list(args.tasks) or list(TASKS)
+    limit = None if args.limit_per_task == 0 else args.limit_per_task
+    results = validate(tasks, limit, Path(args.output), progress=lambda m: print(m, file=sys.stderr))
+    print(table(results))
+    failures = sum(not r.ok for res in results for r in res.rows)
+    print(f"\n{failures} variant(s) off goal; details in {Path(args.output) / 'validity.md'}")
+    return 0 if all(r.goals_met() for r in results) else 1
+
+
+def register(subparsers: Any) -> None:
+    """Add ``validate`` to the ``coonbench`` command line."""
+    p = subparsers.add_parser(
+        "validate", help="run synthetic answers (equivalent, near miss, garbage) through the real scorers"
+    )
+    p.add_argument("tasks", nargs="*", metavar="TASK",
+                   help="comprehension, structure, generation, modification, retrieval, correction (default all)")
+    p.add_argument("--limit-per-task", type=int, default=DEFAULT_LIMIT,
+                   help=f"samples per task, spread over question types, seeded (default {DEFAULT_LIMIT}; 0 = all)")
+    p.add_argument("-o", "--output", default="validity", help="folder for validity.csv/.json/.md (default ./validity)")
+    p.add_argument("--judges", nargs="+", metavar="MODEL",
+                   help="also meta-evaluate these judge models (accuracy and Cohen's kappa against the scorers)")
+    p.set_defaults(fn=cmd_validate)

@@ -1,0 +1,1 @@
+"""An example coonbench plug-in package (docs/plugins.md)."""

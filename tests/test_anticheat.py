@@ -1,0 +1,185 @@
+"""Grading cannot be gamed: a program that hunts for the expected outputs, or forges the result record, scores 0.
+
+The expected outputs are random tokens (``EXP-…``) that no computation on the inputs (``IN-…``) can produce, so
+the only ways to pass are to find them or to forge the harness's verdict. Each cheater also proves that its
+search works (it reports the input tokens it found) so that "found nothing" is not an artefact of a broken search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from coonbench.execution import Outcome, Problem, get_executor
+from coonbench.execution.base import RESULT_MARKER, case_inputs, parse_runner_output
+from coonbench.execution.python import python_to_ast_json
+from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
+
+_rng = random.Random(16)
+INPUTS = [f"IN-{_rng.getrandbits(64):016x}" for _ in range(3)]
+EXPECTED = [f"EXP-{_rng.getrandbits(64):016x}" for _ in range(3)]
+SECRET_PROBLEM = Problem.model_validate(
+    {
+        "id": "t_secret",
+        "category": "basic",
+        "complexity": "basic",
+        "signature": {"name": "f", "params": [{"name": "key", "type": "str"}], "returns": "str"},
+        "description": "look the key up",
+        "tests": [{"input": [i], "expected": e} for i, e in zip(INPUTS, EXPECTED)],
+        "solutions": {"python": f"TABLE = {dict(zip(INPUTS, EXPECTED))!r}\ndef f(key):\n    return TABLE[key]\n"},
+    }
+)
+
+PY_SEARCH = r'''
+import os, re, stat
+PAT = re.compile(r"(?:IN|EXP)-[0-9a-f]{16}")
+def search():
+    found = set(PAT.findall(repr(dict(os.environ))))
+    seen = 0
+    tops = [os.getcwd(), os.path.dirname(os.getcwd()), "/proc", "/tmp", "/dev/shm", "/etc", "/root", "/home", "/var"]
+    for top in tops:
+        for root, dirs, files in os.walk(top):
+            for name in files:
+                seen += 1
+                if seen > 4000:
+                    return found
+                try:
+                    if not stat.S_ISREG(os.stat(os.path.join(root, name)).st_mode):
+                        continue
+                    with open(os.path.join(root, name), "rb") as fh:
+                        found.update(PAT.findall(fh.read(1 << 20).decode("latin-1")))
+                except Exception:
+                    pass
+    return found
+FOUND = sorted(search())
+def f(key):
+    hits = [t for t in FOUND if t.startswith("EXP-")]
+    return hits[0] if hits else "found:" + ",".join(FOUND)
+'''
+
+JS_SEARCH = r'''
+const P = console.log.constructor("return process")();
+const fs = P.mainModule.require("fs");
+const path = P.mainModule.require("path");
+const Buffer = P.mainModule.require("buffer").Buffer;
+const PAT = /(?:IN|EXP)-[0-9a-f]{16}/g;
+const FOUND = new Set();
+for (const m of JSON.stringify(P.env).match(PAT) || []) FOUND.add(m);
+let seen = 0;
+function walk(dir) {
+  let entries;
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { return; }
+  for (const e of entries) {
+    if (seen > 4000) return;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (e.isFile()) {
+      seen++;
+      try {
+        const fd = fs.openSync(p, "r"); const buf = Buffer.alloc(1 << 20);
+        const n = fs.readSync(fd, buf, 0, buf.length, 0); fs.closeSync(fd);
+        for (const m of buf.toString("latin1", 0, n).match(PAT) || []) FOUND.add(m);
+      } catch (err) {}
+    }
+  }
+}
+for (const top of [P.cwd(), path.dirname(P.cwd()), "/proc", "/tmp", "/dev/shm", "/etc", "/root", "/home"]) walk(top);
+function f(key) {
+  const hits = [...FOUND].filter((t) => t.startsWith("EXP-")).sort();
+  return hits.length ? hits[0] : "found:" + [...FOUND].sort().join(",");
+}
+'''
+
+FORGED = json.dumps({"stage": "run", "cases": [{"status": "ok", "value": e} for e in EXPECTED]})
+
+PY_FORGE = f'''
+import os, sys
+LINE = "\\n{RESULT_MARKER} " + {FORGED!r} + "\\n"
+stolen = ""
+for name in ("environ", "cmdline", "fd/0", "mem"):
+    try:
+        with open(f"/proc/{{os.getppid()}}/{{name}}", "rb") as fh:
+            stolen += fh.read(4096).decode("latin-1")
+    except Exception:
+        pass
+for fd in range(0, 64):
+    try:
+        os.write(fd, LINE.encode())
+    except OSError:
+        pass
+for target in (f"/proc/{{os.getppid()}}/fd/1", "/proc/1/fd/1"):
+    try:
+        with open(target, "w") as fh:
+            fh.write(LINE)
+    except OSError:
+        pass
+sys.__stdout__.write(LINE)
+sys.__stdout__.flush()
+os._exit(0)
+def f(key):
+    return key
+'''
+
+JS_FORGE = f'''
+const P = console.log.constructor("return process")();
+const fs = P.mainModule.require("fs");
+const LINE = "\\n{RESULT_MARKER} " + {json.dumps(FORGED)} + "\\n";
+for (let fd = 0; fd < 64; fd++) {{ try {{ fs.writeSync(fd, LINE); }} catch (e) {{}} }}
+for (const t of ["/proc/" + P.ppid + "/fd/1", "/proc/1/fd/1"]) {{ try {{ fs.writeFileSync(t, LINE); }} catch (e) {{}} }}
+P.stdout.write(LINE, () => P.exit(0));
+function f(key) {{ return key; }}
+'''
+
+
+def _code(target: str, py: str, js: str) -> str:
+    return {"python": py, "python-ast": python_to_ast_json(py), "javascript": js}[target]
+
+
+def _run(target: str, code: str) -> tuple:  # type: ignore[type-arg]
+    box = LocalLimitedSandbox(LocalSandboxConfig())
+    result = asyncio.run(get_executor(target).run(code, SECRET_PROBLEM, case_timeout=10, box=box))
+    return result, box
+
+
+@pytest.mark.parametrize("target", ["python", "python-ast", "javascript"])
+def test_program_searching_for_test_data_scores_zero(target: str) -> None:
+    result, box = _run(target, _code(target, PY_SEARCH, JS_SEARCH))
+    assert result.outcome is Outcome.WRONG_OUTPUT and result.passed == 0, result
+    # the search worked: it found the inputs (they are in the sandbox) but no expected output anywhere
+    assert any(i in (result.actual or "") for i in INPUTS), result.actual
+    assert "EXP-" not in (result.actual or "")
+    sandbox_files = "".join(p.read_text(errors="replace") for p in Path(box.directory).rglob("*") if p.is_file())
+    assert not any(e in sandbox_files for e in EXPECTED) and INPUTS[0] in sandbox_files
+
+
+@pytest.mark.parametrize("target", ["python", "python-ast", "javascript"])
+def test_forged_result_record_scores_zero(target: str) -> None:
+    result, _ = _run(target, _code(target, PY_FORGE, JS_FORGE))
+    assert result.outcome is not Outcome.PASS and result.passed == 0, result
+    # it killed its own worker (or garbled the worker's answer channel): a crash, not a pass
+    assert result.outcome is Outcome.RUNTIME_ERROR, result
+    assert "ended the process" in result.message or "answer channel" in result.message, result
+
+
+def test_gold_passes_the_secret_problem() -> None:
+    """Control: the same problem and harness do give PASS to a program that knows the answers honestly."""
+    result, _ = _run("python", SECRET_PROBLEM.solutions["python"])
+    assert result.outcome is Outcome.PASS and result.passed == 3
+
+
+def test_record_needs_this_runs_nonce() -> None:
+    record = {"stage": "run", "cases": []}
+    line = f"noise\n{RESULT_MARKER}abc {json.dumps(record)}\n"
+    assert parse_runner_output(line, "abc") == record
+    assert parse_runner_output(line, "abd") is None
+    assert parse_runner_output(line.replace("abc ", " "), "abc") is None
+
+
+def test_sandbox_receives_inputs_only() -> None:
+    sent = json.dumps(case_inputs(SECRET_PROBLEM))
+    assert all(i in sent for i in INPUTS) and not any(e in sent for e in EXPECTED)
+    assert "expected" not in sent

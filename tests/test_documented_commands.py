@@ -1,0 +1,123 @@
+"""Every command the README and docs/ advertise runs as written (a documented command that crashes is the worst
+first impression). A fast test checks that each command names real files, tasks and subcommands; the slow one
+runs them all, in document order, from the repository root, and lists what it ran."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import coonbench
+from coonbench.cli import _task_summaries, build_parser
+from coonbench.paths import REPO_ROOT
+from tests.documented import Command, all_commands, commands_in
+
+COMMANDS = all_commands()
+PROGRAMS = {"pip", "inspect", "coonbench", "python"}
+FILE_SUFFIXES = (".dart", ".json", ".jsonl", ".coon", ".py", ".yaml", ".yml", ".toon", ".tl", ".csv")
+OUTPUT_FLAGS = {"-o", "--output", "--output-dir", "--log-dir", "-O"}
+COMMAND_TIMEOUT_S = 900
+SERVER_WAIT_S = 60
+
+
+def _subcommands() -> set[str]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    return set(sub.choices)  # type: ignore[attr-defined]
+
+
+def _this_checkout_is_installed() -> bool:
+    return Path(coonbench.__file__).resolve().parent.parent == REPO_ROOT.resolve()
+
+
+def test_documents_advertise_commands() -> None:
+    assert len(COMMANDS) >= 10, [c.id for c in COMMANDS]
+    assert len({c.id for c in COMMANDS}) == len(COMMANDS)
+
+
+def test_readme_gives_exactly_two_fresh_machine_commands() -> None:
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Two commands for a fresh machine", 1)[1].split("\n## ", 1)[0]
+    cmds = [c for c in commands_in(REPO_ROOT / "README.md") if c.text in section]
+    assert len(cmds) == 2, [c.text for c in cmds]
+    first, second = cmds
+    assert "gguf/" in first.text and first.installs, "command 1 sets up and runs on the embedded model"
+    assert second.runs_tests and second.installs, "command 2 sets up and runs the tests"
+    ci = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert second.text in ci, ".ci/run must run the README's test command"
+
+
+@pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
+def test_command_names_real_things(cmd: Command) -> None:
+    """Files a command reads exist, tasks and subcommands are real: no placeholder like lib/main.dart."""
+    for part in re.split(r"&&|\|\||;|\|", cmd.runnable()):
+        words = Command(cmd.doc, cmd.line, part.strip()).words()
+        if not words:
+            continue
+        assert words[0] in PROGRAMS, f"{cmd.id}: unexpected program {words[0]!r}"
+        if words[0] == "coonbench":
+            assert words[1] in _subcommands(), f"{cmd.id}: no subcommand {words[1]!r}"
+        if words[:2] in (["inspect", "eval"], ["inspect", "eval-set"]):
+            for task in (w for w in words[2:] if not w.startswith("-")):
+                if task.startswith("coonbench/"):
+                    assert task.removeprefix("coonbench/") in _task_summaries(), f"{cmd.id}: no task {task}"
+                elif task.endswith(".py"):
+                    assert (REPO_ROOT / task).is_file(), f"{cmd.id}: no task file {task}"
+                else:
+                    break  # the first non-task word (an option's value) ends the task list
+        previous = ""
+        for word in words[1:]:
+            value = word.split("=", 1)[1] if "=" in word and not word.startswith("-") else word
+            if previous not in OUTPUT_FLAGS | {">", ">>"} and value.endswith(FILE_SUFFIXES):
+                assert (REPO_ROOT / value).exists(), f"{cmd.id}: {value} does not exist (examples use repo files)"
+            previous = word
+
+
+def _run_server(cmd: Command) -> None:
+    """Start a server command, wait until it says where it listens, stop it."""
+    proc = subprocess.Popen(
+        cmd.runnable(), shell=True, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, start_new_session=True,
+    )
+    seen = ""
+    deadline = time.monotonic() + SERVER_WAIT_S
+    try:
+        os.set_blocking(proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        while time.monotonic() < deadline and proc.poll() is None and "http" not in seen:
+            chunk = proc.stdout.read()  # type: ignore[union-attr]
+            seen += chunk or ""
+            time.sleep(0.5)
+        assert proc.poll() is None, f"{cmd.id}: exited {proc.returncode}: {seen[-2000:]}"
+        assert "http" in seen, f"{cmd.id}: said nothing of where it listens in {SERVER_WAIT_S} s: {seen[-2000:]}"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
+def test_command_runs_as_written(cmd: Command) -> None:
+    if cmd.runs_tests:
+        pytest.skip("this is the command that runs this test suite (.ci/run runs it)")
+    if cmd.installs and not _this_checkout_is_installed():
+        pytest.skip(f"installs packages: run only where this checkout is the installed one ({coonbench.__file__})")
+    print(f"\n$ {cmd.runnable()}", file=sys.stderr)
+    if cmd.serves:
+        _run_server(cmd)
+        return
+    start = time.monotonic()
+    out = subprocess.run(
+        cmd.runnable(), shell=True, cwd=REPO_ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
+        executable="/bin/bash",
+    )
+    print(f"  exit {out.returncode} in {time.monotonic() - start:.1f} s", file=sys.stderr)
+    assert out.returncode == 0, f"{cmd.id}: `{cmd.runnable()}` exited {out.returncode}\n{out.stderr[-3000:]}"
+    assert "Traceback (most recent call last)" not in out.stderr, f"{cmd.id}: traceback\n{out.stderr[-3000:]}"

@@ -1,0 +1,97 @@
+"""A third-party plug-in package, pip-installed into a temporary environment, runs in coonbench's tasks.
+
+The package (``examples/coonbench-plugin-example``, copied to a temp folder so the build leaves nothing in the
+repository) registers a ``kind="code"`` format and a ``kind="data"`` format through the ``coonbench.formats``
+entry point, and a task + scorer through Inspect's ``inspect_ai`` entry point. It is installed with
+``pip install --no-deps --no-build-isolation --no-index`` into ``python -m venv --system-site-packages`` (no
+network) and driven through that environment's ``inspect``: comprehension and retrieval with the gold solver
+must score 100% in the plug-in's formats, and its own task must run by name. This process never imports it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+
+from coonbench.formats import FormatError, get_format
+from coonbench.paths import REPO_ROOT
+
+PLUGIN = REPO_ROOT / "examples" / "coonbench-plugin-example"
+CODE_FORMAT, DATA_FORMAT = "example-reversed-dart", "example-sorted-json"
+
+pytestmark = pytest.mark.slow
+
+
+def _run(cmd: list[str], env: dict[str, str], timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(cmd, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    try:
+        import setuptools  # noqa: F401
+        import wheel  # noqa: F401
+    except ImportError as err:
+        pytest.skip(f"building the plug-in offline needs setuptools and wheel installed ({err})")
+    root = tmp_path_factory.mktemp("plugin")
+    pkg = root / "pkg"
+    shutil.copytree(PLUGIN, pkg, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    env_dir = root / "venv"
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    _run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], env)
+    python = env_dir / "bin" / "python"
+    _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q", str(pkg)], env)
+    return python, env
+
+
+def _eval(venv: tuple[Path, dict[str, str]], log_dir: Path, *args: str) -> object:
+    python, env = venv
+    _run(
+        [str(python), "-m", "inspect_ai", "eval", *args, "--solver", "coonbench/gold", "--model", "mockllm/model",
+         "--log-dir", str(log_dir), "--display", "none"],
+        env,
+    )
+    [log_file] = sorted(log_dir.glob("*.eval"))
+    return read_eval_log(str(log_file))
+
+
+def test_the_plugin_is_not_part_of_coonbench() -> None:
+    for name in (CODE_FORMAT, DATA_FORMAT):
+        with pytest.raises(FormatError, match="unknown format"):
+            get_format(name)
+
+
+def test_code_format_in_comprehension(venv: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    log = _eval(venv, tmp_path, "evals/comprehension.py", "-T", f"formats={CODE_FORMAT},dart", "-T", "bands=simple")
+    assert log.status == "success"  # type: ignore[attr-defined]
+    formats = Counter(s.metadata["format"] for s in log.samples)  # type: ignore[attr-defined]
+    assert set(formats) == {CODE_FORMAT, "dart"} and formats[CODE_FORMAT] == formats["dart"] > 0
+    metrics = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}  # type: ignore[attr-defined]
+    assert metrics["accuracy"] == 1.0 and metrics[f"format/{CODE_FORMAT}"] == 1.0
+    shown = next(s for s in log.samples if s.metadata["format"] == CODE_FORMAT)  # type: ignore[attr-defined]
+    assert "```reversed-dart" in str(shown.input)
+
+
+def test_data_format_in_retrieval(venv: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    log = _eval(venv, tmp_path, "evals/retrieval.py", "-T", f"formats={DATA_FORMAT},json", "--limit", "60")
+    assert log.status == "success"  # type: ignore[attr-defined]
+    formats = Counter(s.metadata["format"] for s in log.samples)  # type: ignore[attr-defined]
+    assert set(formats) == {DATA_FORMAT, "json"}
+    assert all(s.scores["answer_match"].value["correct"] == 1.0 for s in log.samples)  # type: ignore[attr-defined]
+
+
+def test_plugin_task_and_scorer_by_name(venv: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    log = _eval(venv, tmp_path, "coonbench_example/lookup")
+    assert log.status == "success" and len(log.samples) == 2  # type: ignore[attr-defined]
+    [score] = log.results.scores  # type: ignore[attr-defined]
+    assert score.name == "exact" and score.metrics["accuracy"].value == 1.0

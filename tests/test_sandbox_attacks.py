@@ -1,0 +1,287 @@
+"""Hostile programs against the local sandbox: each attack is run and its containment asserted.
+
+Attacks: infinite loops (also with the alarm ignored), an 8 GB allocation, a fork bomb through ctypes
+(``fork`` + ``setsid``) and through Node's ``child_process`` (detached), a socket through libc, reading
+``/etc/passwd``, writing outside the sample directory, a stdout flood. Mechanisms the kernel refuses are skipped
+with the reason ``capabilities()`` gives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import socket
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from inspect_ai.util import OutputLimitExceededError
+
+from coonbench.execution import AttemptResult, Outcome, Problem, get_executor
+from coonbench.execution.sandbox import (
+    OUTPUT_CAP,
+    LocalLimitedSandbox,
+    LocalSandboxConfig,
+    capabilities,
+    processes_of,
+)
+
+CAPS = capabilities()
+needs_uid = pytest.mark.skipif(not CAPS["dedicated_uid"], reason="not root: no dedicated uid to limit and sweep")
+needs_root_view = pytest.mark.skipif(not CAPS["private_root"], reason="this kernel refuses a mount namespace")
+needs_netns = pytest.mark.skipif(CAPS["network"] == "none", reason="this kernel refuses a network namespace")
+
+PROBLEM = Problem.model_validate(
+    {
+        "id": "t_attack",
+        "category": "basic",
+        "complexity": "basic",
+        "signature": {"name": "f", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+        "description": "identity",
+        "tests": [{"input": [1], "expected": 1}, {"input": [2], "expected": 2}],
+        "solutions": {"python": "def f(n):\n    return n\n"},
+    }
+)
+ESCAPE = 'const P = console.log.constructor("return process")();\nconst req = P.mainModule.require;\n'
+
+
+def attempt(target: str, code: str, box: LocalLimitedSandbox | None = None, case_timeout: float = 2.0) -> AttemptResult:
+    return asyncio.run(get_executor(target).run(code, PROBLEM, case_timeout=case_timeout, box=box or new_box()))
+
+
+def new_box() -> LocalLimitedSandbox:
+    return LocalLimitedSandbox(LocalSandboxConfig())
+
+
+def feedback(result: AttemptResult) -> str:
+    """Everything of an attempt that is sent back to the model."""
+    return " ".join(str(x) for x in (result.message, result.call, result.expected, result.actual))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ndef f(n):\n    while True:\n        pass\n",
+        "def f(n):\n    return sum(range(10**12))\n",  # C-level: the alarm cannot interrupt it
+    ],
+    ids=["alarm-ignored", "c-level-loop"],
+)
+def test_loop_the_worker_cannot_interrupt_is_timeout(code: str) -> None:
+    start = time.monotonic()
+    result = attempt("python", code, case_timeout=0.5)
+    assert result.outcome is Outcome.TIMEOUT, result
+    assert time.monotonic() - start < 15
+
+
+@pytest.mark.parametrize(
+    "target,code",
+    [
+        ("python", "def f(n):\n    block = bytearray(8 * 1024**3)\n    return len(block)\n"),
+        ("javascript", "function f(n) { const b = new ArrayBuffer(8 * 2 ** 30); return b.byteLength; }"),
+        ("javascript", ESCAPE + "function f(n) { const a = []; for (let i = 0; i < 8; i++) a.push(req('buffer').Buffer.alloc(2 ** 30, 1)); return a.length; }"),
+    ],
+    ids=["python", "javascript", "javascript-buffer"],
+)
+def test_8gb_allocation_is_refused(target: str, code: str) -> None:
+    result = attempt(target, code)
+    assert result.outcome is Outcome.RUNTIME_ERROR, result
+
+
+FORK_BOMB = """import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+def f(n):
+    made = 0
+    for _ in range(500):
+        pid = libc.fork()
+        if pid == 0:
+            libc.setsid()
+            while True:
+                if libc.fork() == 0:
+                    libc.setsid()
+                time.sleep(0.05)
+        if pid < 0:
+            break
+        made += 1
+    return 1000 + made
+"""
+
+JS_FORK_BOMB = ESCAPE + """const cp = req("child_process");
+let made = 0;
+for (let i = 0; i < 200; i++) {
+  try { const c = cp.spawn("/bin/sh", ["-c", "while :; do sleep 1000 & sleep 1; done"], { detached: true, stdio: "ignore" });
+        c.unref(); if (c.pid) made++; } catch (e) { break; }
+}
+function f(n) { return 1000 + made; }
+"""
+
+
+@needs_uid
+@pytest.mark.parametrize("target,code", [("python", FORK_BOMB), ("javascript", JS_FORK_BOMB)], ids=["ctypes", "node"])
+def test_fork_bomb_is_bounded_and_leaves_nothing_alive(target: str, code: str) -> None:
+    box = new_box()
+    assert box.uid is not None and processes_of(box.uid) == []
+    before = len([p for p in os.listdir("/proc") if p.isdigit()])
+    result = attempt(target, code, box=box, case_timeout=3)
+    assert result.outcome is Outcome.WRONG_OUTPUT, result
+    made = int(result.actual or 0) - 1000
+    assert 5 <= made < box.config.max_processes, f"the bomb made {made} processes (limit {box.config.max_processes})"
+    assert processes_of(box.uid) == [], "a sandbox process survived the run"
+    after = len([p for p in os.listdir("/proc") if p.isdigit()])
+    assert after - before < 20, (before, after)  # other users of this machine come and go; the bomb made dozens
+
+
+LIBC_SOCKET = """import ctypes, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+def f(n):
+    fd = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
+    if fd < 0:
+        return -ctypes.get_errno()
+    addr = struct.pack("=HH4s8x", socket.AF_INET, socket.htons(PORT), socket.inet_aton("127.0.0.1"))
+    if libc.connect(fd, ctypes.c_char_p(addr), len(addr)) == 0:
+        return 4242
+    return -ctypes.get_errno()
+"""
+
+
+@needs_netns
+@pytest.mark.parametrize("target", ["python", "javascript"])
+def test_socket_through_libc_or_node_reaches_nothing(target: str) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.5)
+    port = server.getsockname()[1]
+    accepted: list[object] = []
+
+    def accept() -> None:
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            try:
+                accepted.append(server.accept())
+            except OSError:
+                if server.fileno() < 0:
+                    return
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            pass  # sanity: the host itself can connect
+        time.sleep(0.6)
+        accepted.clear()
+        code = {
+            "python": LIBC_SOCKET.replace("PORT", str(port)),
+            "javascript": ESCAPE + "const cp = req('child_process');\n"
+            "function f(n) { const r = cp.spawnSync(P.execPath, ['-e', \"require('net').connect(%d, '127.0.0.1')"
+            ".on('connect', () => process.exit(42)).on('error', () => process.exit(7))\"]); return r.status; }" % port,
+        }[target]
+        result = attempt(target, code, case_timeout=5)
+        assert result.outcome is Outcome.WRONG_OUTPUT, result
+        assert result.actual not in ("4242", "42"), result
+        assert accepted == []
+    finally:
+        server.close()
+
+
+@needs_root_view
+@pytest.mark.parametrize(
+    "target,code",
+    [
+        ("python", "def f(n):\n    return len(open('/etc/passwd').read()) * 0 + int(open('/etc/passwd').read())\n"),
+        ("python", "import os\ndef f(n):\n    raise ValueError(open('/etc/passwd').read())\n"),
+        ("javascript", ESCAPE + "function f(n) { throw new Error(req('fs').readFileSync('/etc/passwd', 'utf8')); }"),
+    ],
+    ids=["python-int", "python-raise", "javascript"],
+)
+def test_host_files_do_not_reach_the_feedback(target: str, code: str) -> None:
+    assert "root:" in Path("/etc/passwd").read_text()  # the host file exists and would leak
+    result = attempt(target, code)
+    assert result.outcome is Outcome.RUNTIME_ERROR, result
+    assert "root:" not in feedback(result) and "/bin/" not in feedback(result)
+    assert "ENOENT" in result.message or "No such file" in result.message, result.message
+
+
+WRITER = """import os
+TARGETS = TARGET_LIST
+def f(n):
+    ok = 0
+    for path in TARGETS:
+        try:
+            with open(path, "w") as fh:
+                fh.write("escaped")
+            ok += 1
+        except OSError:
+            pass
+    with open("inside.txt", "w") as fh:
+        fh.write("fine")
+    return 1000 + ok
+"""
+
+
+@needs_uid
+def test_writes_outside_the_directory_are_refused(tmp_path: Path) -> None:
+    open_dir = tmp_path / "world-writable"
+    open_dir.mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(open_dir, 0o777)
+    box = new_box()
+    repo = Path(__file__).resolve().parents[1]
+    targets = [
+        str(open_dir / "x.txt"),
+        "/tmp/coonbench-escape.txt",
+        "/dev/shm/coonbench-escape.txt",
+        str(repo / "escape.txt"),
+        str(Path(box.directory).parent / "coonbench-escape.txt"),
+        "/etc/coonbench-escape",
+        "/usr/coonbench-escape",
+    ]
+    result = attempt("python", WRITER.replace("TARGET_LIST", repr(targets)), box=box)
+    assert result.outcome is Outcome.WRONG_OUTPUT and result.actual == "1000", result
+    assert not any(Path(t).exists() for t in targets)
+    assert any(p.name == "inside.txt" for p in Path(box.directory).rglob("*"))
+
+
+def _rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def test_stdout_flood_is_read_incrementally_and_cut() -> None:
+    box = new_box()
+    code = "import os\nchunk = b'x' * 65536\nwhile True:\n    os.write(1, chunk)\n"
+    asyncio.run(box.write_file("flood.py", code))
+    rss_before = _rss_kb()
+    tracemalloc.start()
+    try:
+        start = time.monotonic()
+        with pytest.raises(OutputLimitExceededError) as err:
+            asyncio.run(box.exec(["python3", "-I", "flood.py"], timeout=60))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - start < 30
+    assert err.value.truncated_output is not None and len(err.value.truncated_output) <= 1024 * 1024
+    assert peak < 8 * 1024 * 1024, f"host allocations peaked at {peak} bytes for a flood cut at {OUTPUT_CAP}"
+    assert _rss_kb() - rss_before < 16 * 1024
+    if box.uid is not None:
+        assert processes_of(box.uid) == []
+
+
+def test_flood_on_the_answer_channel_is_a_runtime_error() -> None:
+    code = ESCAPE + "function f(n) { const s = 'x'.repeat(1 << 20); for (;;) req('fs').writeSync(1, s); }"
+    result = attempt("javascript", code, case_timeout=5)
+    assert result.outcome is Outcome.RUNTIME_ERROR and "bytes as one answer" in result.message, result
+
+
+def test_capabilities_say_what_is_enforced() -> None:
+    caps = capabilities()
+    for key in ("namespaces", "network", "pid_namespace", "private_root", "dedicated_uid", "process_limit",
+                "kill_all", "rlimits", "output"):
+        assert key in caps
+    if os.geteuid() == 0:
+        assert caps["dedicated_uid"] and "uid sweep" in caps["kill_all"] and "RLIMIT_NPROC" in caps["rlimits"]
+    assert caps["pid_namespace"] == ("pid" in caps["namespaces"])
