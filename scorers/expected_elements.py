@@ -10,6 +10,11 @@ Rules (see ../shared/notes/findings.md):
   the markers ``## ### ** "- " 1. 2. 3.`` present; factual accuracy = patterned elements matched / patterned
   (1.0 without); actionability = min(1, k/3) over recommendation words for recommendation tasks, else 1.0;
 * composite = .25·completeness + .25·relevance + .20·coherence + .20·factual + .10·actionability.
+Hostile answers: TeaLeaf's patterns (from task files) run on model text, and some have adjacent optional
+quantifiers (``\\d+\\.?\\d*%`` is cubic in Python's ``re``: 1,000 digits took 1 s, 2,000 took 9 s). So patterns
+run on the ``regex`` engine with a ``PATTERN_TIMEOUT_S`` limit per search (a search that times out counts as not
+detected, and the explanation says so), and the rubric examines at most the first ``MAX_CONTENT_CHARS`` of an
+answer.
 Savings = (format input tokens − JSON input tokens) / JSON over the tasks where every format succeeded
 (a non-empty answer), the ``input_token_change`` metric with ``require_key="succeeded"``.
 """
@@ -17,10 +22,12 @@ Savings = (format input tokens − JSON input tokens) / JSON over the tasks wher
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
+
+import regex
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
 from inspect_ai.solver import TaskState
@@ -41,6 +48,10 @@ RECOMMENDATION_WORDS = (
 )
 ELEMENTS_KEY = "expected_elements"  # metadata: list of {element_type, description, required, validation_pattern}
 OUTPUT_TYPE_KEY = "output_type"
+MAX_CONTENT_CHARS = 200_000
+"""Characters of an answer the rubric examines (an analysis answer is a few thousand; the rest is noise)."""
+PATTERN_TIMEOUT_S = 0.05
+"""Seconds one validation-pattern search may take; a search past it counts as not detected."""
 
 
 def _long_words(description: str) -> list[str]:
@@ -48,27 +59,51 @@ def _long_words(description: str) -> list[str]:
     return [w for w in description.split() if len(w.encode("utf-8")) > 3]
 
 
-def _pattern_of(element: Mapping[str, Any]) -> re.Pattern[str] | None:
-    pattern = element.get("validation_pattern")
-    if not pattern:
-        return None
+@lru_cache(maxsize=1024)
+def _compile(pattern: str) -> Any:
     try:
-        return re.compile(pattern)
-    except re.error:
+        return regex.compile(pattern)
+    except (regex.error, ValueError, TypeError, RecursionError):
         return None
+
+
+def _pattern_of(element: Mapping[str, Any]) -> Any:
+    """The element's compiled ``validation_pattern``, or None when it has none or it does not compile."""
+    pattern = element.get("validation_pattern")
+    if not pattern or not isinstance(pattern, str):
+        return None
+    return _compile(pattern)
+
+
+@lru_cache(maxsize=64)
+def _search_cached(pattern: str, content: str) -> bool | None:
+    compiled = _compile(pattern)
+    if compiled is None:
+        return False
+    try:
+        return compiled.search(content[:MAX_CONTENT_CHARS], timeout=PATTERN_TIMEOUT_S) is not None
+    except TimeoutError:
+        return None
+
+
+def _search(pattern: Any, content: str) -> bool | None:
+    """Whether ``pattern`` occurs in ``content``; None when the search ran out of time (memoised, so that the
+    rubric, the found/missing lists and the explanation share one search per element and answer)."""
+    return _search_cached(pattern.pattern, content)
 
 
 def detect_element(content: str, element: Mapping[str, Any]) -> bool:
     """Regex when the element has a (valid) pattern, else any of the first 5 long description words."""
     pattern = _pattern_of(element)
     if pattern is not None:
-        return pattern.search(content) is not None
-    lower = content.lower()
+        return bool(_search(pattern, content))
+    lower = content[:MAX_CONTENT_CHARS].lower()
     return any(word.lower() in lower for word in _long_words(str(element.get("description", "")))[:5])
 
 
 def rubric(content: str, elements: Sequence[Mapping[str, Any]], output_type: str) -> dict[str, float]:
     """The five TeaLeaf metrics and their weighted composite for one answer."""
+    content = content[:MAX_CONTENT_CHARS]
     lower = content.lower()
     completeness = sum(detect_element(content, e) for e in elements) / len(elements) if elements else 1.0
 
@@ -88,7 +123,7 @@ def rubric(content: str, elements: Sequence[Mapping[str, Any]], output_type: str
         matched = 0
         for e in patterned:
             pattern = _pattern_of(e)
-            matched += bool(pattern is not None and pattern.search(content))
+            matched += bool(pattern is not None and _search(pattern, content))
         factual = matched / len(patterned)
     else:
         factual = 1.0
@@ -148,8 +183,11 @@ def expected_elements() -> Scorer:
         content = state.output.completion if state.output is not None else ""
         succeeded = bool(content.strip()) and not (state.output is not None and state.output.error)
         values = rubric(content, elements, output_type)
-        found = [str(e.get("description")) for e in elements if detect_element(content, e)]
-        missing = [str(e.get("description")) for e in elements if not detect_element(content, e)]
+        detected = [detect_element(content, e) for e in elements]
+        found = [str(e.get("description")) for e, hit in zip(elements, detected) if hit]
+        missing = [str(e.get("description")) for e, hit in zip(elements, detected) if not hit]
+        timed_out = [str(e.get("description")) for e in elements
+                     if (p := _pattern_of(e)) is not None and _search(p, content) is None]
         value = {
             **{k: round(v, 6) for k, v in values.items()},
             "succeeded": 1.0 if succeeded else 0.0,
@@ -161,6 +199,9 @@ def expected_elements() -> Scorer:
             + ", ".join(f"{k} {values[k]:.2f}" for k in WEIGHTS)
             + f"); found {found or 'none'}; missing {missing or 'none'}"
             + ("" if succeeded else "; empty answer (task not counted in token changes)")
+            + (f"; pattern search timed out (counted as missing): {timed_out}" if timed_out else "")
+            + (f"; only the first {MAX_CONTENT_CHARS:,} characters examined" if len(content) > MAX_CONTENT_CHARS
+               else "")
         )
         return Score(value=value, answer=content[:2000], explanation=explanation)
 
