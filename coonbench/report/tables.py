@@ -150,9 +150,14 @@ def verdicts(acc: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return pd.DataFrame(rows), findings
 
 
-def _comparison_findings(cmp: pd.DataFrame) -> list[str]:
+def _comparison_findings(cmp: pd.DataFrame, base: str | None = None) -> list[str]:
+    """One sentence per comparison; against the baseline, the other format is named first (its gain is +)."""
     out = []
     for _, r in cmp.iterrows():
+        if r["format_a"] == base:
+            r = r.copy()
+            r["format_a"], r["format_b"] = r["format_b"], r["format_a"]
+            r["diff"], r["diff_low"], r["diff_high"] = -r["diff"], -r["diff_high"], -r["diff_low"]
         sign = "+" if r["diff"] >= 0 else ""
         text = (f"{r['system']}: {r['format_a']} vs {r['format_b']}: {sign}{r['diff'] * 100:.1f} points "
                 f"(95% CI {r['diff_low'] * 100:.1f} to {r['diff_high'] * 100:.1f}), McNemar p={r['p_mcnemar']:.3g}, "
@@ -186,7 +191,7 @@ def accuracy_section(cat: str, frame: pd.DataFrame) -> Section:
             sec.tables.append(Table(f"{cat}_comparisons", "Paired format comparisons (exact McNemar, Holm, bootstrap CIs)", cmp))
             base = baseline_of(list(cmp["format_a"]) + list(cmp["format_b"]))
             shown = cmp[(cmp["format_a"] == base) | (cmp["format_b"] == base) | (cmp["p_holm"] < stats.ALPHA)]
-            sec.findings.extend(_comparison_findings(shown))
+            sec.findings.extend(_comparison_findings(shown, base))
         ver, why = verdicts(acc[acc["system"] != "all"] if frame["system"].nunique() > 1 else acc)
         if not ver.empty:
             sec.tables.append(Table(f"{cat}_verdict", "The design's verdict (§8) against the baseline", ver))
