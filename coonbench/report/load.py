@@ -67,7 +67,7 @@ def _score_dict(raw: Any) -> dict[str, float]:
     if isinstance(raw, str):
         try:
             value = json.loads(raw)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON (e.g. "C"), or hostile: huge integers, deep nesting
             value = raw
     if isinstance(value, dict):
         return {str(k): _number(v) for k, v in value.items()}
@@ -157,14 +157,25 @@ def _record(sample: Any) -> str:
     }, default=str)
 
 
+def clean_text(value: Any) -> Any:
+    """Strings as valid UTF-8 (a lone surrogate, which JSON can carry, becomes '?'); other values unchanged."""
+    if not isinstance(value, str):
+        return value
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "replace").decode("utf-8")
+
+
 def _expand(samples: pd.DataFrame) -> pd.DataFrame:
     """The ``record`` column as the columns ``samples_df`` would give (metadata_*, score_*, model_usage, …)."""
     records = [json.loads(r) for r in samples["record"]]
     rows = []
     for rec in records:
-        row = {"id": str(rec["id"]), "epoch": rec["epoch"], "total_time": rec["total_time"],
+        row = {"id": clean_text(str(rec["id"])), "epoch": rec["epoch"], "total_time": rec["total_time"],
                "working_time": rec["working_time"], "error": rec["error"], "model_usage": json.dumps(rec["model_usage"])}
-        row.update({f"metadata_{k}": v for k, v in rec["metadata"].items()})
+        row.update({f"metadata_{k}": clean_text(v) for k, v in rec["metadata"].items()})
         row.update({f"score_{k}": v for k, v in rec["scores"].items()})
         rows.append(row)
     frame = pd.DataFrame(rows, index=samples.index)

@@ -46,7 +46,7 @@ def markdown_table(frame: pd.DataFrame) -> str:
     pct = _percent_table(frame)
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in frame.iterrows():
-        cells = [_cell(c, row[c], pct).replace("|", "\\|") for c in cols]
+        cells = [" ".join(_cell(c, row[c], pct).split()).replace("|", "\\|") for c in cols]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

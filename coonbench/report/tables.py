@@ -150,9 +150,14 @@ def verdicts(acc: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return pd.DataFrame(rows), findings
 
 
-def _comparison_findings(cmp: pd.DataFrame) -> list[str]:
+def _comparison_findings(cmp: pd.DataFrame, base: str | None = None) -> list[str]:
+    """One sentence per comparison; against the baseline, the other format is named first (its gain is +)."""
     out = []
     for _, r in cmp.iterrows():
+        if r["format_a"] == base:
+            r = r.copy()
+            r["format_a"], r["format_b"] = r["format_b"], r["format_a"]
+            r["diff"], r["diff_low"], r["diff_high"] = -r["diff"], -r["diff_high"], -r["diff_low"]
         sign = "+" if r["diff"] >= 0 else ""
         text = (f"{r['system']}: {r['format_a']} vs {r['format_b']}: {sign}{r['diff'] * 100:.1f} points "
                 f"(95% CI {r['diff_low'] * 100:.1f} to {r['diff_high'] * 100:.1f}), McNemar p={r['p_mcnemar']:.3g}, "
@@ -163,6 +168,28 @@ def _comparison_findings(cmp: pd.DataFrame) -> list[str]:
             text += f" (only differences ≥ {r['mdd'] * 100:.1f} points are detectable at 80% power)"
         out.append(text + ".")
     return out
+
+
+def headline(ranking: pd.DataFrame, cmp: pd.DataFrame) -> str | None:
+    """The answer first: the most accurate and the most token-efficient format, and whether the lead is real."""
+    top = ranking[ranking["system"] == ranking["system"].iloc[0]]
+    if len(top) < 2:
+        return None
+    by_acc = top.sort_values("accuracy", ascending=False)
+    first, second = by_acc.iloc[0], by_acc.iloc[1]
+    text = (f"{first['system']}: most accurate **{first['format']}** {first['accuracy']:.1%} "
+            f"(95% CI {first['ci_low']:.1%}–{first['ci_high']:.1%}), then {second['format']} {second['accuracy']:.1%}")
+    if not cmp.empty:
+        row = cmp[(cmp["system"] == first["system"]) & (
+            ((cmp["format_a"] == first["format"]) & (cmp["format_b"] == second["format"]))
+            | ((cmp["format_a"] == second["format"]) & (cmp["format_b"] == first["format"])))]
+        if not row.empty:
+            r = row.iloc[0]
+            text += f" — {r['conclusion']} (McNemar p={r['p_mcnemar']:.2g}, Holm p={r['p_holm']:.2g}, {r['pairs']} pairs)"
+    eff = top.iloc[0]  # the table is sorted by efficiency within a system
+    text += (f". Most token-efficient: **{eff['format']}**, {eff['acc_pct_per_1k_tokens']:.1f} accuracy % per 1K "
+             f"tokens at {eff['input_tokens']:,.0f} tokens per question.")
+    return text
 
 
 def accuracy_section(cat: str, frame: pd.DataFrame) -> Section:
@@ -186,11 +213,14 @@ def accuracy_section(cat: str, frame: pd.DataFrame) -> Section:
             sec.tables.append(Table(f"{cat}_comparisons", "Paired format comparisons (exact McNemar, Holm, bootstrap CIs)", cmp))
             base = baseline_of(list(cmp["format_a"]) + list(cmp["format_b"]))
             shown = cmp[(cmp["format_a"] == base) | (cmp["format_b"] == base) | (cmp["p_holm"] < stats.ALPHA)]
-            sec.findings.extend(_comparison_findings(shown))
+            sec.findings.extend(_comparison_findings(shown, base))
         ver, why = verdicts(acc[acc["system"] != "all"] if frame["system"].nunique() > 1 else acc)
         if not ver.empty:
             sec.tables.append(Table(f"{cat}_verdict", "The design's verdict (§8) against the baseline", ver))
             sec.findings.extend(why)
+    lead = headline(ranking, next((t.frame for t in sec.tables if t.name == f"{cat}_comparisons"), pd.DataFrame()))
+    if lead:
+        sec.findings.insert(0, lead)
     if frame["epoch"].nunique() > 1:
         cons = stats.consistency(frame["correct"], frame[["system", "format", "pair"]])
         summary = cons.groupby(["system", "format"]).agg(
