@@ -281,6 +281,22 @@ def test_missing_corpus_dir_is_named(tmp_path: Path) -> None:
         comprehension_samples(corpus=str(tmp_path / "nope"))
 
 
+def test_relative_corpus_is_read_from_where_the_command_was_typed(
+    user_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``inspect eval evals/x.py`` creates the task inside evals/: a relative -T corpus= is resolved from $PWD."""
+    from coonbench.datasets.user_corpus import resolve_dir
+
+    elsewhere = tmp_path / "evals"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("PWD", str(user_dir.parent))
+    assert resolve_dir("app") == user_dir.resolve()
+    monkeypatch.setenv("PWD", str(elsewhere))
+    with pytest.raises(ValueError, match=r"-T corpus=app: not a directory \(tried "):
+        resolve_dir("app")
+
+
 def test_print_skips_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
     from coonbench.conditions import Skip
 
