@@ -17,7 +17,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.datasets.hf import hf_retrieval_samples
-from coonbench.datasets.retrieval import analysis_samples, parse_formats, retrieval_samples_with_skips, skip_summary
+from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.retrieval.common import user_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.samples import split_param
@@ -39,7 +39,8 @@ def retrieval(
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
 
     Args:
-      formats: comma-separated registered data-format names, or ``all`` (default json,json-compact,toon,
+      formats: comma-separated registered data-format conditions (``NAME``, ``NAME:noprimer``, ``NAME:full``), or
+        ``all`` (default json,json-compact,toon,
         tealeaf-compact,yaml,xml,csv; with ``suite``: none of ours unless given). A format that cannot hold a
         dataset (CSV on nested data) is skipped for it; the skips and reasons are in the eval's metadata.
       questions_file: a JSONL of {id, dataset, question, answer, answer_type} (dataset relative to the file),
@@ -65,7 +66,7 @@ def retrieval(
     if suite is not None:
         if questions_file is not None:
             raise ValueError("retrieval: give suite or questions_file, not both")
-        ours = parse_formats(formats) if formats is not None else []
+        ours = parse_conditions(formats) if formats is not None else []
         samples, skips = suite_samples(load_suite(suite), split_param(suite_formats), ours)
         return Task(dataset=MemoryDataset(samples, name=f"retrieval-suite ({suite})"), solver=generate(),
                     scorer=answer_match(), metrics=answer_metrics(baseline=SUITE_BASELINE),

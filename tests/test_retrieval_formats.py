@@ -99,3 +99,27 @@ def test_relative_paths_resolve_from_the_shell_directory(tmp_path, monkeypatch: 
     assert user_path("q.jsonl") == tmp_path / "q.jsonl"
     assert user_path("data/retrieval") == REPO_ROOT / "data" / "retrieval"  # the repository root as fallback
     assert user_path("nowhere.json") == Path("nowhere.json")  # left as typed: the loader's error names it
+
+
+def test_primer_is_a_parameter_of_the_condition() -> None:
+    from coonbench.datasets.retrieval import DataCondition, parse_conditions
+
+    assert parse_conditions("toon,toon:noprimer,json-noprimer,yaml:full") == [
+        DataCondition("toon"), DataCondition("toon", "none"), DataCondition("json", "none"), DataCondition("yaml", "full")]
+    with pytest.raises(FormatError, match="unknown option 'bogus'"):
+        parse_conditions("toon:bogus")
+    samples, _ = retrieval_samples_with_skips("toon,toon:noprimer,toon:full")
+    by_label = {s.metadata["format"]: s for s in samples if s.metadata["pair_id"] == "employees-q01"}
+    primer = get_format_primer("toon")
+    assert by_label["toon"].input.startswith(primer + "\n\nGiven the following data")
+    assert by_label["toon-noprimer"].input.startswith("Given the following data in TOON format")
+    assert by_label["toon-fullprimer"].input.startswith(get_format_primer("toon", "full"))
+    assert by_label["toon-noprimer"].id == "retrieval-employees-q01-toon-noprimer"
+    assert by_label["toon-noprimer"].metadata["primer"] is False and by_label["toon"].metadata["encoding"] == "toon"
+    assert by_label["toon-noprimer"].metadata["input_tokens"] < by_label["toon"].metadata["input_tokens"]
+
+
+def get_format_primer(name: str, variant: str = "short") -> str:
+    from coonbench.formats import get_format
+
+    return get_format(name).primer(variant)  # type: ignore[arg-type]

@@ -135,3 +135,11 @@ def test_missing_and_broken_files(suite_dir: Path, tmp_path: Path) -> None:
     (root / "formats.json").unlink()
     with pytest.raises(SuiteError, match=r"formats\.json: suite file missing"):
         load_suite(root)
+
+
+def test_our_noprimer_condition_in_a_suite(suite_dir: Path) -> None:
+    from coonbench.datasets.retrieval import parse_conditions
+
+    samples, _ = suite_samples(load_suite(suite_dir), ["toon"], parse_conditions("markdown-kv:noprimer"))
+    (s,) = [s for s in samples if s.id == "q1-coonbench-markdown-kv-noprimer"]
+    assert s.input.startswith("Given the following data in markdown-kv format:\n\n```markdown\n")

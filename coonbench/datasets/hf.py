@@ -22,7 +22,9 @@ from typing import Any, Literal
 from inspect_ai.dataset import Sample, hf_dataset
 
 from coonbench.datasets.retrieval.common import CATEGORY, QUESTIONS_FILE
-from coonbench.datasets.retrieval.load import build_prompt, parse_formats, read_questions
+from coonbench.datasets.retrieval.conditions import parse_conditions
+from coonbench.datasets.retrieval.corrupt import corrupt_encoded
+from coonbench.datasets.retrieval.load import build_prompt, read_questions
 from coonbench.formats import FormatError, get_format
 from coonbench.paths import DATA_DIR
 from coonbench.samples import sample_metadata
@@ -75,7 +77,7 @@ def hf_retrieval_samples(
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Retrieval samples from a dataset folder written by ``save_hf("retrieval", …)`` (or any folder/file with
     the same columns), read through Inspect's ``hf_dataset``; refused formats are skipped with the reason."""
-    names = parse_formats(formats)
+    conditions = parse_conditions(formats)
     skipped: dict[str, list[dict[str, str]]] = {}
     required = ("id", "question", "answer", "answer_type", "data")
 
@@ -91,26 +93,25 @@ def hf_retrieval_samples(
                              f"{err.msg}") from None
         corruption = record.get("corruption") or "none"
         out = []
-        for fmt in names:
+        for cond in conditions:
+            fmt, label = cond.format, cond.label
             try:
                 if corruption != "none":
-                    from coonbench.datasets.retrieval.corrupt import corrupt_encoded
-
                     text = corrupt_encoded(data, fmt, corruption)
                 else:
                     text = get_format(fmt).encode(data)
             except FormatError as err:
-                skipped.setdefault(fmt, []).append({"id": record["id"], "dataset": str(record.get("dataset", "")),
+                skipped.setdefault(label, []).append({"id": record["id"], "dataset": str(record.get("dataset", "")),
                                                     "reason": err.message})
                 continue
-            prompt = build_prompt(fmt, text, record["question"])
+            prompt = build_prompt(fmt, text, record["question"], cond.primer_text() if cond.primer != "short" else "")
             meta = sample_metadata(
-                format=fmt, category=CATEGORY, question_type=record.get("question_type") or "custom",
+                format=label, category=CATEGORY, question_type=record.get("question_type") or "custom",
                 complexity=record.get("complexity") or "custom", input_text=prompt,
                 answer_type=record["answer_type"], normalize_options=options, pair_id=record["id"],
-                dataset=record.get("dataset"), corruption=corruption,
+                dataset=record.get("dataset"), corruption=corruption, encoding=fmt, primer=cond.primer != "none",
             )
-            out.append(Sample(id=f"{CATEGORY}-{record['id']}-{fmt}", input=prompt, target=str(record["answer"]),
+            out.append(Sample(id=f"{CATEGORY}-{record['id']}-{label}", input=prompt, target=str(record["answer"]),
                               metadata=meta))
         return out
 

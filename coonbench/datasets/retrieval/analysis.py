@@ -10,7 +10,7 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from coonbench.datasets.retrieval.common import format_label
-from coonbench.datasets.retrieval.load import parse_formats
+from coonbench.datasets.retrieval.conditions import parse_formats
 from coonbench.formats import FormatError, get_format
 from coonbench.samples import sample_metadata
 

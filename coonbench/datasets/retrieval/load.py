@@ -18,15 +18,15 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from coonbench.datasets.retrieval.common import (
     CATEGORY,
     CORRUPTIONS,
-    DEFAULT_FORMATS,
     PROMPT,
     QUESTIONS_FILE,
     REQUIRED_FIELDS,
     format_label,
 )
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
-from coonbench.formats import FormatError, get_format, list_formats
-from coonbench.samples import sample_metadata, split_param
+from coonbench.datasets.retrieval.conditions import parse_conditions
+from coonbench.formats import FormatError, get_format
+from coonbench.samples import sample_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -79,32 +79,6 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
     return out
 
 
-def data_format_names() -> list[str]:
-    """Every registered ``kind="data"`` format (plug-ins included), sorted."""
-    return [f.name for f in list_formats() if f.kind == "data"]
-
-
-def parse_formats(formats: str | Sequence[str] | None) -> list[str]:
-    """``-T formats=a,b`` (or ``all``: every registered data format) → names, each a registered ``kind="data"``
-    format; FormatError naming the unknown one and listing the registered data formats otherwise."""
-    names = list(DEFAULT_FORMATS) if formats is None else split_param(formats) or []
-    if names == ["all"]:
-        names = data_format_names()
-    known = data_format_names()
-    for name in names:
-        if name not in known:
-            try:
-                kind = get_format(name).kind
-            except FormatError:
-                kind = None
-            what = f"'{name}' is a {kind} format" if kind else f"unknown format '{name}'"
-            raise FormatError(f"{what}: retrieval takes a registered data format", expected=f"one of {', '.join(known)}",
-                              source="-T formats")
-    if not names:
-        raise ValueError("formats: at least one format is needed")
-    return list(dict.fromkeys(names))
-
-
 def _load_json(path: str, cache: dict[str, Any]) -> Any:
     if path not in cache:
         try:
@@ -114,11 +88,13 @@ def _load_json(path: str, cache: dict[str, Any]) -> Any:
     return cache[path]
 
 
-def build_prompt(fmt: str, data_text: str, question: str) -> str:
-    """The full prompt for one question in one format (TOON's layout)."""
+def build_prompt(fmt: str, data_text: str, question: str, primer: str | None = "") -> str:
+    """The full prompt for one question in one format (TOON's layout); ``primer`` None shows none, "" the
+    format's short primer."""
     f = get_format(fmt)
-    return PROMPT.format(primer=f.primer("short"), format_label=format_label(fmt), fence=f.fence,
-                         data=data_text.rstrip("\n"), question=question)
+    text = PROMPT.format(primer=f.primer("short") if primer == "" else (primer or ""), format_label=format_label(fmt),
+                         fence=f.fence, data=data_text.rstrip("\n"), question=question)
+    return text.removeprefix("\n\n") if primer is None else text
 
 
 def retrieval_samples_with_skips(
@@ -126,7 +102,7 @@ def retrieval_samples_with_skips(
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Samples for every question in every format, and per format the questions skipped because the format
     refused their dataset (``{id, dataset, reason}``, the reason being the format's own error message)."""
-    names = parse_formats(formats)
+    conditions = parse_conditions(formats)
     records = read_questions(questions_file or QUESTIONS_FILE)
     cache: dict[str, Any] = {}
     encoded: dict[tuple[str, str, str], str | FormatError] = {}
@@ -135,7 +111,8 @@ def retrieval_samples_with_skips(
     for rec in records:
         data = _load_json(rec["_data_path"], cache)
         corruption = rec.get("corruption", "none")
-        for fmt in names:
+        for cond in conditions:
+            fmt, label = cond.format, cond.label
             key = (rec["_data_path"], fmt, corruption)
             if key not in encoded:
                 try:
@@ -144,16 +121,17 @@ def retrieval_samples_with_skips(
                     encoded[key] = err
             text = encoded[key]
             if isinstance(text, FormatError):
-                skipped.setdefault(fmt, []).append({"id": rec["id"], "dataset": rec["dataset"], "reason": text.message})
+                skipped.setdefault(label, []).append({"id": rec["id"], "dataset": rec["dataset"], "reason": text.message})
                 continue
-            prompt = build_prompt(fmt, text, rec["question"])
+            prompt = build_prompt(fmt, text, rec["question"], cond.primer_text() if cond.primer != "short" else "")
             meta = sample_metadata(
-                format=fmt, category=CATEGORY, question_type=rec.get("question_type", "custom"),
+                format=label, category=CATEGORY, question_type=rec.get("question_type", "custom"),
                 complexity=rec.get("complexity", "custom"), input_text=prompt,
                 answer_type=rec["answer_type"], normalize_options=rec.get("normalize_options"),
-                pair_id=rec["id"], dataset=rec["dataset"], corruption=corruption,
+                pair_id=rec["id"], dataset=rec["dataset"], corruption=corruption, encoding=fmt,
+                primer=cond.primer != "none",
             )
-            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{fmt}", input=prompt, target=str(rec["answer"]),
+            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{label}", input=prompt, target=str(rec["answer"]),
                                   metadata=meta))
     for fmt, items in skipped.items():
         logger.warning("retrieval: format %s cannot hold the data of %d questions (skipped; first reason: %s)",

@@ -27,6 +27,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from coonbench.datasets.retrieval.conditions import DataCondition
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.formats import FormatError, get_format
 from coonbench.normalize import ANSWER_TYPES, NormalizeOptions
@@ -238,7 +239,7 @@ def _ours_text(ds: SuiteDataset, fmt: str) -> str:
 
 
 def suite_samples(
-    suite: Suite, suite_formats: Sequence[str] | None = None, formats: Sequence[str] = ()
+    suite: Suite, suite_formats: Sequence[str] | None = None, formats: Sequence[str | DataCondition] = ()
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Samples of every question in the suite's formats (texts as published) and in ours (computed), and
     (format → skip reasons) for the pairs that have no text."""
@@ -247,7 +248,7 @@ def suite_samples(
         if name not in suite.formats:
             raise SuiteError(f"{suite.root / 'formats.json'}: no format {name!r} "
                              f"(the suite has {', '.join(suite.formats)})")
-    primers = {f: get_format(f) for f in formats}
+    conditions = [c if isinstance(c, DataCondition) else DataCondition(c) for c in formats]
     samples: list[Sample] = []
     skipped: dict[str, list[dict[str, str]]] = {}
     ours: dict[tuple[str, str], str | FormatError] = {}
@@ -261,8 +262,8 @@ def suite_samples(
                 continue
             f = suite.formats[name]
             samples.append(_sample(q, ds, name, suite_prompt(f, text, q.prompt), "suite"))
-        for name in formats:
-            label = OURS_PREFIX + name
+        for cond in conditions:
+            name, label = cond.format, OURS_PREFIX + cond.label
             key = (q.dataset, name)
             if key not in ours:
                 try:
@@ -273,9 +274,8 @@ def suite_samples(
             if isinstance(text_or_err, FormatError):
                 skipped.setdefault(label, []).append({"id": q.id, "dataset": q.dataset, "reason": text_or_err.message})
                 continue
-            fmt = primers[name]
-            prompt = SUITE_PROMPT.format(primer=fmt.primer("short"), name=name, fence=fmt.fence,
-                                         data=text_or_err.rstrip("\n"), question=q.prompt)
+            prompt = SUITE_PROMPT.format(primer=cond.primer_text() or "", name=name, fence=get_format(name).fence,
+                                         data=text_or_err.rstrip("\n"), question=q.prompt).removeprefix("\n\n")
             samples.append(_sample(q, ds, label, prompt, "coonbench"))
     return samples, skipped
 
