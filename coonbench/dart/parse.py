@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
+import time
 from functools import lru_cache
 
 import tree_sitter
 import tree_sitter_dart
 
+from coonbench.dart.strings import block_comment_end, is_string_start, string_end
+
 
 class DartParseError(ValueError):
     """Dart source the grammar rejects; ``line``/``column`` are 1-based."""
 
-    def __init__(self, message: str, line: int, column: int) -> None:
+    def __init__(self, message: str, line: int, column: int, *, no_tree: bool = False) -> None:
         super().__init__(f"{line}:{column}: {message}")
         self.message = message
         self.line = line
         self.column = column
+        self.no_tree = no_tree  # rejected before any tree was built: no fragment wrapper can change that
 
 
 @lru_cache(maxsize=1)
@@ -49,8 +54,84 @@ def utf8(source: str) -> bytes:
         line = before.count("\n") + 1
         column = err.start - (before.rfind("\n") + 1) + 1
         raise DartParseError(
-            f"lone surrogate {source[err.start]!r} (not Unicode text, cannot be UTF-8)", line, column
+            f"lone surrogate {source[err.start]!r} (not Unicode text, cannot be UTF-8)", line, column, no_tree=True
         ) from None
+
+
+PARSE_BUDGET_S = 0.15
+"""CPU seconds tree-sitter may spend on one parse, plus ``PARSE_BUDGET_S_PER_MB`` per MB: real Dart parses at
+several MB/s, but error recovery on 10,000 junk tokens takes ~0.5 s; past the budget the input is declared not
+Dart (DartParseError) instead of stalling the caller."""
+PARSE_BUDGET_S_PER_MB = 2.0
+_STRAY = "\\x00-\\x08\\x0e-\\x1f\\x7f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff`"
+_STRAY_RE = re.compile(f"[{_STRAY}]")
+# Where a scan must stop: a stray character, a quote or a comment start (everything else is skipped by the regex).
+_SCAN_STOP = re.compile(f"[{_STRAY}'\"/]")
+_CHUNK = 1 << 16
+
+
+def _stray_character(source: str) -> None:
+    """DartParseError at the first character that is never Dart outside strings and comments (a backtick, a
+    control or invisible formatting character). The grammar's lexer spends ~60 µs on each such character and
+    rejects the source anyway; finding them first keeps 10,000 of them from stalling the caller."""
+    if not _STRAY_RE.search(source, 1):
+        return
+    i, n = (1 if source.startswith("\ufeff") else 0), len(source)
+    if source.startswith("#!", i):
+        i = source.find("\n", i)
+        i = n if i < 0 else i
+    while i < n:
+        m = _SCAN_STOP.search(source, i)
+        if m is None:
+            return
+        i = m.start()
+        ch = source[i]
+        if ch in "'\"":
+            start = i - 1 if i > 0 and is_string_start(source, i - 1) else i
+            end = string_end(source, start)
+            if end is None:
+                return  # unterminated: the grammar reports it
+            i = end
+        elif ch == "/":
+            if source.startswith("//", i):
+                nl = source.find("\n", i)
+                i = n if nl < 0 else nl
+            elif source.startswith("/*", i):
+                close = block_comment_end(source, i)
+                if close is None:
+                    return
+                i = close
+            else:
+                i += 1
+        else:
+            before = source[:i]
+            raise DartParseError(
+                f"unexpected character {ch!r} (not Dart outside strings and comments)",
+                before.count("\n") + 1,
+                i - (before.rfind("\n") + 1) + 1,
+                no_tree=True,
+            )
+
+
+def _parse_bounded(data: bytes) -> tree_sitter.Tree:
+    """Parse with a CPU budget (see ``PARSE_BUDGET_S``); DartParseError when the parser is cancelled."""
+    deadline = time.process_time() + PARSE_BUDGET_S + PARSE_BUDGET_S_PER_MB * len(data) / 1e6
+
+    def give_up(*_state: object) -> bool:
+        return time.process_time() > deadline
+
+    try:
+        tree = _parser().parse(lambda offset, _point: data[offset : offset + _CHUNK], progress_callback=give_up)
+    except ValueError:  # tree-sitter's "Parsing failed": the callback cancelled it
+        tree = None
+    if tree is None:
+        _parser().reset()
+        raise DartParseError(
+            "tree-sitter-dart gave up on this input (error recovery past its time budget)", 1, 1, no_tree=True
+        )
+    # A tree parsed from a callback reads node texts back through it (slow); an incremental re-parse of the same
+    # bytes reuses every node (milliseconds) and gives a tree that holds its source.
+    return _parser().parse(data, old_tree=tree)
 
 
 def parse_dart(source: str, *, strict: bool = True) -> tree_sitter.Tree:
@@ -59,7 +140,8 @@ def parse_dart(source: str, *, strict: bool = True) -> tree_sitter.Tree:
     Text that is not Unicode (a lone surrogate) raises DartParseError whatever ``strict`` says: no tree exists.
     """
     data = utf8(source)
-    tree = _parser().parse(data)
+    _stray_character(source)
+    tree = _parse_bounded(data)
     if strict:
         bad = first_error(tree.root_node)
         if bad is not None:
@@ -97,17 +179,23 @@ class ParsedUnit:
         return self.tree.root_node
 
 
-def parse_unit(source: str) -> ParsedUnit:
+def parse_unit(source: str, kind: str | None = None) -> ParsedUnit:
     """Parse ``source`` as a program, else as an expression, statements or class members (first that parses).
 
-    Raises the program's DartParseError when no reading parses.
+    ``kind`` tries that reading only (a decoder checking its output against a known source). Raises the first
+    reading's DartParseError when no reading parses.
     """
     first: DartParseError | None = None
     size = len(utf8(source))
-    for kind, prefix, suffix in FRAGMENT_WRAPPERS:
+    wrappers = [w for w in FRAGMENT_WRAPPERS if kind is None or w[0] == kind]
+    for kind, prefix, suffix in wrappers:
         try:
             tree = parse_dart(prefix + source + suffix, strict=True)
         except DartParseError as err:
+            if err.no_tree:
+                if first is None:
+                    raise
+                break  # a wrapper's own text cannot cause this; the program reading's error is the one to report
             if first is None:
                 first = err
             continue

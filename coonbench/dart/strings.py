@@ -67,7 +67,7 @@ def string_end(text: str, i: int) -> int | None:
                 return None
             j = nl
         elif text.startswith("/*", j):
-            close = _block_comment_end(text, j)
+            close = block_comment_end(text, j)
             if close is None:
                 return None
             j = close
@@ -87,7 +87,7 @@ def string_end(text: str, i: int) -> int | None:
     return None
 
 
-def _block_comment_end(text: str, i: int) -> int | None:
+def block_comment_end(text: str, i: int) -> int | None:
     """End of the (nesting) block comment starting at ``i``, or None when unterminated."""
     depth, j = 1, i + 2
     while j < len(text):

@@ -153,6 +153,20 @@ class DartToken:
     column: int
 
 
+MAX_CHARS = 1_000_000
+"""Largest COON or Dart text the codec takes (the biggest real Dart file we know is 76 KB): past it a FormatError,
+so one hostile 5 MB input cannot hold a caller for tens of seconds."""
+
+
+def check_size(text: str, what: str) -> None:
+    """FormatError when ``text`` is longer than ``MAX_CHARS``."""
+    if len(text) > MAX_CHARS:
+        raise FormatError(
+            f"{what} text of {len(text):,} characters is over the codec's limit", 1, 1,
+            expected=f"at most {MAX_CHARS:,} characters (coonbench.formats._coon_codec.MAX_CHARS)",
+        )
+
+
 def strip_header(text: str) -> tuple[str, int]:
     """Remove an optional ``%coon <version>`` first line; returns the rest and the number of lines removed."""
     stripped = text.lstrip(" \t\r\n")
@@ -172,6 +186,7 @@ def decode_tokens(text: str) -> list[DartToken]:
     """COON text → Dart tokens with their COON positions. Raises FormatError (lexical, brackets, macros)."""
     if not isinstance(text, str):
         raise FormatError("COON must be text", expected="str")
+    check_size(text, "COON")
     body, offset = strip_header(text)
     try:
         toks = lex(body)
@@ -361,6 +376,7 @@ def _enum_type_node(label_ident: tree_sitter.Node) -> tree_sitter.Node | None:
 
 def parse_source(source: str) -> ParsedUnit:
     """The source's tree (program or fragment); FormatError naming line and column when the grammar rejects it."""
+    check_size(source, "Dart")
     try:
         return parse_unit(source)
     except DartParseError as err:
@@ -376,6 +392,7 @@ def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
         if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte
     ]
     items: list[_Item] = []
+    last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
     kinds = [_classify(t.text, t.node) for t in toks]
     next_sig: list[str | None] = [None] * len(toks)
@@ -412,13 +429,15 @@ def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
                     parent = tok.node.parent
                     if parent is not None and parent.type not in _RECORD_PARENTS:
                         item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
-            elif text == ":" and items and items[-1].kind == "label":
+            elif text == ":" and last_sig is not None and last_sig.kind == "label":
                 item.kind = "lcolon"  # the label carries its colon (kept until macros have matched)
             elif text == "#":
                 item.kind = "hash"
             elif text == "@":
                 item.kind = "at"
         items.append(item)
+        if kind != "comment":
+            last_sig = item
     return [it for it in items if not it.drop]
 
 

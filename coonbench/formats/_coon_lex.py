@@ -18,6 +18,9 @@ _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _NUMBER = re.compile(r"0[xX][0-9a-fA-F][0-9a-fA-F_]*|(?:\d[\d_]*(?:\.\d[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?")
 
 
+_COMMENT_NEXT = re.compile(r"[ \t\r\n]*/[/*]")  # ``@ /* c */ override``: a comment between '@' and the name
+
+
 class CTok(NamedTuple):
     """A COON token. kind: str num ident esc op macro edge cedge at hash comment; ``text`` without its prefix sigil."""
 
@@ -129,7 +132,7 @@ def lex(text: str) -> list[CTok]:
             if num:
                 append(CTok("edge", num.group(), line, col))
                 end = num.end()
-            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1):
+            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or _COMMENT_NEXT.match(text, i + 1):
                 append(CTok("at", "@", line, col))
                 end = i + 1
             else:

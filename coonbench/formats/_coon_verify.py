@@ -10,6 +10,7 @@ corruption is impossible by construction. ``verify=False`` (or ``COONBENCH_COON_
 from __future__ import annotations
 
 import os
+import re
 
 import tree_sitter
 
@@ -25,6 +26,7 @@ VERIFY_ENV = "COONBENCH_COON_VERIFY"
 """Environment variable: ``0`` (or ``false``/``no``/``off``) makes ``encode`` skip its round-trip check."""
 
 _CLOSERS = (")", "]", "}")
+_DOTTED_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 
 
 def verify_default() -> bool:
@@ -41,7 +43,12 @@ def _unit_tokens(unit: ParsedUnit, comments: bool) -> list[Token]:
 
 
 def _split_closers(text: str) -> list[str]:
-    return list(text) if text and set(text) == {">"} else [text]
+    """``>>`` → ``>``, ``>``; ``EdgeInsets.all`` (one decoded word) → three tokens: both sides alike."""
+    if text and set(text) == {">"}:
+        return list(text)
+    if "." in text and _DOTTED_WORD.fullmatch(text):
+        return re.split(r"(\.)", text)
+    return [text]
 
 
 def _token_mismatch(source: str, unit: ParsedUnit, decoded: list[str]) -> FormatError | None:
@@ -85,7 +92,7 @@ def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: boo
     texts = [t.text for t in dtoks]
     decoded = format_dart(texts)
     try:
-        back = parse_unit(decoded)
+        back = parse_unit(decoded, unit.kind)  # the source's reading only: one parse
     except DartParseError as err:
         significant = [t for t in texts if not t.startswith(("//", "/*"))]
         return _raise_mismatch(source, unit, significant, f"decoded Dart does not parse ({err})")

@@ -11,12 +11,13 @@ Public API: ``encode(src, keep_comments=False, header=False, verify=None)`` (ver
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
-from coonbench.dart.parse import FRAGMENT_WRAPPERS, first_error, parse_dart
+from coonbench.dart.parse import FRAGMENT_WRAPPERS, DartParseError, first_error, parse_dart
 from coonbench.formats._coon_codec import decode, decode_tokens, macro_text
 from coonbench.formats._coon_verify import VERIFY_ENV, encode
 from coonbench.formats._coon_format import format_dart
@@ -101,7 +102,10 @@ def _dart_error_at(dart: str) -> tuple[int, int, str, str] | None:
     best: tuple[int, int, str, str] | None = None
     for _kind, prefix, suffix in FRAGMENT_WRAPPERS:
         wrapped = prefix + dart + suffix
-        tree = parse_dart(wrapped, strict=False)
+        try:
+            tree = parse_dart(wrapped, strict=False)
+        except DartParseError as err:  # no tree at all (the parser gave up, or text that is not Unicode)
+            return (0, len(dart), err.message, "valid Dart")
         bad = first_error(tree.root_node)
         if bad is None:
             return None
@@ -133,6 +137,8 @@ _CONTINUATIONS = frozenset("in is as else extends with implements on catch final
 
 
 MAX_REPAIRS = 12
+REPAIR_BUDGET_S = 0.3
+"""CPU seconds the validator spends looking for a missing separator (each try re-parses the document)."""
 
 
 def _token_offsets(dart: str, texts: list[str]) -> list[int]:
@@ -149,11 +155,13 @@ def _token_offsets(dart: str, texts: list[str]) -> list[int]:
 def _missing_separator(texts: list[str], first: int, last: int) -> tuple[int, str] | None:
     """(index of the token before which a ',' or ';' repairs the error, separator) within tokens first..last.
 
-    At most ``MAX_REPAIRS`` candidate positions are tried, so a long garbage reply stays cheap to validate.
+    At most ``MAX_REPAIRS`` candidate positions, and ``REPAIR_BUDGET_S`` of CPU, are spent, so a long garbage reply
+    stays cheap to validate.
     """
     tried = 0
+    deadline = time.process_time() + REPAIR_BUDGET_S
     for k in range(max(first, 1), min(last + 1, len(texts))):
-        if tried >= MAX_REPAIRS:
+        if tried >= MAX_REPAIRS or time.process_time() > deadline:
             break
         if not (_operand_end(texts[k - 1]) and _operand_start(texts[k])):
             continue
