@@ -255,6 +255,20 @@ def test_tools_are_refused(fake_model: tuple[Any, FakeLlama]) -> None:
         anyio.run(lambda: model.generate("hi", tools=[tool]))
 
 
+def test_response_schema_becomes_a_llama_cpp_json_schema_grammar(fake_model: tuple[Any, FakeLlama]) -> None:
+    """Inspect's structured output reaches llama.cpp as ``response_format`` (a grammar); no schema, no key."""
+    from scorers.judge_parsing import report_schema
+
+    model, fake = fake_model
+    schema = report_schema()
+    anyio.run(lambda: model.generate("q", config=GenerateConfig(response_schema=schema)))
+    anyio.run(lambda: model.generate("q"))
+    with_schema, without = fake.requests
+    assert with_schema["response_format"]["type"] == "json_object"
+    assert with_schema["response_format"]["schema"]["required"] == ["evaluation_steps"]
+    assert "response_format" not in without
+
+
 # --- the real model (slow) ------------------------------------------------------------------------------------
 
 TINY_SAMPLES = [
@@ -322,3 +336,22 @@ def test_inspect_command_line_finds_gguf_smollm2(tmp_path: Path) -> None:
     log = json.loads(log_file.read_text())
     assert log["status"] == "success"
     assert log["samples"][0]["output"]["completion"].strip()
+
+
+@pytest.mark.slow
+@needs_real_model
+def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
+    """The weighted judge's prompt to the real 135M model: with the schema the reply is a verdict that parses."""
+    from coonbench.criteria import criteria_from_dict, sample_criteria
+    from scorers.judge_parsing import parse_verdicts, report_schema
+    from scorers.judge_prompts import evaluator_prompt
+
+    items = criteria_from_dict(sample_criteria(accuracy=["Written in Dart", "No TODO comments"])).accuracy
+    prompt = evaluator_prompt("weighted", "accuracy", items, "void main() { print('hi'); }")
+    model = get_model("gguf/smollm2", config=GenerateConfig(max_tokens=400), memoize=False)
+    output = anyio.run(lambda: model.generate(prompt, config=GenerateConfig(response_schema=report_schema(items))))
+    data = json.loads(output.completion)  # the grammar makes the whole reply one JSON value
+    assert set(data) == {"evaluation_steps"}
+    assert {step["criterion"] for step in data["evaluation_steps"]} <= {c.text for c in items}
+    if len(data["evaluation_steps"]) == len(items):
+        assert len(parse_verdicts(output.completion, items)) == len(items)

@@ -1,0 +1,1 @@
+"""Validity of the measuring instrument: scorers, baselines and judges checked on answers of known verdict."""
