@@ -112,7 +112,7 @@ def run_benchmark(samples: int = 6, mode: str = "weighted", max_tokens: int = 30
             replies += j["calls"]
             failures += j["parse_failures"]
             reasks += j["reasks"]
-        if isinstance(score.value, dict):
+        if isinstance(score.value, dict) and score.reason != "grader_failed":
             accuracy.append(score.value["accuracy"])
             completeness.append(score.value["completeness"])
             rows.append((sample.id, "scored", score.value["accuracy"], score.value["completeness"]))

@@ -56,6 +56,7 @@ from scorers.judge_parsing import (
     parse_grade,
     parse_report,
     parse_verdicts,
+    grade_schema,
     report_schema,
 )
 from scorers.judge_prompts import (
@@ -81,7 +82,8 @@ __all__ = [
     "REPORT_REASK_PROMPT", "SCORING_GUIDE", "WEIGHTED_EVALUATOR_PROMPT", "Grade", "JudgeParseError", "JudgeResult",
     "ListResult", "Mode", "Verdict", "airun_v2", "evaluator_prompt", "extract_json", "fence", "generation_rate",
     "grade_to_unit", "grader_prompt", "json_spans", "judge", "judge_agreement", "judge_best", "judge_scores",
-    "parse_grade", "parse_report", "parse_verdicts", "report_schema", "run_judge", "weighted_score", "with_judge",
+    "grade_schema", "parse_grade", "parse_report", "parse_verdicts", "report_schema", "run_judge", "weighted_score",
+    "with_judge",
 ]
 
 T = TypeVar("T")
@@ -183,7 +185,7 @@ async def run_judge(
     for list_name, items in criteria.items():
         prompt = evaluator_prompt(mode, list_name, items, answer, question=question, salt=salt)
         if mode == "weighted":
-            config = GenerateConfig(temperature=temperature, response_schema=report_schema())
+            config = GenerateConfig(temperature=temperature, response_schema=report_schema(items))
             verdicts = await _ask(
                 model,
                 prompt,
@@ -221,7 +223,9 @@ async def run_judge(
             grade = await _ask(
                 model,
                 grader_prompt(list_name, report, salt=salt),
-                GenerateConfig(temperature=temperature, logprobs=True, top_logprobs=5),
+                GenerateConfig(
+                    temperature=temperature, logprobs=True, top_logprobs=5, response_schema=grade_schema()
+                ),
                 parse_grade,
                 lambda err: GRADE_REASK_PROMPT.format(error=err),
                 max_reasks,

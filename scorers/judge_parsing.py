@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspect_ai.model import ModelOutput, ResponseSchema
-from inspect_ai.util import json_schema
+from inspect_ai.util import JSONSchema
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from coonbench.criteria import Criterion
@@ -81,27 +81,53 @@ class Verdict(BaseModel):
         return "" if value is None else str(value)
 
 
-class _StepSchema(BaseModel):
-    """One criterion's verdict."""
-
-    criterion: str
-    weight: float
-    passed: bool
-    confidence: float
-    explanation: str
+MAX_EXPLANATION_CHARS = 300
+"""Longest explanation the structured-output schema allows: a small model under a grammar cannot ramble on."""
 
 
-class _ReportSchema(BaseModel):
-    """Structured-output schema of a weighted-mode reply (enforced by providers that support ``response_schema``)."""
-
-    evaluation_steps: list[_StepSchema]
-
-
-def report_schema() -> ResponseSchema:
+def report_schema(items: Sequence[Criterion] | None = None) -> ResponseSchema:
+    """Structured-output schema of a weighted-mode reply (enforced by providers that support ``response_schema``,
+    e.g. OpenAI's, or ``gguf`` through llama.cpp's JSON-schema grammar; others ignore it and the reply is parsed
+    as text). With ``items`` the ``criterion`` field may only be one of their texts."""
+    criterion = JSONSchema(type="string", description="the criterion text as given")
+    if items:
+        criterion.enum = list(dict.fromkeys(c.text for c in items))
+    step = JSONSchema(
+        type="object",
+        properties={
+            "criterion": criterion,
+            "weight": JSONSchema(type="number"),
+            "passed": JSONSchema(type="boolean"),
+            "confidence": JSONSchema(type="integer", minimum=0, maximum=100),
+            "explanation": JSONSchema(type="string", maxLength=MAX_EXPLANATION_CHARS),
+        },
+        required=["criterion", "weight", "passed", "confidence", "explanation"],
+        additionalProperties=False,
+    )
     return ResponseSchema(
         name="evaluation_report",
-        json_schema=json_schema(_ReportSchema),
+        json_schema=JSONSchema(
+            type="object",
+            properties={"evaluation_steps": JSONSchema(type="array", items=step)},
+            required=["evaluation_steps"],
+            additionalProperties=False,
+        ),
         description="One verdict per criterion, in the order given.",
+    )
+
+
+def grade_schema() -> ResponseSchema:
+    """Structured-output schema of the grader's reply: ``{"grade": <1–5>}`` (an object, as OpenAI requires; the
+    first digit 1–5 of the reply — and its token's logprobs — is still the grade ``parse_grade`` reads)."""
+    return ResponseSchema(
+        name="grade",
+        json_schema=JSONSchema(
+            type="object",
+            properties={"grade": JSONSchema(type="integer", minimum=1, maximum=5)},
+            required=["grade"],
+            additionalProperties=False,
+        ),
+        description="The grade, 1 to 5.",
     )
 
 

