@@ -285,3 +285,19 @@ def test_capabilities_say_what_is_enforced() -> None:
     if os.geteuid() == 0:
         assert caps["dedicated_uid"] and "uid sweep" in caps["kill_all"] and "RLIMIT_NPROC" in caps["rlimits"]
     assert caps["pid_namespace"] == ("pid" in caps["namespaces"])
+
+
+@needs_uid
+@pytest.mark.parametrize("namespaces", ["probed", "none"])
+def test_setsid_daemon_holding_the_pipes_does_not_outlive_the_command(
+    namespaces: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the PID namespace the kernel kills it; without any namespace the uid sweep does, after a short grace."""
+    if namespaces == "none":
+        monkeypatch.setattr("coonbench.execution.sandbox.jail_namespaces", lambda: ())
+    box = new_box()
+    start = time.monotonic()
+    result = asyncio.run(box.exec(["sh", "-c", "setsid sleep 300 & echo started"], timeout=60))
+    assert result.success and result.stdout.strip() == "started", result
+    assert time.monotonic() - start < 20
+    assert box.uid is not None and processes_of(box.uid) == []
