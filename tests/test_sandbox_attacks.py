@@ -301,3 +301,22 @@ def test_setsid_daemon_holding_the_pipes_does_not_outlive_the_command(
     assert result.success and result.stdout.strip() == "started", result
     assert time.monotonic() - start < 20
     assert box.uid is not None and processes_of(box.uid) == []
+
+
+@needs_root_view
+def test_program_outside_the_system_dirs_runs_and_only_its_directory_is_shown(tmp_path: Path) -> None:
+    """A runner like ``goth`` living in e.g. ``~/.cargo/bin`` is bound read-only; its siblings' parent is not."""
+    bindir = tmp_path / "tools" / "bin"
+    bindir.mkdir(parents=True)
+    (tmp_path / "tools" / "secret.txt").write_text("not for the sandbox")
+    tool = bindir / "fake-goth"
+    tool.write_text("#!/bin/sh\nls /proc/self/ >/dev/null; echo ran; cat ../secret.txt 2>&1 || true; touch x 2>&1\n")
+    os.chmod(tmp_path, 0o755)
+    os.chmod(tmp_path / "tools", 0o755)
+    os.chmod(bindir, 0o755)
+    tool.chmod(0o755)
+    box = new_box()
+    result = asyncio.run(box.exec([str(tool)], cwd=str(bindir), timeout=30))
+    assert "ran" in result.stdout, result
+    assert "not for the sandbox" not in result.stdout
+    assert not (bindir / "x").exists()

@@ -282,6 +282,15 @@ class LocalLimitedSandbox(SandboxEnvironment):
         path = Path(file)
         return str(path if path.is_absolute() else Path(self.directory) / path)
 
+    def _program_dirs(self, exe: str) -> list[str]:
+        """The directory of an absolute program outside the system directories and the sample directory (the
+        jail's root view shows only those), to be bound read-only."""
+        if not os.path.isabs(exe):
+            return []
+        real = os.path.realpath(exe)
+        inside = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/", self.directory + "/")
+        return [] if real.startswith(inside) else [os.path.dirname(real)]
+
     def _cleanup_processes(self, pid: int) -> None:
         _kill_group(pid)
         if self.uid is not None:
@@ -308,6 +317,7 @@ class LocalLimitedSandbox(SandboxEnvironment):
             return ExecResult(False, 127, "", f"{cmd[0]}: command not found")
         cfg = {
             "parent": os.getpid(),
+            "extra_dirs": self._program_dirs(exe),
             "namespaces": list(jail_namespaces()),
             "sample_dir": self.directory,
             "workdir": workdir,
