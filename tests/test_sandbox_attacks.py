@@ -320,3 +320,14 @@ def test_program_outside_the_system_dirs_runs_and_only_its_directory_is_shown(tm
     assert "ran" in result.stdout, result
     assert "not for the sandbox" not in result.stdout
     assert not (bindir / "x").exists()
+
+
+def test_host_file_lines_are_redacted_where_the_sandbox_cannot_hide_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a mount namespace /etc/passwd is readable; its lines are still cut out of the feedback."""
+    monkeypatch.setattr("coonbench.execution.sandbox.jail_namespaces", lambda: ())
+    code = "def f(n):\n    raise ValueError(open('/etc/passwd').read()[:400])\n"
+    result = attempt("python", code)
+    assert result.outcome is Outcome.RUNTIME_ERROR, result
+    assert "[host file content redacted]" in result.message
+    first = Path("/etc/passwd").read_text().splitlines()[0]
+    assert first not in feedback(result)
