@@ -285,3 +285,49 @@ def test_capabilities_say_what_is_enforced() -> None:
     if os.geteuid() == 0:
         assert caps["dedicated_uid"] and "uid sweep" in caps["kill_all"] and "RLIMIT_NPROC" in caps["rlimits"]
     assert caps["pid_namespace"] == ("pid" in caps["namespaces"])
+
+
+@needs_uid
+@pytest.mark.parametrize("namespaces", ["probed", "none"])
+def test_setsid_daemon_holding_the_pipes_does_not_outlive_the_command(
+    namespaces: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the PID namespace the kernel kills it; without any namespace the uid sweep does, after a short grace."""
+    if namespaces == "none":
+        monkeypatch.setattr("coonbench.execution.sandbox.jail_namespaces", lambda: ())
+    box = new_box()
+    start = time.monotonic()
+    result = asyncio.run(box.exec(["sh", "-c", "setsid sleep 300 & echo started"], timeout=60))
+    assert result.success and result.stdout.strip() == "started", result
+    assert time.monotonic() - start < 20
+    assert box.uid is not None and processes_of(box.uid) == []
+
+
+@needs_root_view
+def test_program_outside_the_system_dirs_runs_and_only_its_directory_is_shown(tmp_path: Path) -> None:
+    """A runner like ``goth`` living in e.g. ``~/.cargo/bin`` is bound read-only; its siblings' parent is not."""
+    bindir = tmp_path / "tools" / "bin"
+    bindir.mkdir(parents=True)
+    (tmp_path / "tools" / "secret.txt").write_text("not for the sandbox")
+    tool = bindir / "fake-goth"
+    tool.write_text("#!/bin/sh\nls /proc/self/ >/dev/null; echo ran; cat ../secret.txt 2>&1 || true; touch x 2>&1\n")
+    os.chmod(tmp_path, 0o755)
+    os.chmod(tmp_path / "tools", 0o755)
+    os.chmod(bindir, 0o755)
+    tool.chmod(0o755)
+    box = new_box()
+    result = asyncio.run(box.exec([str(tool)], cwd=str(bindir), timeout=30))
+    assert "ran" in result.stdout, result
+    assert "not for the sandbox" not in result.stdout
+    assert not (bindir / "x").exists()
+
+
+def test_host_file_lines_are_redacted_where_the_sandbox_cannot_hide_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a mount namespace /etc/passwd is readable; its lines are still cut out of the feedback."""
+    monkeypatch.setattr("coonbench.execution.sandbox.jail_namespaces", lambda: ())
+    code = "def f(n):\n    raise ValueError(open('/etc/passwd').read()[:400])\n"
+    result = attempt("python", code)
+    assert result.outcome is Outcome.RUNTIME_ERROR, result
+    assert "[host file content redacted]" in result.message
+    first = Path("/etc/passwd").read_text().splitlines()[0]
+    assert first not in feedback(result)

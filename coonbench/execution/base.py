@@ -16,6 +16,7 @@ import json
 import math
 import secrets
 import uuid
+from functools import lru_cache
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from importlib.resources import files
@@ -175,6 +176,39 @@ def case_inputs(problem: Problem) -> list[dict[str, Any]]:
     return [{"input": c.input, **({"then_call": c.then_call} if c.then_call is not None else {})} for c in problem.tests]
 
 
+HOST_FILES = ("/etc/passwd", "/etc/group", "/etc/hostname", "/etc/hosts", "/etc/resolv.conf", "/etc/machine-id")
+REDACTED = "[host file content redacted]"
+
+
+@lru_cache(maxsize=1)
+def _host_lines() -> tuple[str, ...]:
+    lines: set[str] = set()
+    for path in HOST_FILES:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                lines.update(line.strip() for line in fh.read(1 << 20).splitlines() if len(line.strip()) >= 8)
+        except OSError:
+            continue
+    return tuple(sorted(lines, key=len, reverse=True))
+
+
+def redact_host_files(text: str | None) -> str | None:
+    """Feedback goes back to the model: lines of well-known host files are cut out of it (a second line of
+    defence where the sandbox could not hide those files; the jail's root view does not contain them)."""
+    if not text:
+        return text
+    for line in _host_lines():
+        if line in text:
+            text = text.replace(line, REDACTED)
+    return text
+
+
+def _redacted(result: AttemptResult) -> AttemptResult:
+    for name in ("message", "actual", "expected", "call"):
+        setattr(result, name, redact_host_files(getattr(result, name)))
+    return result
+
+
 def harness_text(name: str) -> str:
     """Source of a runner program shipped in ``coonbench/execution/harness``."""
     return files("coonbench.execution.harness").joinpath(name).read_text(encoding="utf-8")
@@ -242,13 +276,13 @@ class Executor(abc.ABC):
         record = parse_runner_output(result.stdout, nonce)
         if record is None:
             tail = (result.stderr or "").strip()[-300:]
-            return AttemptResult(
+            return _redacted(AttemptResult(
                 Outcome.RUNTIME_ERROR,
                 f"the run ended without a result (exit code {result.returncode}; memory or CPU limit?): {tail}",
                 total=total,
                 details={"returncode": result.returncode},
-            )
-        return classify_cases(problem, record)
+            ))
+        return _redacted(classify_cases(problem, record))
 
 
 _EXECUTORS: dict[str, Executor] = {}

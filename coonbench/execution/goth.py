@@ -4,8 +4,9 @@ There is no Goth interpreter we can build here (see the findings note) and we do
 convention follows upstream's benchmark runner: ``goth FILE ARG…`` per test case, output printed as text,
 ``Error:``/``Load error:`` or a non-zero exit meaning failure. We classify failures by their message (parse /
 type / otherwise runtime). Argument and result rendering for lists and strings is best effort (upstream's
-suite uses numbers and booleans). The binary must be executable by the sandbox user (``nobody`` when run as
-root locally); the Docker image does not contain it.
+suite uses numbers and booleans). The binary must be executable by any user (the local sandbox runs it as the
+sample's dedicated uid, with the binary's directory bound read-only into the jail); the Docker image does not
+contain it. Each case is one process given its inputs only; the expected outputs stay in this process.
 """
 
 from __future__ import annotations

@@ -68,8 +68,9 @@ def _bind(source: str, target: str, writable: bool) -> None:
     mount(None, target, None, flags)
 
 
-def build_root(sample_dir: str, with_proc: bool) -> None:
-    """Chroot into an empty tmpfs holding only what a runner needs (see module doc)."""
+def build_root(sample_dir: str, with_proc: bool, extra_dirs: list[str]) -> None:
+    """Chroot into an empty tmpfs holding only what a runner needs (see module doc); ``extra_dirs`` are bound
+    read-only at their own path (the directory of a program outside the system directories, e.g. ``goth``)."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     os.makedirs(ROOT_MOUNTPOINT, exist_ok=True)
     root = ROOT_MOUNTPOINT
@@ -88,6 +89,11 @@ def build_root(sample_dir: str, with_proc: bool) -> None:
         inside = os.path.join(root, "dev", dev)
         open(inside, "w").close()
         mount("/dev/" + dev, inside, None, MS_BIND)
+    for extra in extra_dirs:
+        inside = root + extra
+        if not os.path.exists(inside):
+            os.makedirs(inside, mode=0o755)
+            _bind(extra, inside, writable=False)
     inside = root + sample_dir
     os.makedirs(inside, mode=0o755, exist_ok=True)
     _bind(sample_dir, inside, writable=True)
@@ -137,7 +143,7 @@ def _pid1(cfg: dict[str, Any], argv: list[str]) -> None:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         namespaces = set(cfg["namespaces"])
         if "mount" in namespaces:
-            build_root(cfg["sample_dir"], with_proc="pid" in namespaces)
+            build_root(cfg["sample_dir"], with_proc="pid" in namespaces, extra_dirs=cfg.get("extra_dirs", []))
         child = os.fork()
         if child == 0:
             _exec_command(cfg, argv)

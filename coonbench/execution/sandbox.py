@@ -224,6 +224,18 @@ async def _feed(writer: asyncio.StreamWriter | None, data: bytes | None) -> None
         pass
 
 
+async def _exited(proc: asyncio.subprocess.Process, wall: float) -> bool:
+    """Did the process exit within ``wall`` seconds? (``proc.wait()`` also waits for its pipes to close, which a
+    daemon that inherited them can delay forever.)"""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + wall
+    while proc.returncode is None:
+        if loop.time() >= end:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
 @sandboxenv(name=LOCAL_SANDBOX)
 class LocalLimitedSandbox(SandboxEnvironment):
     """A per-sample temp directory and uid; every ``exec`` runs jailed (see module doc)."""
@@ -270,6 +282,15 @@ class LocalLimitedSandbox(SandboxEnvironment):
         path = Path(file)
         return str(path if path.is_absolute() else Path(self.directory) / path)
 
+    def _program_dirs(self, exe: str) -> list[str]:
+        """The directory of an absolute program outside the system directories and the sample directory (the
+        jail's root view shows only those), to be bound read-only."""
+        if not os.path.isabs(exe):
+            return []
+        real = os.path.realpath(exe)
+        inside = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/", self.directory + "/")
+        return [] if real.startswith(inside) else [os.path.dirname(real)]
+
     def _cleanup_processes(self, pid: int) -> None:
         _kill_group(pid)
         if self.uid is not None:
@@ -296,6 +317,7 @@ class LocalLimitedSandbox(SandboxEnvironment):
             return ExecResult(False, 127, "", f"{cmd[0]}: command not found")
         cfg = {
             "parent": os.getpid(),
+            "extra_dirs": self._program_dirs(exe),
             "namespaces": list(jail_namespaces()),
             "sample_dir": self.directory,
             "workdir": workdir,
@@ -319,18 +341,20 @@ class LocalLimitedSandbox(SandboxEnvironment):
         )
         out, err = _Tail(OUTPUT_LIMIT), _Tail(OUTPUT_LIMIT)
         kill = lambda: self._cleanup_processes(proc.pid)  # noqa: E731
-        tasks = [
+        io = [
             asyncio.ensure_future(c)
-            for c in (_pump(proc.stdout, out, kill), _pump(proc.stderr, err, kill), _feed(proc.stdin, data), proc.wait())
+            for c in (_pump(proc.stdout, out, kill), _pump(proc.stderr, err, kill), _feed(proc.stdin, data))
         ]
+        waiter = asyncio.ensure_future(proc.wait())
         try:
-            await asyncio.wait_for(asyncio.shield(asyncio.gather(*tasks)), timeout=wall)
-        except asyncio.TimeoutError:
-            raise TimeoutError(f"command exceeded the {wall:g} s time limit") from None
+            if not await _exited(proc, wall):
+                raise TimeoutError(f"command exceeded the {wall:g} s time limit")
+            # the command ended; a descendant that kept its pipes open gets a moment, then the cleanup below
+            await asyncio.wait(io, timeout=2.0)
         finally:
             kill()
-            # the processes are dead: the pipes reach EOF, and reading them to the end closes the transport
-            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=10)
+            # every process is dead now: the pipes reach EOF, and reading them to the end closes the transport
+            await asyncio.wait_for(asyncio.gather(*io, waiter, return_exceptions=True), timeout=10)
         if out.total > OUTPUT_CAP or err.total > OUTPUT_CAP:
             raise OutputLimitExceededError(f"{OUTPUT_CAP // (1024 * 1024)} MiB", out.text())
         code = proc.returncode if proc.returncode is not None else -1
