@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -121,8 +122,14 @@ def minimum_detectable_difference(diffs: np.ndarray, p_pooled: float) -> float:
     if sd == 0:
         p = min(max(p_pooled, 0.5 / n), 1 - 0.5 / n)
         sd = math.sqrt(2 * p * (1 - p))
+    return _effect_size(n) * sd
+
+
+@functools.lru_cache(maxsize=4096)
+def _effect_size(n: int) -> float:
+    """Detectable effect (in SDs) of a two-sided paired t-test with n pairs (an iterative solve: cached per n)."""
     effect = TTestPower().solve_power(nobs=n, alpha=ALPHA, power=POWER, alternative="two-sided")
-    return float(np.ravel(effect)[0]) * sd
+    return float(np.ravel(effect)[0])
 
 
 def _cluster_sums(a: np.ndarray, b: np.ndarray, ta: np.ndarray, tb: np.ndarray, clusters: np.ndarray) -> np.ndarray:
