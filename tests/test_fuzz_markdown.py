@@ -42,3 +42,13 @@ def test_fixed_hostile_cases(name: str) -> None:
         deep_list, deep = [deep_list], {"k": deep}
     check_contract(lambda _: fmt.encode({"a": deep_list}), "", (FormatError,))
     check_contract(lambda _: fmt.encode(deep), "", (FormatError,))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_size_limit_is_documented_error(name: str) -> None:
+    fmt = get_format(name)
+    limit = fmt.max_chars  # type: ignore[attr-defined]
+    with pytest.raises(FormatError, match="too large") as info:
+        fmt.decode("a" * (limit + 1))
+    assert f"{limit:,}" in str(info.value)
+    assert fmt.validate("a" * (limit + 1))[0].message.startswith("document too large")

@@ -404,11 +404,12 @@ class _MarkdownFormat(Format):
     fence = "markdown"
     lossless = True
     tables: bool = False
+    max_chars: int = MAX_DOCUMENT_CHARS
 
     def encode(self, source: Any) -> str:
         text = _encode(source, self.tables)
-        if len(text) > MAX_DOCUMENT_CHARS:
-            raise FormatError(f"{self.name} document of {len(text)} characters exceeds {MAX_DOCUMENT_CHARS}")
+        if len(text) > self.max_chars:
+            raise FormatError(f"document too large for {self.name}: {len(text):,} characters (limit {self.max_chars:,})")
         try:
             back = self.decode(text)
         except FormatError as err:
@@ -418,9 +419,10 @@ class _MarkdownFormat(Format):
         return text
 
     def decode(self, text: str) -> Any:
-        if len(text) > MAX_DOCUMENT_CHARS:
-            raise FormatError(f"document of {len(text)} characters exceeds {MAX_DOCUMENT_CHARS} (refused unread)",
-                              expected=f"at most {MAX_DOCUMENT_CHARS} characters")
+        if len(text) > self.max_chars:
+            raise FormatError(f"document too large for {self.name}: {len(text):,} characters (limit "
+                              f"{self.max_chars:,}, so that one document decodes in well under a second)",
+                              expected=f"at most {self.max_chars:,} characters")
         try:
             return _decode(text)
         except RecursionError:
