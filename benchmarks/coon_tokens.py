@@ -1,10 +1,13 @@
-"""Token cost of COON against raw and minified Dart over the COON corpus (o200k and cl100k), per sample and category.
+"""Token cost of COON against raw and minified Dart (o200k and cl100k), per sample and category, on any directory.
 
-Corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``coonbench.datasets.corpus``). Also times
-encode+decode of the whole corpus and checks every round trip. Upstream's COON is added as a column when the PyPI
-``coon`` package (and the spec tables it needs) can be imported and compresses a sample; otherwise it is skipped.
+Default corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``coonbench.datasets.corpus``); with
+``DIR``, every ``*.dart`` file under it (category = its first sub-directory). Every file goes through the verifying
+``encode``: files it refuses (or that are not Dart) are counted and listed, and the token totals cover the files that
+round-trip. Also prints where the remaining COON tokens go (strings, identifiers, keywords, punctuation, numbers,
+COON sigils, comments: each COON lexeme's share of the tokens of its lexemes counted one by one) and times
+encode+decode. Upstream's COON is added as a column when the PyPI ``coon`` package works here.
 
-    python benchmarks/coon_tokens.py [--per-sample] [--json out.json]
+    python benchmarks/coon_tokens.py [DIR] [--per-sample] [--json out.json]
 """
 
 from __future__ import annotations
@@ -17,9 +20,15 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from pathlib import Path
+
 from coonbench.dart import ast_diff
-from coonbench.datasets.corpus import iter_corpus
 from coonbench.dart.minify import minify
+from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.datasets.corpus import iter_corpus
+from coonbench.formats._coon_codec import NOT_LABELS
+from coonbench.formats._coon_lex import lex
+from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode
 from coonbench.tokens import count_tokens
 
@@ -46,14 +55,59 @@ def upstream_compressor() -> Callable[[str], str] | None:
     return None
 
 
-def measure(per_sample: bool = False) -> dict[str, Any]:
-    """Token counts per sample and per category, ratios, round-trip failures and timing."""
-    corpus = list(iter_corpus())
+_BUCKETS = {"str": "strings", "num": "numbers", "op": "punctuation", "comment": "comments", "at": "punctuation",
+            "hash": "punctuation", "macro": "COON sigils", "edge": "COON sigils", "cedge": "COON sigils"}
+
+
+def buckets(coon: str, encoding: str) -> dict[str, int]:
+    """Tokens of each COON lexeme kind (lexemes counted one by one: a share, not an exact split of the total)."""
+    out: dict[str, int] = defaultdict(int)
+    for tok in lex(coon):
+        if tok.kind in ("ident", "esc"):
+            kind = "keywords" if tok.text in NOT_LABELS or tok.text in _KEYWORDS else "identifiers"
+        else:
+            kind = _BUCKETS.get(tok.kind, tok.kind)
+        out[kind] += count_tokens(tok.text, encoding)
+    return out
+
+
+_KEYWORDS = frozenset("null true false this super new const final var return if else for while".split())
+
+
+def directory_corpus(root: Path) -> list[tuple[str, str, str]]:
+    """(category, id, source) of every ``*.dart`` under ``root``; category = first sub-directory."""
+    out = []
+    for path in sorted(root.rglob("*.dart")):
+        rel = path.relative_to(root)
+        category = rel.parts[0] if len(rel.parts) > 1 else root.name
+        out.append((category, str(rel), path.read_text(encoding="utf-8", errors="replace")))
+    return out
+
+
+def measure(per_sample: bool = False, directory: Path | None = None) -> dict[str, Any]:
+    """Token counts per sample and per category, ratios, round-trip rate, refusals, token buckets and timing."""
+    corpus = directory_corpus(directory) if directory is not None else [tuple(s) for s in iter_corpus()]
     upstream = upstream_compressor()
+    refused: list[str] = []
+    not_dart = 0
+    kept: list[tuple[str, str, str]] = []
+    coons: list[str] = []
     start_wall, start_cpu = time.perf_counter(), time.process_time()
-    coons = [encode(src) for _, _, src in corpus]
+    for cat, sid, src in corpus:
+        try:
+            parse_unit(src)
+        except DartParseError:
+            not_dart += 1
+            continue
+        try:
+            coons.append(encode(src))  # verifying: refuses instead of being silently lossy
+        except FormatError as err:
+            refused.append(f"{cat}/{sid}: {err}")
+            continue
+        kept.append((cat, sid, src))
     decoded = [decode(c) for c in coons]
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    corpus = kept
     failures = [f"{cat}/{sid}: {d}" for (cat, sid, src), dec in zip(corpus, decoded) if (d := ast_diff(src, dec))]
     samples: list[dict[str, Any]] = []
     totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -65,6 +119,8 @@ def measure(per_sample: bool = False) -> dict[str, Any]:
             except Exception:  # noqa: BLE001 - upstream fails on some inputs; count it as missing
                 pass
         row: dict[str, Any] = {"category": cat, "id": sid}
+        for kind, n in buckets(coon, "o200k_base").items():
+            totals["BUCKETS"][kind] += n
         for enc in ENCODINGS:
             for kind, text in texts.items():
                 n = count_tokens(text, enc)
@@ -73,6 +129,7 @@ def measure(per_sample: bool = False) -> dict[str, Any]:
                     totals[key][f"{kind}_{enc}"] += n
         samples.append(row)
     summary = {}
+    bucket_totals = dict(totals.pop("BUCKETS", {}))
     for key, t in totals.items():
         entry: dict[str, Any] = {"samples": sum(1 for s in samples if key in ("TOTAL", s["category"]))}
         for enc in ENCODINGS:
@@ -88,9 +145,15 @@ def measure(per_sample: bool = False) -> dict[str, Any]:
             if f"upstream_{enc}" in t:
                 entry[enc]["upstream"] = t[f"upstream_{enc}"]
         summary[key] = entry
+    parseable = len(kept) + len(refused)
     return {
         "samples": samples if per_sample else len(samples),
         "summary": summary,
+        "files": len(corpus) + len(refused) + not_dart,
+        "not_dart": not_dart,
+        "refused": refused,
+        "roundtrip_rate": round(len(kept) / parseable, 4) if parseable else None,
+        "buckets_o200k": bucket_totals,
         "roundtrip_failures": failures,
         "encode_decode_seconds": {"wall": round(wall, 3), "cpu": round(cpu, 3)},
     }
@@ -116,8 +179,17 @@ def print_report(result: dict[str, Any]) -> None:
                 f" {-r['coon_vs_dart']:10.1%} {-r['coon_vs_minified']:9.1%}"
                 + (f"  upstream {r['upstream']}" if "upstream" in r else "")
             )
+    b = result["buckets_o200k"]
+    total = sum(b.values()) or 1
+    print("\nwhere the COON tokens go (o200k, lexemes counted one by one): " + ", ".join(
+        f"{k} {v / total:.1%}" for k, v in sorted(b.items(), key=lambda kv: -kv[1])))
+    parseable = result["files"] - result["not_dart"]
+    print(f"files: {result['files']}, not Dart (grammar rejects): {result['not_dart']}, refused by encode: "
+          f"{len(result['refused'])}, round-trip rate: {result['roundtrip_rate']:.2%} of {parseable} parseable")
+    for line in result["refused"]:
+        print("  refused " + line)
     t = result["encode_decode_seconds"]
-    print(f"\nencode+decode of the whole corpus: {t['wall']} s wall, {t['cpu']} s CPU")
+    print(f"\nverifying encode+decode of the whole corpus: {t['wall']} s wall, {t['cpu']} s CPU")
     print(f"round-trip failures: {len(result['roundtrip_failures'])}")
     for f in result["roundtrip_failures"]:
         print("  " + f)
@@ -125,10 +197,11 @@ def print_report(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", nargs="?", type=Path, help="measure every *.dart under DIR (default: corpus)")
     parser.add_argument("--per-sample", action="store_true", help="print one row per sample")
     parser.add_argument("--json", help="also write the result as JSON to this path")
     args = parser.parse_args(argv)
-    result = measure(per_sample=args.per_sample)
+    result = measure(per_sample=args.per_sample, directory=args.directory)
     print_report(result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

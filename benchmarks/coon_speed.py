@@ -1,0 +1,67 @@
+"""COON codec speed on real Dart: KB/s of encode, of its round-trip verification, and of decode (CPU time).
+
+    python benchmarks/coon_speed.py [DIR] [--repeat N]
+
+DIR defaults to ``../shared/reference/dart-real`` (the development set) when present, else ``data/dart``. Sizes are
+UTF-8 bytes of the Dart source; times are process CPU seconds (best of ``--repeat`` runs), so a loaded machine
+changes them less than wall time. "verify" is the extra cost of ``encode``'s self-check (encode with it minus
+encode without); "encode+verify+decode" is the figure the 1 MB/s goal is about.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.formats.base import FormatError
+from coonbench.formats.coon import decode, encode
+from coonbench.paths import REPO_ROOT, SHARED_DIR
+
+
+def _default_dir() -> Path:
+    real = SHARED_DIR / "reference" / "dart-real"
+    return real if real.exists() else REPO_ROOT / "data" / "dart"
+
+
+def _best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", nargs="?", type=Path, default=None)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per phase; the best is reported")
+    args = parser.parse_args(argv)
+    root = args.directory or _default_dir()
+    sources = []
+    for path in sorted(root.rglob("*.dart")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            parse_unit(text)
+            encode(text)
+        except (DartParseError, FormatError):
+            continue  # not Dart, or refused: not part of the speed figure
+        sources.append(text)
+    size_kb = sum(len(s.encode("utf-8")) for s in sources) / 1000
+    coons = [encode(s, verify=False) for s in sources]
+    plain = _best(lambda: [encode(s, verify=False) for s in sources], args.repeat)
+    verified = _best(lambda: [encode(s) for s in sources], args.repeat)
+    dec = _best(lambda: [decode(c) for c in coons], args.repeat)
+    print(f"{root}: {len(sources)} files, {size_kb:.0f} KB of Dart")
+    print(f"encode (no verify)      {size_kb / plain:8.0f} KB/s   ({plain:.2f} s CPU)")
+    print(f"verify (extra)          {size_kb / max(verified - plain, 1e-9):8.0f} KB/s   ({verified - plain:.2f} s CPU)")
+    print(f"decode                  {size_kb / dec:8.0f} KB/s   ({dec:.2f} s CPU)")
+    print(f"encode+verify+decode    {size_kb / (verified + dec):8.0f} KB/s   ({verified + dec:.2f} s CPU)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
