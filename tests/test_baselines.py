@@ -7,7 +7,6 @@ import asyncio
 import pytest
 
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
