@@ -1,6 +1,7 @@
 """Accuracy of the trivial baselines on every task (the floors a model's score is read against).
 
-Run: ``python benchmarks/baseline_floors.py [--limit N] [--tasks a,b]``. Each baseline solver
+Run: ``python benchmarks/baseline_floors.py [--limit N] [--tasks a,b]``. With ``--limit`` each task is cut to a
+seeded random subset of N samples (``sample_shuffle=SEED``), the same for every baseline. Each baseline solver
 (``coonbench/baseline_*``) runs on each task with ``mockllm/model`` (never called) and the task's own scorer;
 prints accuracy ± standard error per task and baseline. Deterministic: the baselines are seeded.
 """
@@ -15,6 +16,7 @@ from inspect_ai import eval as inspect_eval
 import coonbench._registry  # noqa: F401 - registers tasks and solvers
 from solvers import baselines
 
+SEED = 17
 BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty")
 TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction")
 
@@ -31,7 +33,8 @@ def main() -> None:
             task_args = {"sandbox": "local"} if task == "correction" else {}
             for baseline in BASELINES:
                 log = inspect_eval(f"coonbench/{task}", task_args=task_args, solver=getattr(baselines, baseline)(),
-                                   model="mockllm/model", limit=args.limit, log_dir=tmp, display="none",
+                                   model="mockllm/model", limit=args.limit,
+                                   sample_shuffle=SEED if args.limit else None, log_dir=tmp, display="none",
                                    log_level="warning", score_display=False)[0]
                 acc = se = float("nan")
                 n = log.results.completed_samples if log.results else 0

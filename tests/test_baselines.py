@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
@@ -58,6 +59,7 @@ def test_constant_empty_and_random_widget() -> None:
         baseline_random_widget(), _state("s1", {"input_text": doc}))
 
 
+@pytest.mark.slow  # builds the structure dataset twice (task and frequency table)
 def test_frequent_on_structure_runs_offline_and_stays_a_floor(tmp_path) -> None:
     """Through Inspect on the real structure task: the frequent answer never beats the gold solver's 100%."""
     log = inspect_eval("coonbench/structure", solver=baseline_frequent(), model="mockllm/model", limit=12,

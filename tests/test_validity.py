@@ -21,6 +21,7 @@ def _assert_goals(results: list[TaskResult]) -> None:
             assert r.rate(family)[1] > 0, f"{r.task}: no {family} variants"
 
 
+@pytest.mark.slow  # an Inspect run of ~50 replies per task (CI runs slow tests too)
 @pytest.mark.parametrize("task", ["comprehension", "structure", "retrieval"])
 def test_exact_answer_tasks_meet_goals(task: str, tmp_path: Path) -> None:
     _assert_goals(validate([task], 3, tmp_path, progress=lambda m: None))

@@ -118,11 +118,14 @@ def exact_variants(sample: Sample, siblings: list[str], aliases: dict[str, str] 
         if options.get("item_type") == "widget-name" and any(i in full_to_abbr for i in items):
             eq.append(("coon-abbreviation", ",".join(full_to_abbr.get(i, i) for i in items)))
     out = [Variant(EQUIVALENT, name, reply, True) for name, reply in eq]
-    out += [Variant(NEAR_MISS, name, reply, False) for name, reply in _near_misses(sample, kind, gold, siblings, options)]
+    misses = _near_misses(sample, kind, gold, siblings, options)
+    out += [Variant(NEAR_MISS, name, reply, False) for name, reply in misses]
     return out
 
 
-def _near_misses(sample: Sample, kind: str, gold: str, siblings: list[str], options: dict[str, Any]) -> list[tuple[str, str]]:
+def _near_misses(
+    sample: Sample, kind: str, gold: str, siblings: list[str], options: dict[str, Any]
+) -> list[tuple[str, str]]:
     rng = rng_for(str(sample.id), "near")
     out: list[tuple[str, str]] = []
     if kind == "integer":
@@ -232,7 +235,7 @@ def code_variants(sample: Sample) -> list[Variant]:
         return f"```{fmt.fence}\n{code}\n```"
 
     out = [
-        Variant(EQUIVALENT, "gold-with-prose", f"Here is the program:\n\n{fence(gold_code)}\n\nIt keeps the layout.", True),
+        Variant(EQUIVALENT, "gold-with-prose", f"Here is the program:\n\n{fence(gold_code)}\n\nDone.", True),
         Variant(EQUIVALENT, "gold-unfenced", gold_code, True),
         Variant(EQUIVALENT, "gold-twice-last-wins", f"{fence('// draft')}\nFinal:\n{fence(gold_code)}", True),
     ]
@@ -291,7 +294,7 @@ def correction_variants(sample: Sample, other_golds: list[str]) -> list[Variant]
     lang = gold_reply.split("\n", 1)[0].removeprefix("```").strip() or "python"
     comment = "#" if lang in ("python", "py") else "//"
     out = [
-        Variant(EQUIVALENT, "gold-with-prose", f"Here is my solution.\n\n{gold_reply}\n\nThis handles every case.", True),
+        Variant(EQUIVALENT, "gold-with-prose", f"Here is my solution.\n\n{gold_reply}\n\nIt passes.", True),
         Variant(EQUIVALENT, "comments", f"```{lang}\n{comment} solution\n{code.rstrip()}\n{comment} end\n```", True),
     ]
     rng = rng_for(str(sample.id), "correction")

@@ -74,7 +74,8 @@ def dropped_argument(source: str) -> str | None:
         children = args.children
         for i, child in enumerate(children):
             if child.type == "named_argument" and node_text(child.child(0)).rstrip(":").strip() != "key":
-                end = children[i + 1].end_byte if i + 1 < len(children) and children[i + 1].type == "," else child.end_byte
+                comma = i + 1 < len(children) and children[i + 1].type == ","
+                end = children[i + 1].end_byte if comma else child.end_byte
                 return _splice(source, child.start_byte, end, "")
     return None
 

@@ -194,7 +194,7 @@ def validate_task(name: str, limit: int | None, log_dir: Path, progress: Callabl
             crashed = s.error is not None or score is None
             correct = (not crashed) and _verdict(score.value)  # type: ignore[union-attr]
             result.rows.append(_row(name, sample, v, correct, crashed,
-                                    str(s.error.message if s.error else (score.explanation if score else "")))) 
+                                    str(s.error.message if s.error else (score.explanation if score else ""))))
     for vid, (sample, v) in planned.items():  # a sample the run lost counts as a crash
         if vid not in seen:
             result.rows.append(_row(name, sample, v, False, True, "no result in the log"))
@@ -203,9 +203,10 @@ def validate_task(name: str, limit: int | None, log_dir: Path, progress: Callabl
 
 def _row(name: str, sample: Sample, v: Variant, correct: bool, crashed: bool, explanation: str) -> Row:
     gold = str((sample.metadata or {}).get("gold") or sample.target)
-    return Row(name, str(sample.id), v.family, v.name, "CORRECT" if v.expect_correct else "INCORRECT",
-               "CRASH" if crashed else ("CORRECT" if correct else "INCORRECT"), (correct == v.expect_correct) and not crashed,
-               crashed, v.reply, gold, (explanation or "")[:500])
+    got = "CRASH" if crashed else ("CORRECT" if correct else "INCORRECT")
+    ok = (correct == v.expect_correct) and not crashed
+    expected = "CORRECT" if v.expect_correct else "INCORRECT"
+    return Row(name, str(sample.id), v.family, v.name, expected, got, ok, crashed, v.reply, gold, (explanation or "")[:500])
 
 
 def validate(tasks: Sequence[str], limit: int | None, out_dir: Path | None,
@@ -227,11 +228,14 @@ def _pct(rate: float) -> str:
 
 def table(results: Sequence[TaskResult]) -> str:
     """The validity table in Markdown."""
-    lines = ["| task | samples | equivalent → CORRECT | near miss → INCORRECT | garbage → INCORRECT | crashes | goals |",
-             "|---|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "| task | samples | equivalent → CORRECT | near miss → INCORRECT | garbage → INCORRECT | crashes | goals |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
     for r in results:
         cells = [f"{_pct(rate)} ({n})" for rate, n in (r.rate(EQUIVALENT), r.rate(NEAR_MISS), r.rate(GARBAGE))]
-        lines.append(f"| {r.task} | {r.samples} | {' | '.join(cells)} | {r.crashes} | {'met' if r.goals_met() else 'MISSED'} |")
+        goals = "met" if r.goals_met() else "MISSED"
+        lines.append(f"| {r.task} | {r.samples} | {' | '.join(cells)} | {r.crashes} | {goals} |")
     return "\n".join(lines)
 
 
