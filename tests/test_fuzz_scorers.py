@@ -54,7 +54,8 @@ class Case:
         return self.name
 
     def score(self, reply: str) -> Score:
-        return asyncio.run(self.scorer(make_state(reply, dict(self.metadata)), Target(self.target)))  # type: ignore[arg-type]
+        state = make_state(reply, dict(self.metadata))
+        return asyncio.run(self.scorer(state, Target(self.target)))  # type: ignore[arg-type]
 
 
 @cache
