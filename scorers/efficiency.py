@@ -10,13 +10,7 @@ from collections import defaultdict
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-# The COON comprehension design's success criteria (seeds/000 §8): minimum viable figures (§8.1) and the
-# success / partial / failure indicators (§8.2).
-MIN_ACCURACY = 0.75
-MAX_GAP = 0.05
-MIN_EFFICIENCY_GAIN = 1.5
-PARTIAL_ACCURACY = 0.65
-VERDICT_VALUES = {"success": 1.0, "partial": 0.5, "failure": 0.0}
+from coonbench.verdict import VERDICT_VALUES, decide
 
 
 def correct_of(score: SampleScore) -> float:
@@ -80,10 +74,7 @@ def verdict_of(formats: dict[str, tuple[float, float, int]], treatment: str, bas
     b_eff = efficiency(b_acc, b_tok)
     gain = efficiency(t_acc, t_tok) / b_eff if b_eff else (float("inf") if t_acc else 0.0)
     figures = {"accuracy": t_acc, "gap": b_acc - t_acc, "efficiency_gain": gain}
-    if t_acc < PARTIAL_ACCURACY:
-        return "failure", figures
-    success = t_acc >= MIN_ACCURACY and figures["gap"] <= MAX_GAP and gain >= MIN_EFFICIENCY_GAIN
-    return ("success" if success else "partial"), figures
+    return decide(t_acc, figures["gap"], gain), figures
 
 
 @metric(name="verdict")

@@ -15,11 +15,7 @@ import pandas as pd
 
 from coonbench.report import stats
 
-# The COON design's success criteria (seeds/000 §8): the same thresholds as the comprehension task's ``verdict``.
-MIN_ACCURACY = 0.75
-MAX_GAP = 0.05
-MIN_EFFICIENCY_GAIN = 1.5
-PARTIAL_ACCURACY = 0.65
+from coonbench.verdict import MAX_GAP, MIN_ACCURACY, MIN_EFFICIENCY_GAIN, decide
 BASELINES = ("dart", "json", "json-pretty")  # the first present is the verdict's and break-even's baseline
 NOPRIMER_SUFFIXES = ("-noprimer", ":noprimer", "_noprimer")
 CODE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
@@ -138,7 +134,7 @@ def verdicts(acc: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                     f"{t['input_tokens']:.0f} input tokens per question against {base}'s {b['input_tokens']:.0f} "
                     f"({t['input_tokens'] / b['input_tokens']:.1f}× {base})"
                 )
-            word = "failure" if t["accuracy"] < PARTIAL_ACCURACY else ("partial" if reasons else "success")
+            word = decide(t["accuracy"], gap, gain)
             rows.append({"system": system, "format": t["format"], "baseline": base, "verdict": word,
                          "accuracy": t["accuracy"], "gap": gap, "efficiency_gain": gain,
                          "input_tokens": t["input_tokens"], "baseline_input_tokens": b["input_tokens"],
