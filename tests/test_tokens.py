@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 import os
 import subprocess
 import sys
@@ -82,3 +83,22 @@ def test_fresh_cache_dir_is_filled_offline(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "2"
     assert len(list(tmp_path.iterdir())) == len(ENCODINGS)
+
+
+def test_long_ordinary_text_counts_exactly() -> None:
+    """Past DIRECT_LIMIT, text without degenerate runs is counted exactly as tiktoken counts it."""
+    from coonbench.tokens import DIRECT_LIMIT, get_encoding
+
+    text = (Path(__file__).resolve().parent.parent / "data" / "dart" / "complex" / "071_shop_app.dart").read_text()
+    text = text * (DIRECT_LIMIT // len(text) + 2)
+    assert len(text) > DIRECT_LIMIT
+    assert count_tokens(text) == len(get_encoding().encode(text, disallowed_special=()))
+
+
+def test_degenerate_runs_are_counted_in_linear_time() -> None:
+    """5 MB of one letter took tiktoken over 20 s (BPE is quadratic in one pre-token); now bounded."""
+    from tests.hostile import check_contract
+
+    for text in ("x" * 5_000_000, "{" * 5_000_000, "ab" * 2_500_000):
+        n = check_contract(count_tokens, text, label="count_tokens")
+        assert 0 < n < len(text)
