@@ -199,9 +199,9 @@ def test_correction_scorer_hostile_outputs() -> None:
         assert score.explanation and score.explanation.strip()
 
 
-@pytest.mark.xfail(strict=True, reason="the sandbox writes the program as UTF-8: a lone surrogate in model code "
-                   "crashes the sample (UnicodeEncodeError) instead of scoring it; coonbench/execution must refuse it")
 def test_correction_scorer_lone_surrogate_in_code() -> None:
+    """A lone surrogate in model code is a PARSE_ERROR outcome, not a crashed sample (it used to raise
+    UnicodeEncodeError when the program was written out)."""
     from inspect_ai import eval as inspect_eval  # noqa: PLC0415
     from inspect_ai.model import get_model  # noqa: PLC0415
     from inspect_ai.solver import generate  # noqa: PLC0415
@@ -213,6 +213,8 @@ def test_correction_scorer_lone_surrogate_in_code() -> None:
     task = correction(target="python", problems="factorial", max_retries=0, case_timeout=0.5, sandbox="local")
     log = inspect_eval(task, model=model, solver=generate(), display="none", log_dir=None)[0]
     assert log.status == "success" and log.samples and log.samples[0].error is None
+    score = next(iter(log.samples[0].scores.values()))
+    assert score.value["correct"] == 0 and "surrogate" in (score.explanation or ""), score.explanation
 
 
 # --- TeaLeaf patterns on model text: bounded ----------------------------------------------------------------

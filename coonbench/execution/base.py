@@ -44,6 +44,17 @@ class Outcome(str, Enum):
 ERROR_TYPES = [o for o in Outcome if o is not Outcome.PASS]
 
 
+def _unencodable(code: str) -> str | None:
+    """Why ``code`` cannot be written as a UTF-8 source file (a lone surrogate), or None."""
+    try:
+        code.encode("utf-8")
+    except UnicodeEncodeError as err:
+        line = code.count("\n", 0, err.start) + 1
+        column = err.start - (code.rfind("\n", 0, err.start) + 1) + 1
+        return f"the program is not valid text: lone surrogate U+{ord(code[err.start]):04X} at line {line}, column {column}"
+    return None
+
+
 class ExecutorUnavailable(RuntimeError):
     """The target cannot run here (e.g. no ``goth`` binary); raised at task creation."""
 
@@ -251,6 +262,9 @@ class Executor(abc.ABC):
         """
         box = box or sandbox()
         total = len(problem.tests)
+        unencodable = _unencodable(code)
+        if unencodable:
+            return AttemptResult(Outcome.PARSE_ERROR, unencodable, total=total)
         run_dir = f"run-{uuid.uuid4().hex[:12]}"
         solution = f"solution.{self.extension}"
         await box.write_file(f"{run_dir}/{solution}", code)
