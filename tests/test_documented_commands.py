@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -25,6 +26,23 @@ FILE_SUFFIXES = (".dart", ".json", ".jsonl", ".coon", ".py", ".yaml", ".yml", ".
 OUTPUT_FLAGS = {"-o", "--output", "--output-dir", "--log-dir", "-O"}
 COMMAND_TIMEOUT_S = 900
 SERVER_WAIT_S = 60
+
+
+def _segments(text: str) -> list[list[str]]:
+    """The simple commands of a shell line (split on ``&&``, ``||``, ``;``, ``|`` outside quotes), as words."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    out: list[list[str]] = [[]]
+    for token in lexer:
+        if token and set(token) <= set(";&|"):
+            out.append([])
+        else:
+            out[-1].append(token)
+    for words in out:  # leading NAME=value words set the environment of the command
+        while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", words[0]):
+            words.pop(0)
+    return [words for words in out if words]
 
 
 def _subcommands() -> set[str]:
@@ -57,10 +75,7 @@ def test_readme_gives_exactly_two_fresh_machine_commands() -> None:
 @pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
 def test_command_names_real_things(cmd: Command) -> None:
     """Files a command reads exist, tasks and subcommands are real: no placeholder like lib/main.dart."""
-    for part in re.split(r"&&|\|\||;|\|", cmd.runnable()):
-        words = Command(cmd.doc, cmd.line, part.strip()).words()
-        if not words:
-            continue
+    for words in _segments(cmd.runnable()):
         assert words[0] in PROGRAMS, f"{cmd.id}: unexpected program {words[0]!r}"
         if words[0] == "coonbench":
             assert words[1] in _subcommands(), f"{cmd.id}: no subcommand {words[1]!r}"

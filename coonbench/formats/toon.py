@@ -13,6 +13,30 @@ from coonbench.formats.base import Format, FormatError, register
 _LINE_RE = re.compile(r"\bline (\d+)")
 
 
+def _first_difference(a: Any, b: Any, path: str = "$") -> str | None:
+    """Where ``b`` differs from ``a`` — key order included, numbers by value — or None (iterative: no recursion)."""
+    stack = [(a, b, path)]
+    while stack:
+        x, y, where = stack.pop()
+        if isinstance(x, dict) and isinstance(y, dict):
+            if list(x) != list(y):
+                return f"{where}: keys {list(x)[:6]} come back as {list(y)[:6]}"
+            stack.extend((x[k], y[k], f"{where}.{k}") for k in x)
+        elif isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return f"{where}: {len(x)} items come back as {len(y)}"
+            stack.extend((u, v, f"{where}[{i}]") for i, (u, v) in enumerate(zip(x, y)))
+        elif isinstance(x, bool) or isinstance(y, bool):
+            if x is not y:
+                return f"{where}: {x!r} comes back as {y!r}"
+        elif isinstance(x, (int, float)) and isinstance(y, (int, float)):
+            if x != y:
+                return f"{where}: {x!r} comes back as {y!r}"
+        elif type(x) is not type(y) or x != y:
+            return f"{where}: {x!r:.40} comes back as {y!r:.40}"
+    return None
+
+
 class ToonFormat(Format):
     """TOON, default options (2-space indent, comma delimiter), as TOON's benchmark encodes it."""
 
@@ -29,9 +53,15 @@ class ToonFormat(Format):
     def encode(self, source: Any) -> str:
         check_value(source, "TOON")
         try:
-            return toon_format.encode(source)
+            text = toon_format.encode(source)
         except Exception as err:  # the package raises plain exceptions for unsupported values
             raise FormatError(f"cannot encode as TOON: {err}") from None
+        # Self-check: the package writes an object of objects as one table, reordering rows whose keys come in
+        # another order; refuse rather than show a model a document that reads back differently.
+        difference = _first_difference(source, self.decode(text))
+        if difference is not None:
+            raise FormatError(f"TOON cannot represent this value exactly: {difference}", expected="lossless TOON")
+        return text
 
     def decode(self, text: str) -> Any:
         check_size(text, self.max_chars, self.name)
