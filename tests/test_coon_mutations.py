@@ -10,7 +10,6 @@ the same comments with ``coon-comments``) or raise ``FormatError`` with a positi
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings

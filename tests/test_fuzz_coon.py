@@ -13,7 +13,7 @@ from hypothesis import given
 
 from coonbench.dart import ast_diff
 from coonbench.dart.equivalence import COMMENT_TYPES
-from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.dart.parse import parse_unit
 from coonbench.dart.query import iter_tokens
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon import decode, encode, validate

@@ -10,7 +10,8 @@ members, see ``parse_unit``); two sources are only equivalent when they are the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -34,8 +35,8 @@ class Difference:
     path: str
     left: str
     right: str
-    line: int | None = field(default=None, compare=False)
-    column: int | None = field(default=None, compare=False)
+    line: int | None = dc_field(default=None, compare=False)
+    column: int | None = dc_field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.left!r} != {self.right!r}"
