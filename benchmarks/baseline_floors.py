@@ -1,6 +1,6 @@
 """Accuracy of the trivial baselines on every task (the floors a model's score is read against).
 
-Run: ``python benchmarks/baseline_floors.py [--limit N] [--tasks a,b]``. With ``--limit`` each task is cut to a
+Run: ``python benchmarks/baseline_floors.py [--limit N] [--tasks a,b] [--baselines baseline_frequent,…]``. With ``--limit`` each task is cut to a
 seeded random subset of N samples (``sample_shuffle=SEED``), the same for every baseline. Each baseline solver
 (``coonbench/baseline_*``) runs on each task with ``mockllm/model`` (never called) and the task's own scorer;
 prints accuracy ± standard error per task and baseline. Deterministic: the baselines are seeded.
@@ -25,13 +25,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--baselines", default=",".join(BASELINES))
     args = parser.parse_args()
-    print(f"{'task':<14}" + "".join(f"{b.removeprefix('baseline_'):>18}" for b in BASELINES))
+    chosen = args.baselines.split(",")
+    print(f"{'task':<14}" + "".join(f"{b.removeprefix('baseline_'):>18}" for b in chosen))
     with tempfile.TemporaryDirectory() as tmp:
         for task in args.tasks.split(","):
             cells = []
             task_args = {"sandbox": "local"} if task == "correction" else {}
-            for baseline in BASELINES:
+            for baseline in chosen:
                 log = inspect_eval(f"coonbench/{task}", task_args=task_args, solver=getattr(baselines, baseline)(),
                                    model="mockllm/model", limit=args.limit,
                                    sample_shuffle=SEED if args.limit else None, log_dir=tmp, display="none",

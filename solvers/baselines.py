@@ -2,9 +2,11 @@
 
 - ``coonbench/baseline_constant``: one fixed reply per answer type (``answer`` overrides it for every sample).
 - ``coonbench/baseline_frequent``: the most frequent gold answer of the sample's question type, counted over the
-  category's default dataset LEAVING OUT every sample of the same question (same ``pair_id``, or the same id in
-  another format), so the sample's own answer never leaks through its copies in other formats; ties are broken
-  by a seeded shuffle.
+  category's default dataset by two-fold cross-fitting: questions (``pair_id``, or the id without its format, so
+  every format's copy of a question falls in the same fold) are split in two folds by a seeded hash, and a sample
+  gets the most frequent answer of the OTHER fold — its own answer never leaks. (Leave-one-out would be biased:
+  on a balanced YES/NO type removing the sample's own answer always tips the majority to the other side, 0%.)
+  Ties are broken by a seeded shuffle.
 - ``coonbench/baseline_random_widget``: a widget name drawn from the document shown (``Name(`` in the input text),
   seeded by the sample id.
 - ``coonbench/baseline_empty``: an empty reply (empty program).
@@ -13,6 +15,7 @@ Code tasks (generation, modification, correction) have no answer to count: frequ
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections import Counter, defaultdict
@@ -110,12 +113,19 @@ def _answers_by_type(category: str) -> dict[str, list[tuple[str, str]]]:
     return dict(out)
 
 
-def most_frequent(pool: list[tuple[str, str]], exclude_group: str) -> str:
-    """The most frequent answer in ``pool`` outside ``exclude_group`` (casefolded count; seeded tie-break)."""
+def fold_of(group: str) -> int:
+    """The cross-fitting fold (0 or 1) of a question, from a seeded hash (stable across runs)."""
+    return int(hashlib.sha256(f"{SEED}:{group}".encode()).hexdigest(), 16) % 2
+
+
+def most_frequent(pool: list[tuple[str, str]], group: str) -> str:
+    """The most frequent answer in ``pool`` among questions of the other fold than ``group``'s (casefolded count;
+    seeded tie-break)."""
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
-    for group, answer in pool:
-        if group != exclude_group:
+    mine = fold_of(group)
+    for other, answer in pool:
+        if fold_of(other) != mine:
             key = answer.strip().casefold()
             counts[key] += 1
             shown.setdefault(key, answer.strip())
@@ -129,7 +139,7 @@ def most_frequent(pool: list[tuple[str, str]], exclude_group: str) -> str:
 
 @solver(name="coonbench/baseline_frequent")
 def baseline_frequent() -> Solver:
-    """Reply the most frequent gold answer of the sample's question type, leaving its own question out."""
+    """Reply the most frequent gold answer of the sample's question type in the other fold of questions."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         meta = dict(state.metadata or {})

@@ -16,6 +16,7 @@ from solvers.baselines import (
     baseline_empty,
     baseline_frequent,
     baseline_random_widget,
+    fold_of,
     most_frequent,
     question_group,
 )
@@ -34,13 +35,27 @@ def _run(solver, state: TaskState) -> str:
     return asyncio.run(solver(state, _never)).output.completion
 
 
-def test_most_frequent_leaves_the_question_out_and_breaks_ties_by_seed() -> None:
-    pool = [("q1", "Text"), ("q1", "Text"), ("q1", "Text"), ("q2", "Row"), ("q3", "Row"), ("q4", "Column")]
-    assert most_frequent(pool, "q1") == "Row"  # q1's three copies would have made it "Text"
-    assert most_frequent(pool, "q2") == "Text"
-    tie = [("a", "x"), ("b", "y")]
-    assert most_frequent(tie, "none") == most_frequent(list(reversed(tie)), "none")  # order-independent
-    assert most_frequent([("q1", "Text")], "q1") == ""
+def test_most_frequent_never_sees_its_own_question_and_breaks_ties_by_seed() -> None:
+    groups = [f"q{i}" for i in range(40)]
+    for g in groups:
+        # every question's own answer is unique to it, copied in 3 formats: it must never be the reply
+        pool = [(h, f"own-{h}") for h in groups for _ in range(3)] + [(h, "common") for h in groups[:10]]
+        assert most_frequent(pool, g) != f"own-{g}"
+    assert {fold_of(g) for g in groups} == {0, 1}
+    a = next(g for g in groups if fold_of(g) == 0)
+    b = next(g for g in groups if fold_of(g) == 1)
+    assert most_frequent([(b, "NO"), (b, "NO"), (b, "YES")], a) == "NO"
+    assert most_frequent([(a, "YES")], a) == ""  # nothing in the other fold
+    tie = [(b, "x"), (b, "y")]
+    assert most_frequent(tie, a) == most_frequent(list(reversed(tie)), a)  # order-independent
+
+
+def test_balanced_binary_floor_is_not_biased_to_zero() -> None:
+    """Leave-one-out on a balanced YES/NO type scores 0%; cross-fitting scores near the base rate."""
+    groups = [f"q{i}" for i in range(200)]
+    pool = [(g, "YES" if i % 2 else "NO") for i, g in enumerate(groups)]
+    hits = sum(most_frequent(pool, g) == answer for g, answer in pool)
+    assert 0.3 < hits / len(pool) < 0.7
 
 
 def test_question_group_spans_formats() -> None:
