@@ -35,24 +35,15 @@ from coonbench.tokens import count_tokens
 ENCODINGS = ("o200k_base", "cl100k_base")
 
 
-def upstream_compressor() -> Callable[[str], str] | None:
-    """Upstream's Dart→COON function when the ``coon`` package works here, else None (reason on stderr)."""
-    try:
-        import coon  # type: ignore[import-not-found]
-    except Exception as err:  # noqa: BLE001 - any import failure means "not available"
-        print(f"upstream COON skipped: {type(err).__name__}: {err}", file=sys.stderr)
+def upstream_compressor() -> Callable[[str], str | None] | None:
+    """The published COON compressor (format ``coon-upstream``) when it runs here, else None (reason on stderr)."""
+    from coonbench.formats.coon_upstream import encode_or_none, unavailable
+
+    reason = unavailable()
+    if reason is not None:
+        print(f"upstream COON skipped: {reason}", file=sys.stderr)
         return None
-    for name in ("compress_dart", "compress", "compress_code"):
-        fn = getattr(coon, name, None)
-        if callable(fn):
-            try:
-                fn("Text('a')")
-            except Exception as err:  # noqa: BLE001
-                print(f"upstream COON skipped: coon.{name} failed: {err}", file=sys.stderr)
-                return None
-            return fn
-    print("upstream COON skipped: no compress function in package 'coon'", file=sys.stderr)
-    return None
+    return encode_or_none
 
 
 _BUCKETS = {"str": "strings", "num": "numbers", "op": "punctuation", "comment": "comments", "at": "punctuation",
@@ -113,11 +104,8 @@ def measure(per_sample: bool = False, directory: Path | None = None) -> dict[str
     totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for (cat, sid, src), coon in zip(corpus, coons):
         texts = {"dart": src, "minified": minify(src), "coon": coon}
-        if upstream is not None:
-            try:
-                texts["upstream"] = upstream(src)
-            except Exception:  # noqa: BLE001 - upstream fails on some inputs; count it as missing
-                pass
+        if upstream is not None and (compressed := upstream(src)) is not None:
+            texts["upstream"] = compressed  # a file upstream refuses counts as missing
         row: dict[str, Any] = {"category": cat, "id": sid}
         for kind, n in buckets(coon, "o200k_base").items():
             totals["BUCKETS"][kind] += n
