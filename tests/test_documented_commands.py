@@ -4,6 +4,7 @@ runs them all, in document order, from the repository root, and lists what it ra
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 import pytest
@@ -52,7 +54,14 @@ def _subcommands() -> set[str]:
 
 
 def _this_checkout_is_installed() -> bool:
-    return Path(coonbench.__file__).resolve().parent.parent == REPO_ROOT.resolve()
+    """Whether pip's installed coonbench is this checkout (read from pip's record, not from what PYTHONPATH
+    happens to import: reinstalling from another checkout would re-point the user's environment)."""
+    try:
+        record = json.loads(distribution("coonbench").read_text("direct_url.json") or "{}")
+    except PackageNotFoundError:
+        return False
+    url = str(record.get("url", ""))
+    return url.startswith("file://") and Path(url.removeprefix("file://")).resolve() == REPO_ROOT.resolve()
 
 
 def test_documents_advertise_commands() -> None:

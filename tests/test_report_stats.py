@@ -46,8 +46,19 @@ def test_clustered_se_is_miller_formula_and_statsmodels_cluster_covariance() -> 
         cov_type="cluster", cov_kwds={"groups": pd.factorize(clusters)[0], "use_correction": False}
     )
     assert est.se_clustered == pytest.approx(float(fit.bse[0]))
-    z = scipy_stats.norm.ppf(0.975)
-    assert est.ci_low == pytest.approx(x.mean() - z * est.se_clustered)
+    # 12 clusters: Student's t with 11 degrees of freedom on the larger SE, widened to hold the Wilson interval
+    t = scipy_stats.t.ppf(0.975, 11)
+    se = max(est.se_clustered, est.se_naive)
+    w_low, _ = proportion_confint(int(x.sum()), x.size, alpha=0.05, method="wilson")
+    assert est.ci_low == pytest.approx(min(x.mean() - t * se, w_low))
+
+
+def test_small_samples_get_honest_intervals() -> None:
+    """1 of 5 from two files is not '8.9%–31.1%' (a clustered SE from two clusters) and 0 of 5 is not '0%–0%'."""
+    one = stats.mean_estimate(np.array([1.0, 0, 0, 0, 0]), np.array(["a", "a", "a", "b", "b"]))
+    assert one.ci_low <= 0.0 + 1e-9 and one.ci_high >= proportion_confint(1, 5, method="wilson")[1] - 1e-9
+    none = stats.mean_estimate(np.zeros(5), np.arange(5))
+    assert none.ci_low == 0.0 and none.ci_high == pytest.approx(proportion_confint(0, 5, method="wilson")[1])
 
 
 def test_clustered_se_exceeds_naive_when_answers_are_correlated_within_a_file() -> None:

@@ -47,6 +47,10 @@ def mean_estimate(values: np.ndarray | pd.Series, clusters: np.ndarray | pd.Seri
 
     The clustered SE is Miller's eq. 4, ``sqrt(Σ_c (Σ_i (x_ic − x̄))²) / n``: statsmodels' cluster covariance without
     its small-sample factor. With one sample per cluster it equals the naive SE (up to the n/(n−1) factor).
+
+    The CI is honest on small samples: it uses the larger of the two SEs (a cluster-robust SE from a handful of
+    clusters underestimates), Student's t with clusters − 1 degrees of freedom below 30 clusters, and for 0/1
+    values it is widened to contain the Wilson interval (so 0 of 5 is not reported as "0%–0%").
     """
     x = np.asarray(values, dtype=float)
     keep = ~np.isnan(x)
@@ -57,8 +61,10 @@ def mean_estimate(values: np.ndarray | pd.Series, clusters: np.ndarray | pd.Seri
     groups = np.arange(n) if clusters is None else pd.factorize(np.asarray(clusters, dtype=object)[keep])[0]
     n_clusters = int(np.unique(groups).size)
     mean = float(x.mean())
+    binary = bool(np.all((x == 0) | (x == 1)))
+    w_low, w_high = wilson(int(x.sum()), n) if binary else (mean, mean)
     if n < 2 or np.all(x == x[0]):
-        return MeanEstimate(n, n_clusters, mean, 0.0, 0.0, mean, mean)
+        return MeanEstimate(n, n_clusters, mean, 0.0, 0.0, min(mean, w_low), max(mean, w_high))
     exog = np.ones((n, 1))
     naive = float(sm.OLS(x, exog).fit().bse[0])
     if n_clusters > 1:
@@ -66,9 +72,11 @@ def mean_estimate(values: np.ndarray | pd.Series, clusters: np.ndarray | pd.Seri
         clustered = float(fit.bse[0])
     else:
         clustered = math.nan
-    se = clustered if math.isfinite(clustered) else naive
-    z = float(stats.norm.ppf(1 - ALPHA / 2))
-    return MeanEstimate(n, n_clusters, mean, naive, clustered, mean - z * se, mean + z * se)
+    se = max(clustered, naive) if math.isfinite(clustered) else naive
+    df = (n_clusters if math.isfinite(clustered) else n) - 1
+    crit = float(stats.t.ppf(1 - ALPHA / 2, df)) if df < 30 else float(stats.norm.ppf(1 - ALPHA / 2))
+    low, high = mean - crit * se, mean + crit * se
+    return MeanEstimate(n, n_clusters, mean, naive, clustered, min(low, w_low), max(high, w_high))
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:
