@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, distribution
+from importlib.metadata import distributions
 from pathlib import Path
 
 import pytest
@@ -56,12 +56,12 @@ def _subcommands() -> set[str]:
 def _this_checkout_is_installed() -> bool:
     """Whether pip's installed coonbench is this checkout (read from pip's record, not from what PYTHONPATH
     happens to import: reinstalling from another checkout would re-point the user's environment)."""
-    try:
-        record = json.loads(distribution("coonbench").read_text("direct_url.json") or "{}")
-    except PackageNotFoundError:
-        return False
-    url = str(record.get("url", ""))
-    return url.startswith("file://") and Path(url.removeprefix("file://")).resolve() == REPO_ROOT.resolve()
+    for dist in distributions(name="coonbench"):  # a source tree's coonbench.egg-info has no record: skip it
+        record = json.loads(dist.read_text("direct_url.json") or "{}")
+        url = str(record.get("url", ""))
+        if url.startswith("file://"):
+            return Path(url.removeprefix("file://")).resolve() == REPO_ROOT.resolve()
+    return False
 
 
 def test_documents_advertise_commands() -> None:
