@@ -89,7 +89,9 @@ def test_command_names_real_things(cmd: Command) -> None:
         if words[0] == "coonbench":
             assert words[1] in _subcommands(), f"{cmd.id}: no subcommand {words[1]!r}"
         if words[:2] in (["inspect", "eval"], ["inspect", "eval-set"]):
-            for task in (w for w in words[2:] if not w.startswith("-")):
+            for task in words[2:]:
+                if task.startswith("-"):
+                    break  # the task list ends at the first option
                 if task.startswith("coonbench/"):
                     assert task.removeprefix("coonbench/") in _task_summaries(), f"{cmd.id}: no task {task}"
                 elif task.endswith(".py"):
