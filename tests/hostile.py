@@ -27,7 +27,8 @@ HANG_LIMIT_S = 20.0
 FUZZ_EXAMPLES = int(os.environ.get("COONBENCH_FUZZ_EXAMPLES", "60"))
 """Examples per target in the default run; the ``slow`` fuzz run multiplies it."""
 
-SLOW_FUZZ_EXAMPLES = FUZZ_EXAMPLES * 20
+SLOW_FUZZ_EXAMPLES = int(os.environ.get("COONBENCH_SLOW_FUZZ_EXAMPLES", str(FUZZ_EXAMPLES * 5)))
+"""Examples per target in the ``slow`` run (300 by default, within CI's time; raise it for a longer campaign)."""
 
 FUZZ_SETTINGS = settings(
     max_examples=FUZZ_EXAMPLES,
