@@ -59,6 +59,7 @@ class NormalizeOptions:
     allow_percent: bool = True  # "42%" reads as 0.42 (TOON's rule)
     aliases: Mapping[str, str] = field(default_factory=dict)  # widget-name: abbreviation → full name
     item_type: str | None = None  # csv lists: normalise each item as this scalar type (e.g. "widget-name")
+    context: str = ""  # the question: a widget name it mentions is not read as the answer from a sentence
 
     @classmethod
     def coerce(cls, options: NormalizeOptions | Mapping[str, Any] | None) -> NormalizeOptions:
@@ -334,10 +335,32 @@ def _read_widget_name(text: str, options: NormalizeOptions) -> NormalizedAnswer 
     if m := _CALL.match(name):
         name = m.group(1)
     name = name.strip("`*\"' ")
-    if not name or any(ch.isspace() for ch in name):
+    if not name:
         return None
+    if any(ch.isspace() for ch in name):
+        return _widget_in_sentence(text, options)
     name = options.aliases.get(name, name)
     return NormalizedAnswer(name if options.case_sensitive else name.casefold(), name)
+
+
+_CODE_NAME = re.compile(r"`([A-Za-z_$][A-Za-z0-9_$]*)(?:\([^`]*\))?`")  # `Text` or `Text('a')`: one pass, linear
+
+
+def _widget_in_sentence(text: str, options: NormalizeOptions) -> NormalizedAnswer | None:
+    """A sentence naming one class in code spans besides those the question names ("The `build` method of
+    `GreetingText` returns a `Text` widget." → Text); none, or several different ones, is no answer."""
+    named = {m.group(1) for m in _CODE_NAME.finditer(options.context)}
+    found: dict[str, str] = {}
+    for m in _CODE_NAME.finditer(text):
+        raw = m.group(1)
+        if raw in named or not raw[:1].isupper():
+            continue
+        full = options.aliases.get(raw, raw)
+        found[full if options.case_sensitive else full.casefold()] = full
+    if len(found) != 1:
+        return None
+    key, full = next(iter(found.items()))
+    return NormalizedAnswer(key, full)
 
 
 _SCALAR_READERS = {

@@ -196,6 +196,8 @@ def answer_match(
         options: Any = meta.get(OPTIONS_KEY) or None
         if aliases and _names_widgets(kind, options):
             options = {"aliases": aliases, **(options or {})}
+        if kind == "widget-name" and meta.get("question"):
+            options = {**(options or {}), "context": str(meta["question"])}
         completion = state.output.completion if state.output is not None else ""
         completion = completion.strip() if strip_output else completion
         expected = target.text

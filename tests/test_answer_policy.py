@@ -58,3 +58,27 @@ def test_long_reply_read_from_its_end() -> None:
     filler = "x " * MAX_EXAMINED_CHARS
     assert normalize("7 " + filler + "\nAnswer: 42", "integer").value == 42  # type: ignore[union-attr]
     assert normalize("7 " + filler, "integer") is None
+
+
+# --- widget names in a sentence ---------------------------------------------------------------------------
+
+
+def _widget(reply: str, expected: str, question: str, **options: object) -> bool:
+    return answers_match(reply, expected, "widget-name", {"context": question, **options})[0]
+
+
+def test_a_sentence_naming_one_class_besides_the_question_s_is_read() -> None:
+    """SmolLM2's typical reply: the class the question names is not the answer, the other one is."""
+    question = "Which widget does the `build` method of class `GreetingText` return at the top level?"
+    assert _widget("The `build` method of the `GreetingText` class returns a `Text` widget.", "Text", question)
+    assert _widget("It returns `Text('Good morning')`.", "Text", question)
+    assert _widget("It returns a `T` widget.", "Text", question, aliases={"T": "Text"})
+
+
+def test_sentences_that_name_no_class_or_several_are_no_answer() -> None:
+    question = "Which widget directly contains the `Text` widget?"
+    assert not _widget("The widget that contains the `Text` widget is a `Text` widget.", "Padding", question)
+    assert not _widget("It is either a `Padding` or a `Center`.", "Padding", question)
+    assert not _widget("It is a Padding of some kind.", "Padding", question)  # not in a code span: not read
+    assert _widget("The `Text` widget sits inside a `Padding`.", "Padding", question)
+    assert not _widget("The `Text` widget sits inside a `Center`.", "Padding", question)  # near miss

@@ -131,6 +131,7 @@ def question_sample(
             sample_id=q.sample_id,
             answer_type=q.answer_type,
             normalize_options=q.normalize_options,
+            question=q.question,  # the scorer does not take a name the question itself gives as the answer
         ),
     )
 
