@@ -48,6 +48,7 @@ import json
 import re
 from typing import Any, Literal
 
+from coonbench.formats._limits import MAX_DEPTH, check_size
 from coonbench.formats.base import Format, FormatError, register
 
 _ESCAPE = re.compile("[|\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -55,7 +56,6 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 _BAD_BARE = re.compile("[|\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _BAD_KEY = re.compile("[.:|\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _INDEX = re.compile(r"\[([1-9][0-9]{0,8})\]\Z")
-_MAX_DEPTH = 200
 MAX_DOCUMENT_CHARS = 2 * 1024 * 1024  # beyond any model context; keeps decode well under a second
 _KEY_END = re.compile("[.:]")
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
@@ -139,8 +139,8 @@ def _read_path(text: str, line: int) -> tuple[list[str], int]:
     while True:
         key, pos = _read_key(text, pos, line)
         parts.append(key)
-        if len(parts) > _MAX_DEPTH:
-            raise FormatError(f"key path deeper than {_MAX_DEPTH} levels", line, pos + 1)
+        if len(parts) > MAX_DEPTH:
+            raise FormatError(f"key path deeper than {MAX_DEPTH} levels", line, pos + 1)
         if pos < len(text) and text[pos] == ".":
             pos += 1
             continue
@@ -151,8 +151,8 @@ def _read_path(text: str, line: int) -> tuple[list[str], int]:
 
 
 def _flatten(obj: dict[str, Any], prefix: str, out: list[tuple[str, str]], depth: int = 0) -> None:
-    if depth > _MAX_DEPTH:
-        raise FormatError(f"nesting deeper than {_MAX_DEPTH} levels")
+    if depth > MAX_DEPTH:
+        raise FormatError(f"nesting deeper than {MAX_DEPTH} levels")
     for k, v in obj.items():
         if not isinstance(k, str):
             raise FormatError(f"object key {k!r} is not a string")
@@ -408,8 +408,7 @@ class _MarkdownFormat(Format):
 
     def encode(self, source: Any) -> str:
         text = _encode(source, self.tables)
-        if len(text) > self.max_chars:
-            raise FormatError(f"document too large for {self.name}: {len(text):,} characters (limit {self.max_chars:,})")
+        check_size(text, self.max_chars, self.name)
         try:
             back = self.decode(text)
         except FormatError as err:
@@ -419,10 +418,7 @@ class _MarkdownFormat(Format):
         return text
 
     def decode(self, text: str) -> Any:
-        if len(text) > self.max_chars:
-            raise FormatError(f"document too large for {self.name}: {len(text):,} characters (limit "
-                              f"{self.max_chars:,}, so that one document decodes in well under a second)",
-                              expected=f"at most {self.max_chars:,} characters")
+        check_size(text, self.max_chars, self.name)
         try:
             return _decode(text)
         except RecursionError:
