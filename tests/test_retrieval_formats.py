@@ -61,7 +61,7 @@ def test_unknown_and_code_formats_are_named() -> None:
         parse_formats("json,jsonn")
     text = str(err.value)
     assert "unknown format 'jsonn'" in text and "markdown-kv" in text and "coon," not in text
-    with pytest.raises(FormatError, match="'coon' is a code format"):
+    with pytest.raises(FormatError, match="'coon' is a kind=\"code\" format, not a data format"):
         parse_formats("coon")
 
 

@@ -86,6 +86,18 @@ def fragment_tokens(source: str, *, comments: bool = False) -> Sequence[str]:
     ]
 
 
+def merge_closers(tokens: Iterable[str]) -> list[str]:
+    """``List<List<int> >`` → ``List<List<int>>``: the grammar gives each closing ``>`` of type arguments as its own
+    token (a shift operator is one token), and Dart's own spelling joins them; kept apart they would need a space."""
+    out: list[str] = []
+    for tok in tokens:
+        if tok == ">" and out and out[-1] in (">", ">>"):
+            out[-1] += ">"
+        else:
+            out.append(tok)
+    return out
+
+
 def minify(source: str, *, keep_comments: bool = False) -> str:
     """Dart without comments (unless kept) or insignificant whitespace; AST-equivalent to ``source``."""
-    return join_tokens(fragment_tokens(source, comments=keep_comments))
+    return join_tokens(merge_closers(fragment_tokens(source, comments=keep_comments)))

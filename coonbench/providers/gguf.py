@@ -154,6 +154,14 @@ def gemma3_270m_path() -> Path:
 KNOWN_MODELS = {"smollm2": smollm2_path, "gemma3-270m": gemma3_270m_path}
 """Model names that need no ``model_path``: name -> function returning the weights file."""
 
+KNOWN_CHAT_FORMATS = {"gemma3-270m": "gemma"}
+"""llama-cpp-python chat formats for known files that carry no chat template: without one llama.cpp falls back to
+Llama 2's ``<<SYS>>`` prompt, which Gemma echoes back instead of answering."""
+
+NO_SYSTEM_ROLE = frozenset({"gemma"})
+"""Chat formats that drop ``system`` messages (Gemma's has no system turn): the system text (our primers) is put at
+the start of the first user turn instead, as Gemma's own template does."""
+
 
 def resolve_model_path(model_name: str, model_path: str | os.PathLike[str] | None) -> Path:
     """The GGUF file to load: ``model_path`` when given, else the file a known model name stands for."""
@@ -235,8 +243,14 @@ def trained_context(path: Path) -> int | None:
         vocab.close()
 
 
-def load_model(path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = 512) -> LoadedModel:
-    """Load a GGUF model once per process (cached by path and load parameters)."""
+def load_model(
+    path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = 512,
+    chat_format: str | None = None,
+) -> LoadedModel:
+    """Load a GGUF model once per process (cached by path and load parameters).
+
+    ``chat_format`` names a llama-cpp-python chat format; None uses the file's own template.
+    """
     llama_cpp = import_llama_cpp()
     path = path.resolve()
     if n_ctx is None or n_ctx <= 0:
@@ -244,7 +258,7 @@ def load_model(path: Path, n_ctx: int | None = None, n_threads: int | None = Non
     # llama.cpp pads the context to a multiple of 256; llama-cpp-python's own buffers then need the padded size.
     n_ctx = -(-n_ctx // CTX_PAD) * CTX_PAD
     threads = n_threads or os.cpu_count() or 1
-    key = (str(path), n_ctx, threads, n_batch)
+    key = (str(path), n_ctx, threads, n_batch, chat_format)
     with _LOADED_LOCK:
         loaded = _LOADED.get(key)
         if loaded is None:
@@ -257,6 +271,7 @@ def load_model(path: Path, n_ctx: int | None = None, n_threads: int | None = Non
                         n_threads=threads,
                         n_threads_batch=threads,
                         n_batch=min(n_batch, n_ctx),
+                        chat_format=chat_format,
                         verbose=False,
                     )
             except (ValueError, RuntimeError, OSError) as ex:
@@ -266,6 +281,16 @@ def load_model(path: Path, n_ctx: int | None = None, n_threads: int | None = Non
                 atexit.register(_close_all)
             _LOADED[key] = loaded
         return loaded
+
+
+def _check_chat_format(name: str) -> None:
+    """GGUFProviderError (listing llama-cpp-python's formats) for a chat format it does not know."""
+    from llama_cpp.llama_chat_format import get_chat_completion_handler
+
+    try:
+        get_chat_completion_handler(name)
+    except Exception as ex:  # noqa: BLE001 - llama-cpp-python's own exception type for an unknown name
+        raise GGUFProviderError(f"-M chat_format={name}: {ex}") from None
 
 
 def _close_all() -> None:
@@ -289,11 +314,12 @@ def _as_int(name: str, value: Any) -> int | None:
 _MEDIA = (ContentImage, ContentAudio, ContentVideo, ContentDocument)
 
 
-def chat_messages(input: list[ChatMessage]) -> list[dict[str, str]]:
+def chat_messages(input: list[ChatMessage], *, system_role: bool = True) -> list[dict[str, str]]:
     """Inspect messages as llama.cpp chat messages; consecutive messages of one role are merged.
 
     Tool results become user turns (the chat templates of small models know no ``tool`` role); merging keeps
-    templates that insist on alternating user/assistant turns working.
+    templates that insist on alternating user/assistant turns working. Without ``system_role`` system text is
+    sent as user text (so it opens the first user turn) rather than dropped by the template.
     """
     out: list[dict[str, str]] = []
     for message in input:
@@ -304,7 +330,7 @@ def chat_messages(input: list[ChatMessage]) -> list[dict[str, str]]:
                     f"the gguf provider takes text only; a {message.role} message holds {media[0].type}"
                 )
         text = message.text
-        role = message.role
+        role = message.role if system_role or message.role != "system" else "user"
         if isinstance(message, ChatMessageTool):
             role = "user"
             label = f"Result of tool {message.function}" if message.function else "Tool result"
@@ -384,6 +410,7 @@ class GGUFModelAPI(ModelAPI):
         n_threads: int | str | None = None,
         n_batch: int | str = 512,
         seed: int | str | None = 0,
+        chat_format: str | None = None,
         **model_args: Any,
     ) -> None:
         config = config if config is not None else GenerateConfig()
@@ -396,15 +423,21 @@ class GGUFModelAPI(ModelAPI):
         if model_args:
             raise GGUFProviderError(
                 f"unknown -M argument(s) for gguf: {', '.join(sorted(model_args))} "
-                "(known: model_path, n_ctx, n_threads, n_batch, seed)"
+                "(known: model_path, n_ctx, n_threads, n_batch, seed, chat_format)"
             )
         path = resolve_model_path(model_name, model_path)
         self.seed = _as_int("seed", seed)
+        if chat_format is None and model_path is None:
+            chat_format = KNOWN_CHAT_FORMATS.get(model_name.lower())
+        if chat_format is not None:
+            _check_chat_format(chat_format)
+        self.system_role = chat_format not in NO_SYSTEM_ROLE
         self.model = load_model(
             path,
             n_ctx=_as_int("n_ctx", n_ctx),
             n_threads=_as_int("n_threads", n_threads),
             n_batch=_as_int("n_batch", n_batch) or 512,
+            chat_format=chat_format,
         )
 
     def max_connections(self) -> int:
@@ -436,7 +469,9 @@ class GGUFModelAPI(ModelAPI):
         """Run one chat completion in a worker thread and translate the answer, stop reason and usage."""
         if tools and tool_choice != "none":
             raise GGUFProviderError("the gguf provider does not support tool calling")
-        request: dict[str, Any] = {"messages": chat_messages(input), **sampling_args(config, self.seed)}
+        request: dict[str, Any] = {
+            "messages": chat_messages(input, system_role=self.system_role), **sampling_args(config, self.seed)
+        }
         response_format = structured_output(config)
         if response_format is not None:
             request["response_format"] = response_format

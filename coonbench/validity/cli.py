@@ -14,14 +14,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from coonbench.validity.run import TASKS, table, validate
 
     if args.judges is not None:
-        try:
-            from coonbench.validity.judges import validate_judges  # type: ignore[import-not-found]
-        except ImportError as err:
-            print(f"coonbench validate --judges: judge meta-evaluation is not available in this build ({err})",
-                  file=sys.stderr)
-            return 2
-        validate_judges(judge_models=list(args.judges), limit=args.limit_per_task or DEFAULT_LIMIT,
-                        out_dir=Path(args.output))
+        from coonbench.validity.judges import validate_judges
+        judged = validate_judges(judge_models=list(args.judges), limit=args.limit_per_task or DEFAULT_LIMIT,
+                                 out_dir=Path(args.output))
+        print(judged.table())
+        print(f"\njudge verdicts against the scorers' in {judged.table_path} (and judges.csv, judges.json)\n")
         if not args.tasks:
             return 0
     tasks = list(args.tasks) or list(TASKS)
