@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from coonbench.formats import FormatError, get_format, list_formats
 from coonbench.paths import SHARED_DIR
+from coonbench.formats._compare import first_difference
 
 TOON_GEN = SHARED_DIR / "reference" / "toon" / "generated"
 
@@ -32,16 +33,8 @@ def strict_equal(a: Any, b: Any) -> bool:
 
 
 def numeric_equal(a: Any, b: Any) -> bool:
-    """Equality where numbers compare by value (TOON canonicalises 1.0 → 1, -0.0 → 0, 1e20 → integer)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return list(a) == list(b) and all(numeric_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(numeric_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    return type(a) is type(b) and a == b
+    """Equality where numbers compare by value (whole-number floats come back as ints): the formats' own check."""
+    return first_difference(a, b) is None
 
 
 VARIED: list[Any] = [
@@ -268,3 +261,18 @@ def test_registry_complete() -> None:
         assert f.fence, f.name
         assert f.primer("short").strip() and f.primer("full").strip(), f.name
         assert f.kind in ("code", "data")
+
+
+def test_first_difference_names_the_path_and_honours_its_options() -> None:
+    """The one comparison the data formats' self-checks and these tests share."""
+    assert first_difference({"a": [1, {"b": 2}]}, {"a": [1, {"b": 3}]}) == "$.a[1].b: 2 comes back as 3"
+    assert first_difference({"a": 1.0}, {"a": 1}) is None  # TOON canonicalises numbers
+    assert first_difference({"a": 1.0}, {"a": 1}, numbers_by_value=False) == "$.a: 1.0 comes back as 1"
+    assert first_difference(-0.0, 0.0, numbers_by_value=False) is not None
+    assert first_difference(True, 1) == "$: True comes back as 1"
+    assert first_difference({"a": 1, "b": 2}, {"b": 2, "a": 1}) is not None
+    assert first_difference({"a": 1, "b": 2}, {"b": 2, "a": 1}, key_order=False) is None
+    deep: Any = 0
+    for _ in range(10_000):
+        deep = [deep]
+    assert first_difference(deep, deep) is None  # iterative: no RecursionError

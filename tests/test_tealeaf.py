@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.tealeaf import decode_tealeaf, encode_tealeaf, format_float, singularize
 from coonbench.paths import SHARED_DIR
+from coonbench.formats._compare import first_difference
 
 TL = SHARED_DIR / "reference" / "tealeaf"
 CLI_DIR = TL / "fixtures" / "cli-generated"
@@ -48,16 +49,8 @@ def strict_equal(a: Any, b: Any) -> bool:
 
 
 def numeric_equal(a: Any, b: Any) -> bool:
-    """Equality where a whole-number float equals the int of the same value (compact floats)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(numeric_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(numeric_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    return type(a) is type(b) and a == b
+    """Equality where numbers compare by value (whole-number floats come back as ints): the formats' own check."""
+    return first_difference(a, b, key_order=False) is None
 
 
 # --- byte-identical to the CLI --------------------------------------------------------------------------

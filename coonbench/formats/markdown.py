@@ -48,6 +48,7 @@ import json
 import re
 from typing import Any, Literal
 
+from coonbench.formats._compare import first_difference
 from coonbench.formats._limits import MAX_DEPTH, check_size
 from coonbench.formats.base import Format, FormatError, register
 
@@ -413,8 +414,9 @@ class _MarkdownFormat(Format):
             back = self.decode(text)
         except FormatError as err:
             raise FormatError(f"{self.name} cannot represent this value losslessly ({err.message})") from None
-        if _escaped_json(back) != _escaped_json(source):
-            raise FormatError(f"{self.name} cannot represent this value losslessly")
+        difference = first_difference(source, back, numbers_by_value=False)
+        if difference is not None:
+            raise FormatError(f"{self.name} cannot represent this value losslessly ({difference})")
         return text
 
     def decode(self, text: str) -> Any:

@@ -7,34 +7,11 @@ from typing import Any, Literal
 
 import toon_format
 
+from coonbench.formats._compare import first_difference
 from coonbench.formats._limits import check_size, check_value
 from coonbench.formats.base import Format, FormatError, register
 
 _LINE_RE = re.compile(r"\bline (\d+)")
-
-
-def _first_difference(a: Any, b: Any, path: str = "$") -> str | None:
-    """Where ``b`` differs from ``a`` — key order included, numbers by value — or None (iterative: no recursion)."""
-    stack = [(a, b, path)]
-    while stack:
-        x, y, where = stack.pop()
-        if isinstance(x, dict) and isinstance(y, dict):
-            if list(x) != list(y):
-                return f"{where}: keys {list(x)[:6]} come back as {list(y)[:6]}"
-            stack.extend((x[k], y[k], f"{where}.{k}") for k in x)
-        elif isinstance(x, list) and isinstance(y, list):
-            if len(x) != len(y):
-                return f"{where}: {len(x)} items come back as {len(y)}"
-            stack.extend((u, v, f"{where}[{i}]") for i, (u, v) in enumerate(zip(x, y)))
-        elif isinstance(x, bool) or isinstance(y, bool):
-            if x is not y:
-                return f"{where}: {x!r} comes back as {y!r}"
-        elif isinstance(x, (int, float)) and isinstance(y, (int, float)):
-            if x != y:
-                return f"{where}: {x!r} comes back as {y!r}"
-        elif type(x) is not type(y) or x != y:
-            return f"{where}: {x!r:.40} comes back as {y!r:.40}"
-    return None
 
 
 class ToonFormat(Format):
@@ -58,7 +35,7 @@ class ToonFormat(Format):
             raise FormatError(f"cannot encode as TOON: {err}") from None
         # Self-check: the package writes an object of objects as one table, reordering rows whose keys come in
         # another order; refuse rather than show a model a document that reads back differently.
-        difference = _first_difference(source, self.decode(text))
+        difference = first_difference(source, self.decode(text))
         if difference is not None:
             raise FormatError(f"TOON cannot represent this value exactly: {difference}", expected="lossless TOON")
         return text
