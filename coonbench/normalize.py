@@ -467,6 +467,37 @@ def _values_equal(actual: Any, expected: Any, answer_type: str, opts: NormalizeO
     return bool(actual == expected)
 
 
+@dataclass(frozen=True)
+class AnswerCheck:
+    """The verdict on one answer: correct, whether it could be read as the type at all (a model that answers in
+    the wrong shape differs from one that answers wrongly), and why."""
+
+    correct: bool
+    readable: bool
+    why: str
+
+
+def check_answer(
+    actual: str,
+    expected: Any,
+    answer_type: str,
+    options: NormalizeOptions | Mapping[str, Any] | None = None,
+) -> AnswerCheck:
+    """``actual`` against ``expected``, both normalised as ``answer_type``."""
+    opts = NormalizeOptions.coerce(options)
+    expected_text = stringify_expected(expected)
+    want = normalize(expected_text, answer_type, opts)
+    if want is None:
+        return AnswerCheck(False, False, f"reference answer {expected_text!r} cannot be read as {answer_type}")
+    got = normalize(actual if isinstance(actual, str) else stringify_expected(actual), answer_type, opts)
+    if got is None:
+        shown = actual if len(str(actual)) <= 80 else str(actual)[:77] + "..."
+        return AnswerCheck(False, False, f"answer {shown!r} cannot be read as {answer_type} (expected {want.text!r})")
+    if _values_equal(got.value, want.value, answer_type, opts):
+        return AnswerCheck(True, True, f"{answer_type}: {got.text!r} matches {want.text!r}")
+    return AnswerCheck(False, True, f"{answer_type}: {got.text!r} does not match expected {want.text!r}")
+
+
 def answers_match(
     actual: str,
     expected: Any,
@@ -474,15 +505,5 @@ def answers_match(
     options: NormalizeOptions | Mapping[str, Any] | None = None,
 ) -> tuple[bool, str]:
     """Whether ``actual`` matches ``expected`` after normalising both as ``answer_type``, and why."""
-    opts = NormalizeOptions.coerce(options)
-    expected_text = stringify_expected(expected)
-    want = normalize(expected_text, answer_type, opts)
-    if want is None:
-        return False, f"reference answer {expected_text!r} cannot be read as {answer_type}"
-    got = normalize(actual if isinstance(actual, str) else stringify_expected(actual), answer_type, opts)
-    if got is None:
-        shown = actual if len(str(actual)) <= 80 else str(actual)[:77] + "..."
-        return False, f"answer {shown!r} cannot be read as {answer_type} (expected {want.text!r})"
-    if _values_equal(got.value, want.value, answer_type, opts):
-        return True, f"{answer_type}: {got.text!r} matches {want.text!r}"
-    return False, f"{answer_type}: {got.text!r} does not match expected {want.text!r}"
+    check = check_answer(actual, expected, answer_type, options)
+    return check.correct, check.why

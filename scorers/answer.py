@@ -23,13 +23,14 @@ from inspect_ai.scorer import (
     Target,
     accuracy,
     grouped,
+    mean,
     metric,
     scorer,
     stderr,
 )
 from inspect_ai.solver import TaskState
 
-from coonbench.normalize import ANSWER_TYPES, answers_match
+from coonbench.normalize import ANSWER_TYPES, check_answer
 from scorers.efficiency import by_format, efficiency
 
 DEFAULT_GROUP_KEYS: tuple[str, ...] = ("format", "question_type", "complexity")
@@ -157,6 +158,7 @@ def answer_metrics(
     """
     return [
         {"correct": [accuracy(), stderr()]},
+        {"answered": [mean()]},
         accuracy_by(list(group_keys)),
         format_tokens(),
         input_token_change(baseline=baseline),
@@ -204,11 +206,13 @@ def answer_match(
         try:
             if kind not in ANSWER_TYPES:
                 raise ValueError(f"unknown answer type '{kind}'")
-            ok, why = answers_match(completion, expected, kind, options)
+            check = check_answer(completion, expected, kind, options)
+            ok, readable, why = check.correct, check.readable, check.why
         except (ValueError, TypeError) as err:  # a bad sample definition: scored wrong, with the reason
-            ok, why = False, f"cannot score: {err}"
+            ok, readable, why = False, False, f"cannot score: {err}"
         value = {
             "correct": 1.0 if ok else 0.0,
+            "answered": 1.0 if readable else 0.0,
             "input_tokens": float(meta.get("input_tokens", math.nan)),
             "usage_input_tokens": reported_input_tokens(state),
         }

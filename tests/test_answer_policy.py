@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from coonbench.normalize import MAX_EXAMINED_CHARS, addresses_grader, answers_match, normalize
+from coonbench.normalize import (
+    MAX_EXAMINED_CHARS, AnswerCheck, addresses_grader, answers_match, check_answer, normalize,
+)
 
 PROMPT = (
     "Data:\nusers[3]{id,name,age}:\n  1,Ann,34\n  2,Bob,27\n  3,Cy,41\n\n"
@@ -82,3 +84,13 @@ def test_sentences_that_name_no_class_or_several_are_no_answer() -> None:
     assert not _widget("It is a Padding of some kind.", "Padding", question)  # not in a code span: not read
     assert _widget("The `Text` widget sits inside a `Padding`.", "Padding", question)
     assert not _widget("The `Text` widget sits inside a `Center`.", "Padding", question)  # near miss
+
+
+def test_check_answer_tells_a_wrong_answer_from_no_answer() -> None:
+    """``readable``: the reply holds a value of the type (right or wrong), which the scorers report as ``answered``."""
+    assert check_answer("2", "2", "integer") == AnswerCheck(True, True, "integer: '2' matches '2'")
+    wrong = check_answer("3", "2", "integer")
+    assert (wrong.correct, wrong.readable) == (False, True)
+    shapeless = check_answer("I think it depends on the data.", "2", "integer")
+    assert (shapeless.correct, shapeless.readable) == (False, False) and "cannot be read" in shapeless.why
+    assert answers_match("3", "2", "integer") == (wrong.correct, wrong.why)

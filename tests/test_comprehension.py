@@ -93,6 +93,8 @@ def test_gold_scores_100_percent(tmp_path: Path) -> None:
     metrics = _metrics(log)
     assert metrics["accuracy"] == 1.0
     assert {k for k in metrics if k.startswith("format/")} == {f"format/{c}" for c in LABELS}
+    answered = {s.name: s.metrics["mean"].value for s in log.results.scores if s.name == "answered"}
+    assert answered == {"answered": 1.0}  # every reference answer reads as its type
 
 
 def test_mockllm_run_scores_garbage_as_wrong(tmp_path: Path) -> None:
@@ -105,6 +107,11 @@ def test_mockllm_run_scores_garbage_as_wrong(tmp_path: Path) -> None:
     assert sample.messages[0].role == "system"  # the COON primer
     score = sample.scores["answer_match"]
     assert score.value["correct"] == 0.0 and "Default output from mockllm" in (score.explanation or "")
+    # wrong because it is no answer at all, not a wrong answer: the share shows as `answered`
+    readable = [s.scores["answer_match"].value["answered"] for s in log.samples]
+    assert readable == [0.0 if "cannot be read" in (s.scores["answer_match"].explanation or "") else 1.0
+                        for s in log.samples]
+    assert next(s for s in log.results.scores if s.name == "answered").metrics["mean"].value == sum(readable) / 10
 
 
 def test_coon_abbreviations_count_as_widget_names(tmp_path: Path) -> None:

@@ -61,6 +61,8 @@ def accuracy_rows(frame: pd.DataFrame, by: list[str], key: str = "correct") -> p
             "ci_low": max(0.0, est.ci_low), "ci_high": min(1.0, est.ci_high), "wilson_low": w_low,
             "wilson_high": w_high, "clusters": est.clusters, "input_tokens": tokens,
             "acc_pct_per_1k_tokens": est.mean * 100 / tokens * 1000 if tokens else math.nan,
+            # replies readable as the answer type at all, right or wrong (absent in logs before the key existed)
+            "answered": float(g["answered"].mean()) if "answered" in g else math.nan,
         })
     return pd.DataFrame(rows)
 
