@@ -350,3 +350,44 @@ def test_random_replies_are_scored_quick(make_scorer: Any) -> None:
 def test_10000_random_replies_are_scored(make_scorer: Any) -> None:
     """The issue's bar: 10,000 random replies per scorer (~30 s each: tree-sitter error recovery dominates)."""
     _fuzz(make_scorer, 10_000)
+
+
+def test_property_values_compare_without_comments_inside_them() -> None:
+    """A requirement taken from real code whose value holds a comment (``ThemeData(// green…``) is met by the same
+    value without it — the comment is layout, as everywhere else in the code checks."""
+    reference = (
+        "class App extends StatelessWidget {\n  Widget build(BuildContext context) {\n"
+        "    return MaterialApp(theme: ThemeData(\n      // green for Material widgets\n"
+        "      primarySwatch: Colors.green,\n    ), home: const Text('x'));\n  }\n}\n"
+    )
+    value = reference[reference.index("ThemeData(") : reference.index("), home") + 1]
+    reqs = [WidgetRequirement(widget="MaterialApp", properties=[PropertyCheck(path="theme", value=value)])]
+    bare = reference.replace("      // green for Material widgets\n", "")
+    assert all(r.met for r in check_requirements(reference, reqs))
+    assert all(r.met for r in check_requirements(bare, reqs))
+    wrong = bare.replace("Colors.green", "Colors.red")
+    assert not any(r.met for r in check_requirements(wrong, reqs))
+
+
+def test_adjacent_strings_normalise_part_by_part() -> None:
+    """``"a "\n  "b"`` is one literal node made of parts: each part is re-quoted, the layout between them dropped
+    (re-quoting the whole run would leave a stray quote inside and make layout significant)."""
+    multi = "var t = Text(\"The quick \"\n        \"brown fox\");"
+    one_line = "var t = Text('The quick ' 'brown fox');"
+    assert normalise_program(multi) == normalise_program(one_line)
+    assert normalise_program(multi) != normalise_program("var t = Text('The quick ' 'brown dog');")
+
+
+def test_a_text_of_adjacent_literals_is_no_text_requirement() -> None:
+    """``Text('a ' 'b')`` shows no single plain string (the parts' layout would decide the match): generation
+    derives no text requirement from it, so the gold program, re-laid-out by a codec, still meets every one."""
+    from coonbench.datasets.generation import derive_requirements
+
+    source = (
+        "class App extends StatelessWidget {\n  Widget build(BuildContext context) {\n"
+        "    return Column(children: [Text('The quick '\n        'brown fox'), Text('plain')]);\n  }\n}\n"
+    )
+    texts = [r.text for r in derive_requirements(source) if isinstance(r, WidgetRequirement)]
+    assert "plain" in texts and not any(t and "quick" in t for t in texts)
+    relaid = source.replace("'The quick '\n        'brown fox'", "'The quick ' 'brown fox'")
+    assert all(r.met for r in check_requirements(relaid, derive_requirements(source)))

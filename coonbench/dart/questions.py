@@ -19,6 +19,7 @@ from typing import Any
 import tree_sitter
 
 from coonbench.dart.query import iter_nodes, node_text
+from coonbench.dart.strings import string_parts
 from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 
 QUESTION_TYPES = ("widget_identification", "property_retrieval", "structure", "relationship", "semantic")
@@ -48,8 +49,8 @@ def plain_string(node: tree_sitter.Node | None) -> str | None:
     text = node_text(node)
     if len(text) < 2 or text[0] not in "'\"" or text[:3] in ("'''", '"""') or "\\" in text or "$" in text:
         return None
-    if text[-1] != text[0] or node.named_child_count:
-        return None
+    if text[-1] != text[0] or node.named_child_count or len(string_parts(text)) != 1:
+        return None  # ``'a' 'b'``: adjacent literals (one node) are not one plain string
     return text[1:-1]
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from coonbench.dart.parse import DartParseError, parse_dart
 from coonbench.dart.questions import plain_string
 from coonbench.dart.query import iter_nodes, node_text
+from coonbench.dart.strings import string_parts
 from coonbench.dart.widgets import WidgetCall, WidgetClass, call_at, value_nodes, widget_classes
 
 __all__ = [
@@ -168,19 +169,35 @@ def call_span(w: WidgetCall) -> tuple[int, int]:
     return w.node.start_byte, w.arguments.end_byte
 
 
-def _string_content(node: tree_sitter.Node) -> str | None:
-    text = node_text(node)
-    if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] and text[:3] not in ("'''", '"""'):
-        return text[1:-1]
-    return None
+def _single_quoted(text: str) -> str:
+    """A plain double-quoted literal (no ``'``, no escapes, not triple) written with single quotes; others as is."""
+    if (
+        len(text) >= 2
+        and text[0] == '"'
+        and text[-1] == '"'
+        and text[:3] != '"""'
+        and "'" not in text[1:-1]
+        and "\\" not in text
+    ):
+        return "'" + text[1:-1] + "'"
+    return text
+
+
+_COMMENTS = frozenset({"comment", "documentation_comment", "block_comment"})
 
 
 def _leaves(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    if node.type == "string_literal" or node.child_count == 0:
-        yield node
-        return
-    for child in node.children:
-        yield from _leaves(child)
+    """Leaf tokens in source order, a string literal as one, comments skipped whole (a grammar may give a comment
+    children, such as its ``//``). Iterative: no recursion limit on deep expressions."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in _COMMENTS:
+            continue
+        if n.type == "string_literal" or n.child_count == 0:
+            yield n
+        else:
+            stack.extend(reversed(n.children))
 
 
 def expression_tokens(nodes: list[tree_sitter.Node]) -> tuple[str, ...]:
@@ -194,8 +211,7 @@ def expression_tokens(nodes: list[tree_sitter.Node]) -> tuple[str, ...]:
             ):
                 continue
             if leaf.type == "string_literal":
-                content = _string_content(leaf)
-                raw.append("'" + content + "'" if content is not None else node_text(leaf))
+                raw.extend(_single_quoted(part) for part in string_parts(node_text(leaf)))
             else:
                 raw.append(node_text(leaf))
     out: list[str] = []
@@ -442,17 +458,9 @@ def _label_of(named_argument: tree_sitter.Node) -> str:
 
 def _render(node: tree_sitter.Node, data: bytes) -> str:
     if node.type == "string_literal":
-        text = node_text(node)
-        if (
-            len(text) >= 2
-            and text[0] == '"'
-            and text[-1] == '"'
-            and text[:3] != '"""'
-            and "'" not in text[1:-1]
-            and "\\" not in text
-        ):
-            return "'" + text[1:-1] + "'"
-        return text
+        # One node may be a run of adjacent literals (``"a "\n  "b"``): each part is re-quoted on its own, and the
+        # whitespace or comments between parts (layout) dropped.
+        return " ".join(_single_quoted(part) for part in string_parts(node_text(node)))
     if node.type in ("comment", "documentation_comment", "block_comment"):
         return ""  # ignored by ast_diff anyway; kept, a line comment would swallow the code joined after it
     if node.child_count == 0:
