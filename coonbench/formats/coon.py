@@ -235,7 +235,8 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
             "`A.center` = mainAxisAlignment: MainAxisAlignment.center; "
             f"implied constructors: {_implied_line()}; `^x` = required this.x; "
             "macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in top_m.items()) + " ({Class} = the name of the "
-            "last declared class); `` `x `` = identifier x as is. Strings and numbers are verbatim."
+            "last declared class); `` `x `` = identifier x as is. `\\x` defines alias N for the word or string x "
+            "(N = 1, 2, … in order of definition) and `\\N` repeats it. Strings and numbers are verbatim."
         )
     if variant != "full":
         raise FormatError(f"unknown primer variant {variant!r}", expected="'short' or 'full'")
@@ -263,7 +264,10 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
         "as in Dart. `^name` after '(', '{', '[' or ',' = `required this.name`.",
         "8. A backtick writes an identifier as is, never expanded: `` `T `` is the identifier T, `` `c: `` the "
         "label c:. `#`` is a literal '#' (symbol literals).",
-        "9. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
+        "9. Per-document aliases: a backslash directly before a word, `word or string defines the next alias "
+        "(numbered 1, 2, … in order of definition) and writes it as usual; `\\N` later stands for that word or "
+        "string again (`final \\items=[];\\1.add(x)` = `final items = []; items.add(x)`).",
+        "10. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
         + f"{HEADER_PREFIX} {VERSION}"
         + "` names the version.",
     ]
@@ -271,7 +275,7 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
 
 
 class CoonFormat(Format):
-    """COON, coonbench dialect v2 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
+    """COON, coonbench dialect v3 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
     name = "coon"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"
