@@ -146,3 +146,46 @@ def test_generated_repetitions_round_trip(rows: list[tuple[str, str, str]]) -> N
     source = f"void main() {{ {body} }}"
     coon = encode(source)  # self-verifying: raises rather than returning different Dart
     assert ast_diff(source, decode(coon)) is None
+
+
+# --- short package URIs (rule 12) -------------------------------------------------------------------------------
+
+IMPORTS = """import 'package:provider/provider.dart';
+import 'package:flutter/cupertino.dart' as c;
+export 'package:a_b/src/x-y.dart' show Foo;
+import 'dart:convert';
+import "package:provider/provider.dart";
+import 'package:p/p.dart' if (dart.library.io) 'package:q/q.dart';
+import 'package:\\$odd/odd.dart';
+var x = ':provider';
+var y = 'package:provider/provider.dart';
+var z = [':provider', ':provider', ':provider'];
+"""
+
+
+def test_package_uris_are_short_and_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    coon = encode(IMPORTS)
+    assert ast_diff(IMPORTS, decode(coon)) is None
+    shorts = [t.text for t in lex(coon) if t.kind == "str" and t.text.startswith("':")]
+    assert "':flutter/cupertino'" in shorts and "':a_b/src/x-y'" in shorts
+    with monkeypatch.context() as m:
+        m.setattr(codec, "_short_uris", lambda toks: toks)
+        m.setattr(codec, "_alias", lambda toks: toks)
+        plain = encode(IMPORTS)
+    assert count_tokens(coon) < count_tokens(plain)
+    # the short form is read only after import/export: elsewhere ':provider' is the string it says
+    assert decode(coon) == decode(plain)
+
+
+def test_short_uri_is_read_only_after_import_or_export() -> None:
+    assert "'package:provider/provider.dart'" in decode("import ':provider';")
+    assert "'package:flutter/cupertino.dart'" in decode("export ':flutter/cupertino';")
+    assert "':provider'" in decode("var x=':provider';")
+    assert "'package:" not in decode("import \"':x\";")  # double quotes: never short
+    assert "'package:a/a.dart'" in decode("import \\':a';var s=\\1;") and "':a'" in decode("import \\':a';var s=\\1;")
+
+
+def test_source_with_a_colon_uri_is_refused_not_changed() -> None:
+    with pytest.raises(FormatError) as info:
+        encode("import ':provider';")
+    assert info.value.line == 1

@@ -288,10 +288,58 @@ def decode_tokens(text: str) -> list[DartToken]:
         ):
             for part in REQUIRED_THIS:
                 emit(part)
+        elif tok.kind == "str" and is_short_uri(tok.text, prevs[i]):
+            emit(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
         else:  # str num op at hash comment
             emit(tok.text)
         i += 1
     check_brackets(out)
+    return out
+
+
+URI_KEYWORDS = ("import", "export")
+# ``'package:a/b.dart'`` with a plain package name and path (no ``$``, backslash, quote or space).
+_PACKAGE_URI = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
+
+
+def is_short_uri(text: str, prev: CTok | None) -> bool:
+    """Whether a COON string is a short package URI: ``':…'`` directly after ``import``/``export``."""
+    return (
+        prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS
+        and len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]
+    )
+
+
+def expand_uri(text: str) -> str:
+    """``':provider'`` → ``'package:provider/provider.dart'``; ``':flutter/cupertino'`` →
+    ``'package:flutter/cupertino.dart'`` (the decoder's side of ``short_uri``)."""
+    body = text[2:-1]
+    if "/" not in body:
+        body = f"{body}/{body}"
+    return f"'package:{body}.dart'"
+
+
+def short_uri(text: str) -> str | None:
+    """The short form of a package URI string when it reads back exactly, else None."""
+    m = _PACKAGE_URI.fullmatch(text)
+    if m is None:
+        return None
+    package, path = m.groups()
+    short = f"':{package}'" if path == package else f"':{package}/{path}'"
+    return short if expand_uri(short) == text else None
+
+
+def _short_uris(toks: list[CTok]) -> list[CTok]:
+    """Package URIs of ``import``/``export`` directives in their short form (``import ':provider'``)."""
+    out = list(toks)
+    prev: CTok | None = None
+    for k, tok in enumerate(toks):
+        if tok.kind == "str" and prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS:
+            short = short_uri(tok.text)
+            if short is not None:
+                out[k] = _ctok("str", short)
+        if tok.kind != "comment":
+            prev = tok
     return out
 
 
@@ -796,4 +844,4 @@ def _join(toks: list[CTok]) -> str:
 def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False) -> str:
     """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies)."""
     items = [it for it in _apply_macros(_items(unit, keep_comments)) if it.kind != "lcolon"]
-    return _join(_alias(_merge_closers(_to_ctoks(items))))
+    return _join(_alias(_short_uris(_merge_closers(_to_ctoks(items)))))
