@@ -766,15 +766,16 @@ def _alias(toks: list[CTok]) -> list[CTok]:
     eligible = [False] * len(toks)
     for k, tok in enumerate(toks):
         if tok.kind in ALIAS_KINDS and not (prev is not None and prev.kind in ("at", "hash")):
-            if tok.kind != "str" or string_end(tok.text, 0) == len(tok.text):
-                eligible[k] = True
-                key = (tok.kind, tok.text)
-                counts[key] = counts.get(key, 0) + 1
+            eligible[k] = True
+            key = (tok.kind, tok.text)
+            counts[key] = counts.get(key, 0) + 1
         prev = tok
     chosen = {
         key
         for key, n in counts.items()
-        if n > 1 and (n - 1) * (_lexeme_cost(_spell(_ctok(*key))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+        if n > 1
+        and (n - 1) * (_lexeme_cost(_spell(_ctok(*key))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+        and (key[0] != "str" or string_end(key[1], 0) == len(key[1]))  # one literal, not a run 'a' 'b'
     }
     if not chosen:
         return toks
