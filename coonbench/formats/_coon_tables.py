@@ -292,7 +292,7 @@ PREFIXES: Final = MappingProxyType(
         "`name": "an identifier written as is, never expanded (escape)",
         "\\name": (
             "defines the next alias (\\1, \\2, … in order of definition) as the word, `word or string written "
-            "directly after it, e.g. \\_selectedIndex or \\'package:provider/provider.dart'; the text is as if \\ were absent"
+            "directly after it, e.g. \\_selectedIndex or \\'Hello world'; the text is as if \\ were absent"
         ),
         "\\N": "the word or string that alias N was defined as (per document), e.g. \\1",
         "^name": "required this.name — a named constructor parameter, directly after ( { [ or , (e.g. {^id,^name})",
