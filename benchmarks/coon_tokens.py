@@ -4,7 +4,7 @@ Default corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``c
 ``DIR``, every ``*.dart`` file under it (category = its first sub-directory). Every file goes through the verifying
 ``encode``: files it refuses (or that are not Dart) are counted and listed, and the token totals cover the files that
 round-trip. Also prints where the remaining COON tokens go (strings, identifiers, keywords, punctuation, numbers,
-COON sigils, comments: each COON lexeme's share of the tokens of its lexemes counted one by one) and times
+COON sigils, dictionary aliases ``\\N``, comments: each COON lexeme's share of the tokens of its lexemes counted one by one) and times
 encode+decode. Upstream's COON is added as a column when the PyPI ``coon`` package works here.
 
     python benchmarks/coon_tokens.py [DIR] [--per-sample] [--json out.json]
@@ -47,7 +47,8 @@ def upstream_compressor() -> Callable[[str], str | None] | None:
 
 
 _BUCKETS = {"str": "strings", "num": "numbers", "op": "punctuation", "comment": "comments", "at": "punctuation",
-            "hash": "punctuation", "macro": "COON sigils", "edge": "COON sigils", "cedge": "COON sigils"}
+            "hash": "punctuation", "macro": "COON sigils", "edge": "COON sigils", "cedge": "COON sigils",
+            "def": "COON sigils", "ref": "aliases"}
 
 
 def buckets(coon: str, encoding: str) -> dict[str, int]:
@@ -58,7 +59,7 @@ def buckets(coon: str, encoding: str) -> dict[str, int]:
             kind = "keywords" if tok.text in NOT_LABELS or tok.text in _KEYWORDS else "identifiers"
         else:
             kind = _BUCKETS.get(tok.kind, tok.kind)
-        out[kind] += count_tokens(tok.text, encoding)
+        out[kind] += count_tokens("\\" + tok.text if tok.kind == "ref" else tok.text, encoding)
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coonbench.formats import FormatError, get_format
-from coonbench.formats.coon import decode, encode, validate
+from coonbench.formats.coon import VERSION, decode, encode, validate
 
 
 def _one(text: str) -> FormatError:
@@ -73,7 +73,7 @@ def test_call_shorthand_only_after_a_known_call() -> None:
 
 def test_bad_header() -> None:
     err = _one("%coon 7\nvar a=1;")
-    assert (err.line, err.expected) == (1, "'%coon 2'")
+    assert (err.line, err.expected) == (1, f"'%coon {VERSION}'")
 
 
 def test_errors_from_decode_are_format_errors() -> None:

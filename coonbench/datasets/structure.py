@@ -135,7 +135,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
-_SIGILS = {"@": "at", "#": "hash", "`": "tick", ".": "dot"}
+_SIGILS = {"@": "at", "#": "hash", "`": "tick", ".": "dot", "\\": "backslash"}
 
 
 def _form_key(form: str) -> str:
@@ -356,7 +356,7 @@ def _tokens(text: str) -> list[tuple[int, CTok]]:
 
 
 def _sigil_len(tok: CTok) -> int:
-    return 1 if tok.kind in ("esc", "macro", "edge") else 0
+    return 1 if tok.kind in ("esc", "macro", "edge", "ref") else 0
 
 
 Candidates = Callable[[str, random.Random], Iterable[str]]

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import tree_sitter
 
 from coonbench.dart.minify import join_tokens, needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import iter_tokens
+from coonbench.dart.strings import string_end
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_lex import CTok, check_brackets, lex
 from coonbench.formats._coon_tables import (
@@ -194,6 +196,7 @@ def decode_tokens(text: str) -> list[DartToken]:
         raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
     if offset:
         toks = [CTok(t.kind, t.text, t.line + offset, t.column) for t in toks]
+    toks = resolve_aliases(toks)
     prevs, nexts = _significant(toks)
     after = _next_significant_index(toks)
     out: list[DartToken] = []
@@ -285,10 +288,101 @@ def decode_tokens(text: str) -> list[DartToken]:
         ):
             for part in REQUIRED_THIS:
                 emit(part)
+        elif tok.kind == "str" and is_short_uri(tok.text, prevs[i]):
+            emit(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
         else:  # str num op at hash comment
             emit(tok.text)
         i += 1
     check_brackets(out)
+    return out
+
+
+URI_KEYWORDS = ("import", "export")
+# ``'package:a/b.dart'`` with a plain package name and path (no ``$``, backslash, quote or space).
+_PACKAGE_URI = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
+
+
+def is_short_uri(text: str, prev: CTok | None) -> bool:
+    """Whether a COON string is a short package URI: ``':…'`` directly after ``import``/``export``."""
+    return (
+        prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS
+        and len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]
+    )
+
+
+def expand_uri(text: str) -> str:
+    """``':provider'`` → ``'package:provider/provider.dart'``; ``':flutter/cupertino'`` →
+    ``'package:flutter/cupertino.dart'`` (the decoder's side of ``short_uri``)."""
+    body = text[2:-1]
+    if "/" not in body:
+        body = f"{body}/{body}"
+    return f"'package:{body}.dart'"
+
+
+def short_uri(text: str) -> str | None:
+    """The short form of a package URI string when it reads back exactly, else None."""
+    m = _PACKAGE_URI.fullmatch(text)
+    if m is None:
+        return None
+    package, path = m.groups()
+    short = f"':{package}'" if path == package else f"':{package}/{path}'"
+    return short if expand_uri(short) == text else None
+
+
+def _short_uris(toks: list[CTok]) -> list[CTok]:
+    """Package URIs of ``import``/``export`` directives in their short form (``import ':provider'``)."""
+    out = list(toks)
+    prev: CTok | None = None
+    for k, tok in enumerate(toks):
+        if tok.kind == "str" and prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS:
+            short = short_uri(tok.text)
+            if short is not None:
+                out[k] = _ctok("str", short)
+        if tok.kind != "comment":
+            prev = tok
+    return out
+
+
+ALIAS_KINDS = ("ident", "esc", "str")
+"""Lexemes the per-document dictionary may define (``\\name``, ``\\`T``, ``\\'text'``) and repeat (``\\N``)."""
+
+
+def resolve_aliases(toks: list[CTok]) -> list[CTok]:
+    """``\\x`` defines alias N (the N-th definition, from 1) as the lexeme ``x``; ``\\N`` is that lexeme again.
+
+    The result is the token stream written out in full, so every other rule reads it exactly as if no alias had
+    been used. FormatError for a ``\\`` not followed by a word or string, or a ``\\N`` not yet defined."""
+    if not any(t.kind in ("def", "ref") for t in toks):
+        return toks
+    out: list[CTok] = []
+    defined: list[CTok] = []
+    n = len(toks)
+    i = 0
+    while i < n:
+        tok = toks[i]
+        if tok.kind == "def":
+            nxt = toks[i + 1] if i + 1 < n else None
+            if nxt is None or nxt.kind not in ALIAS_KINDS:
+                raise FormatError(
+                    "'\\' defines an alias but no word or string follows", tok.line, tok.column,
+                    expected="a word, `word or string directly after '\\'",
+                )
+            defined.append(nxt)
+            out.append(nxt)
+            i += 2
+            continue
+        if tok.kind == "ref":
+            k = int(tok.text) if len(tok.text) <= 7 else 0
+            if not 1 <= k <= len(defined):
+                raise FormatError(
+                    f"alias '\\{tok.text}' is not defined", tok.line, tok.column,
+                    expected=f"\\1 … \\{len(defined)} (defined so far)" if defined else "a '\\word' definition first",
+                )
+            src = defined[k - 1]
+            out.append(CTok(src.kind, src.text, tok.line, tok.column))
+        else:
+            out.append(tok)
+        i += 1
     return out
 
 
@@ -644,7 +738,64 @@ def _merge_closers(toks: list[CTok]) -> list[CTok]:
     return out
 
 
+ALIAS_REF_COST = 1.5
+"""Estimated tokens of a ``\\N`` (with o200k, ``(\\`` and ``.\\`` are one token, `` \\`` another; the number one)."""
+ALIAS_DEF_COST = 1.0
+"""Estimated tokens a definition's ``\\`` adds."""
+# A BPE-like split (case-changes, runs of letters, 3-digit groups, punctuation runs, spaces): within ±1 of the o200k
+# count for 99% of the corpus's words and strings, without loading a tokenizer into the codec.
+_PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]{1,3}|[^A-Za-z0-9\s]+|\s+")
+
+
+@lru_cache(maxsize=65536)
+def _lexeme_cost(spelled: str) -> int:
+    """Estimated tokens of a lexeme (decides which words the dictionary aliases; never affects correctness)."""
+    if len(spelled) > 64:
+        return len(spelled) // 4
+    return len(_PIECES.findall(spelled))
+
+
+def _alias(toks: list[CTok]) -> list[CTok]:
+    """The per-document dictionary: a word or string written ``n`` times that costs ``t`` o200k tokens is defined
+    at its first use (``\\word``) and repeated as ``\\N`` when that saves tokens: (n − 1)·(t − 1.5) > 1.
+
+    Never after ``@`` or ``#``` (their name is glued to the sigil); a string only when it is one lexeme (an
+    adjacent run ``'a' 'b'`` is several)."""
+    counts: dict[tuple[str, str], int] = {}
+    prev: CTok | None = None
+    eligible = [False] * len(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind in ALIAS_KINDS and not (prev is not None and prev.kind in ("at", "hash")):
+            eligible[k] = True
+            key = (tok.kind, tok.text)
+            counts[key] = counts.get(key, 0) + 1
+        prev = tok
+    chosen = {
+        key
+        for key, n in counts.items()
+        if n > 1
+        and (n - 1) * (_lexeme_cost(_spell(_ctok(*key))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+        and (key[0] != "str" or string_end(key[1], 0) == len(key[1]))  # one literal, not a run 'a' 'b'
+    }
+    if not chosen:
+        return toks
+    out: list[CTok] = []
+    number: dict[tuple[str, str], int] = {}
+    for k, tok in enumerate(toks):
+        key = (tok.kind, tok.text)
+        if eligible[k] and key in chosen:
+            if key in number:
+                out.append(_ctok("ref", str(number[key])))
+                continue
+            number[key] = len(number) + 1
+            out.append(_ctok("def", "\\"))
+        out.append(tok)
+    return out
+
+
 def _spell(tok: CTok) -> str:
+    if tok.kind == "ref":
+        return "\\" + tok.text
     if tok.kind == "esc":
         return "`" + tok.text
     if tok.kind == "macro":
@@ -667,6 +818,11 @@ def _join(toks: list[CTok]) -> str:
             ptext = _spell(prev)
             if prev.kind == "comment" and ptext.startswith("//"):
                 parts.append("\n")
+            elif prev.kind == "def":
+                pass  # ``\\word``: the definition mark is glued to its lexeme
+            elif prev.kind == "ref":
+                if text[0].isalnum() or text[0] in "_$`'\"" or (text[0] == "." and text[1:2].isdigit()):
+                    parts.append(" ")
             elif prev.kind == "at":
                 pass  # @name: the annotation sigil is glued to its name
             elif prev.kind == "hash" and tok.kind == "esc":
@@ -689,4 +845,4 @@ def _join(toks: list[CTok]) -> str:
 def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False) -> str:
     """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies)."""
     items = [it for it in _apply_macros(_items(unit, keep_comments)) if it.kind != "lcolon"]
-    return _join(_merge_closers(_to_ctoks(items)))
+    return _join(_alias(_short_uris(_merge_closers(_to_ctoks(items)))))

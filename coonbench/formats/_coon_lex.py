@@ -18,11 +18,12 @@ _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _NUMBER = re.compile(r"0[xX][0-9a-fA-F][0-9a-fA-F_]*|(?:\d[\d_]*(?:\.\d[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?")
 
 
+_DIGITS = re.compile(r"[0-9]+")
 _COMMENT_NEXT = re.compile(r"[ \t\r\n]*/[/*]")  # ``@ /* c */ override``: a comment between '@' and the name
 
 
 class CTok(NamedTuple):
-    """A COON token. kind: str num ident esc op macro edge cedge at hash comment; ``text`` without its prefix sigil."""
+    """A COON token. kind: str num ident esc op macro edge cedge at hash comment def ref; ``text`` without its prefix sigil."""
 
     kind: str
     text: str
@@ -138,6 +139,19 @@ def lex(text: str) -> list[CTok]:
             else:
                 raise FormatError(
                     "bad prefix '@'", line, col, expected="a number (@16 = EdgeInsets.all(16)) or an annotation name"
+                )
+        elif ch == "\\":
+            # per-document dictionary: ``\N`` repeats alias N; ``\`` directly before a word or string defines one
+            m = _DIGITS.match(text, i + 1)
+            if m:
+                append(CTok("ref", m.group(), line, col))
+                end = m.end()
+            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or is_string_start(text, i + 1):
+                append(CTok("def", "\\", line, col))
+                end = i + 1
+            else:
+                raise FormatError(
+                    "bad prefix '\\'", line, col, expected="a number (\\3 = alias 3) or a word or string to define"
                 )
         elif ch == "#":
             m = _IDENT.match(text, i + 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-VERSION: Final = 2
+VERSION: Final = 3
 HEADER_PREFIX: Final = "%coon"
 
 # Widget (and other constructor) names → abbreviation. Expanded only in *call position*: directly before ``(``
@@ -290,6 +290,11 @@ PREFIXES: Final = MappingProxyType(
         "#name": "a macro (table MACROS); an unknown name is an error",
         "#`": "a literal Dart '#' (symbol literals: #`foo is #foo)",
         "`name": "an identifier written as is, never expanded (escape)",
+        "\\name": (
+            "defines the next alias (\\1, \\2, … in order of definition) as the word, `word or string written "
+            "directly after it, e.g. \\_selectedIndex or \\'Hello world'; the text is as if \\ were absent"
+        ),
+        "\\N": "the word or string that alias N was defined as (per document), e.g. \\1",
         "^name": "required this.name — a named constructor parameter, directly after ( { [ or , (e.g. {^id,^name})",
         ".name": (
             "directly after an enum label's word, or after a label's colon: the label's enum type is implied "

@@ -235,7 +235,9 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
             "`A.center` = mainAxisAlignment: MainAxisAlignment.center; "
             f"implied constructors: {_implied_line()}; `^x` = required this.x; "
             "macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in top_m.items()) + " ({Class} = the name of the "
-            "last declared class); `` `x `` = identifier x as is. Strings and numbers are verbatim."
+            "last declared class); `` `x `` = identifier x as is. `\\x` defines alias N for the word or string x "
+            "(N = 1, 2, … in order of definition) and `\\N` repeats it. `import ':a/b'` = `import "
+            "'package:a/b.dart'`, `import ':a'` = `import 'package:a/a.dart'`. Other strings and numbers are verbatim."
         )
     if variant != "full":
         raise FormatError(f"unknown primer variant {variant!r}", expected="'short' or 'full'")
@@ -263,7 +265,13 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
         "as in Dart. `^name` after '(', '{', '[' or ',' = `required this.name`.",
         "8. A backtick writes an identifier as is, never expanded: `` `T `` is the identifier T, `` `c: `` the "
         "label c:. `#`` is a literal '#' (symbol literals).",
-        "9. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
+        "9. Per-document aliases: a backslash directly before a word, `word or string defines the next alias "
+        "(numbered 1, 2, … in order of definition) and writes it as usual; `\\N` later stands for that word or "
+        "string again (`final \\items=[];\\1.add(x)` = `final items = []; items.add(x)`).",
+        "10. After `import` or `export`, a URI string starting with ':' is a package URI without 'package:' and "
+        "'.dart': `import ':flutter/cupertino'` = `import 'package:flutter/cupertino.dart'`; a single name is "
+        "package and file at once: `import ':provider'` = `import 'package:provider/provider.dart'`.",
+        "11. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
         + f"{HEADER_PREFIX} {VERSION}"
         + "` names the version.",
     ]
@@ -271,7 +279,7 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
 
 
 class CoonFormat(Format):
-    """COON, coonbench dialect v2 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
+    """COON, coonbench dialect v3 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
     name = "coon"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"
