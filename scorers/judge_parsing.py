@@ -133,7 +133,9 @@ def grade_schema() -> ResponseSchema:
         name="grade",
         json_schema=JSONSchema(
             type="object",
-            properties={"grade": JSONSchema(type="integer", minimum=1, maximum=5)},
+            # enum as well as the bounds: llama.cpp's schema-to-grammar ignores minimum/maximum (SmolLM2 wrote
+            # {"grade": 969} under them), and every converter honours an enum
+            properties={"grade": JSONSchema(type="integer", enum=[1, 2, 3, 4, 5], minimum=1, maximum=5)},
             required=["grade"],
             additionalProperties=False,
         ),

