@@ -302,11 +302,15 @@ URI_KEYWORDS = ("import", "export")
 _PACKAGE_URI = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
 
 
+def _names_uri(prev: CTok | None) -> bool:
+    """Whether the string after ``prev`` (the previous significant token) is a directive's URI."""
+    return prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS
+
+
 def is_short_uri(text: str, prev: CTok | None) -> bool:
     """Whether a COON string is a short package URI: ``':…'`` directly after ``import``/``export``."""
     return (
-        prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS
-        and len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]
+        _names_uri(prev) and len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]
     )
 
 
@@ -332,14 +336,11 @@ def short_uri(text: str) -> str | None:
 def _short_uris(toks: list[CTok]) -> list[CTok]:
     """Package URIs of ``import``/``export`` directives in their short form (``import ':provider'``)."""
     out = list(toks)
-    prev: CTok | None = None
-    for k, tok in enumerate(toks):
-        if tok.kind == "str" and prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS:
+    for k, (tok, prev) in enumerate(zip(toks, _significant(toks)[0])):
+        if tok.kind == "str" and _names_uri(prev):
             short = short_uri(tok.text)
             if short is not None:
                 out[k] = _ctok("str", short)
-        if tok.kind != "comment":
-            prev = tok
     return out
 
 
