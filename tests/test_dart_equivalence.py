@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from coonbench.dart import DartParseError, ast_diff, ast_equivalent
+from coonbench.dart.equivalence import _compare, _shape
+from coonbench.dart.parse import parse_unit
+from coonbench.formats import FormatError
+from coonbench.formats.coon import decode, encode
+from tests.conftest import reference_path
+from tests.test_coon_mutations import _mutate
+from tests.test_coon_mutations import _sources as _real_sources
 
 BASE = """
 import 'package:flutter/material.dart';
@@ -89,3 +100,76 @@ def test_fragments_compare_as_the_same_kind() -> None:
     assert not ast_equivalent("Text('a')", "Text('b')")
     diff = ast_diff("Text('a')", "var x = Text('a');")
     assert diff is not None and "expression" in diff.left
+
+
+# --- the fast path: equal shapes must mean what the full comparison means ----------------------------------------
+
+PAIRS_EQUAL = [
+    ("f(a, b,);", "f(a, b);"),  # a trailing comma
+    ("var l = [1, 2,];", "var l = [1, 2 /* c */];"),
+    ("var a = 'x' 'y';", "var a = 'x'\n   'y';"),  # adjacent literals laid out differently
+    ("/// doc\nclass A {}", "class A {} // c"),
+]
+PAIRS_DIFFERENT = [
+    ("var a = 'x';", 'var a = "x";'),  # the quote is part of the token
+    ("f(a, b);", "f(b, a);"),
+    ("var x = a - -b;", "var x = a - b;"),
+    ("var x = (a);", "var x = a;"),
+    ("var l = [1, 2];", "var l = [1, 2, 3];"),
+    ("f(a,) {}", "f(a) {} g() {}"),
+    ("var x = a ?? b;", "var x = a ?? (b);"),
+]
+
+
+def _verdicts(a: str, b: str) -> tuple[bool, bool]:
+    """(the fast path says equal, the full comparison finds no difference)."""
+    ua, ub = parse_unit(a), parse_unit(b, None)
+    return _shape(ua.root) == _shape(ub.root), _compare(ua.root, ub.root, "program") is None
+
+
+@pytest.mark.parametrize(("a", "b"), PAIRS_EQUAL + PAIRS_DIFFERENT)
+def test_fast_path_agrees_with_the_full_comparison(a: str, b: str) -> None:
+    fast, full = _verdicts(a, b)
+    assert fast == full == ((a, b) in PAIRS_EQUAL), (a, b)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 3))
+def test_fast_path_never_calls_different_real_trees_equal(seed: int, steps: int) -> None:
+    """Mutated real files (renames, reordered arguments, comments, strings, dot shorthands, nesting) against their
+    source and against their COON round trip (unverified, so a codec slip would show): whenever the shapes are equal,
+    the full comparison agrees."""
+    rng = random.Random(seed)
+    source = rng.choice(_real_sources())
+    mutant = _mutate(source, rng, steps)
+    try:
+        parse_unit(mutant)
+    except DartParseError:
+        assume(False)
+    pairs = [(source, mutant)]
+    try:
+        pairs.append((mutant, decode(encode(mutant, verify=False))))
+    except FormatError:
+        pass
+    for a, b in pairs:
+        try:
+            fast, full = _verdicts(a, b)
+        except DartParseError:
+            continue  # an unverified round trip that does not parse: nothing to compare
+        assert full or not fast, (a, b)
+
+
+def test_fast_path_decides_every_real_round_trip() -> None:
+    """On the development set the fast path alone confirms every COON round trip (else it buys no speed)."""
+    sources = [p.read_text(encoding="utf-8") for p in sorted(reference_path("dart-real").rglob("*.dart"))]
+    checked = 0
+    for source in sources:
+        try:
+            back = decode(encode(source))
+        except FormatError:
+            continue
+        fast, full = _verdicts(source, back)
+        assert fast and full, source[:200]
+        checked += 1
+    assert checked >= 0.995 * len(sources)

@@ -13,6 +13,7 @@ from hypothesis import given
 from coonbench.dart import ast_diff
 from coonbench.dart.minify import minify
 from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.dart.requirements import normalise_program
 from coonbench.formats import FormatError, get_format
 from tests.hostile import FUZZ_SETTINGS, SLOW_FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
 
@@ -51,6 +52,8 @@ def test_regressions() -> None:
     deep = "var a = " + "[" * 10_000 + "]" * 10_000 + ";"
     assert get_format("dart").validate(deep) == []
     assert ast_diff(deep, deep) is None
+    assert ast_diff(deep, deep.replace("[]", "[1]")) is not None  # the fast path declines, the full walk finds it
+    assert normalise_program(deep).count("[") == 10_000  # the scorers' normal form renders it (no recursion)
     assert get_format("dart").validate("`" * 10_000)[0].message.startswith("unexpected character")
 
 

@@ -12,7 +12,7 @@ from scipy import stats as scipy_stats
 from statsmodels.stats.proportion import proportion_confint
 
 from coonbench.report import stats
-from coonbench.report.tables import accuracy_rows, comparisons
+from coonbench.report.tables import accuracy_rows, accuracy_section, comparisons, is_reference
 
 
 def _frame(correct: list[float], clusters: list[str], fmt: str = "a", system: str = "m") -> pd.DataFrame:
@@ -118,3 +118,37 @@ def test_bootstrap_is_seeded() -> None:
     assert (first.diff_low, first.diff_high) == (second.diff_low, second.diff_high)
     assert first.eff_ratio == pytest.approx(2 * a.mean() / b.mean())
     assert first.eff_ratio_low < first.eff_ratio < first.eff_ratio_high
+
+
+def _systems_frame(systems: dict[str, list[float]]) -> pd.DataFrame:
+    """Two formats × a few questions per system; ``systems`` maps a system to its per-question correctness."""
+    rows = []
+    for system, answers in systems.items():
+        for q, correct in enumerate(answers):
+            for fmt, tokens in (("dart", 200), ("coon", 100)):
+                rows.append({"system": system, "format": fmt, "correct": correct, "cluster": f"file{q % 3}",
+                             "pair": f"q{q}", "epoch": 1, "input_tokens": tokens, "question_type": "t",
+                             "complexity": "simple"})
+    return pd.DataFrame(rows)
+
+
+def test_references_are_never_pooled_and_rank_last() -> None:
+    """Gold and trivial baselines keep their own rows, after the models; 'all' pools only systems under test."""
+    gold, floor = "mockllm/model [coonbench/gold]", "mockllm/model [coonbench/baseline_constant]"
+    models = {"a/one": [1, 0, 1, 0, 1, 0], "b/two": [0, 0, 1, 1, 0, 0]}
+    frame = _systems_frame({**models, gold: [1] * 6, floor: [0] * 6})
+    assert is_reference(gold) and is_reference(floor) and not is_reference("a/one")
+    sec = accuracy_section("comprehension", frame)
+    acc = next(t.frame for t in sec.tables if t.name == "comprehension_accuracy")
+    pooled = acc[acc["system"] == "all"].set_index("format")
+    assert pooled.loc["dart", "n"] == 12  # the two models' 6 questions each, not 24
+    assert pooled.loc["dart", "correct"] == sum(models["a/one"]) + sum(models["b/two"])
+    ranking = next(t.frame for t in sec.tables if t.name == "comprehension_efficiency")
+    order = list(dict.fromkeys(ranking["system"]))
+    assert order[0] == "all" and set(order[-2:]) == {gold, floor}
+    assert "all:" in sec.findings[0]  # the headline speaks of the models, not of the oracle
+
+    one_model = accuracy_section("comprehension", _systems_frame({"a/one": models["a/one"], gold: [1] * 6}))
+    acc = next(t.frame for t in one_model.tables if t.name == "comprehension_accuracy")
+    assert "all" not in set(acc["system"])  # one model and a reference: nothing to pool
+    assert one_model.findings[0].startswith("a/one:")

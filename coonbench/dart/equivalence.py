@@ -110,6 +110,48 @@ def _path_text(root: str, path: _Path | None) -> str:
     return "/".join(steps)
 
 
+_CLOSER_BYTES = frozenset(c.encode() for c in CLOSERS)
+
+
+def _shape(root: tree_sitter.Node) -> list[object]:
+    """A tree in document order as (depth, type, text) per node — text for leaves and string literals, None for
+    inner nodes — with comments and trailing commas left out exactly as ``_compare`` leaves them out.
+
+    Pre-order with depths is a tree's unique spelling, so equal shapes mean ``_compare`` finds no difference. It is
+    the fast path of ``unit_diff`` (a few times quicker, as it makes no per-node lists; ``_compare`` then runs only
+    to say where two trees differ). A cursor walk: no recursion, in Python or in C.
+    """
+    shape: list[object] = []
+    add = shape.append
+    cursor = root.walk()
+    depth = 0
+    while True:
+        node = cursor.node
+        assert node is not None
+        kind = node.type
+        if kind not in COMMENT_TYPES:
+            if kind in ATOMIC_TYPES or node.child_count == 0:
+                text: object = node.text
+                if kind in ATOMIC_TYPES and node.child_count > 2:  # adjacent literals (or interpolation)
+                    text = string_parts(node_text(node))  # compared part by part, as ``_compare`` does
+                elif text in _CLOSER_BYTES and len(shape) >= 3 and shape[-1] == b"," and shape[-3] == depth:
+                    del shape[-3:]  # a trailing comma: the closer is its sibling
+                add(depth)
+                add(kind)
+                add(text)
+            else:
+                add(depth)
+                add(kind)
+                add(None)
+                if cursor.goto_first_child():
+                    depth += 1
+                    continue
+        while not cursor.goto_next_sibling():
+            if depth == 0 or not cursor.goto_parent():
+                return shape
+            depth -= 1
+
+
 def _compare(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:
     """The first difference of two trees in document order, with the node of ``a`` where it is.
 
@@ -183,6 +225,8 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     """``ast_diff`` on already parsed units (the COON encoder compares its own tree with the decoded one)."""
     if ua.kind != ub.kind:
         return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}", 1, 1)
+    if _shape(ua.root) == _shape(ub.root):
+        return None
     found = _compare(ua.root, ub.root, ua.root.type if ua.kind == "program" else f"<{ua.kind}>")
     if found is None:
         return None

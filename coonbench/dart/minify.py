@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from coonbench.dart.parse import parse_unit
-from coonbench.dart.query import iter_tokens
+from coonbench.dart.query import unit_tokens
 
 # Dart operators and punctuators of two or more characters (longest match decides how text lexes).
 DART_OPERATORS: tuple[str, ...] = tuple(
@@ -78,12 +78,7 @@ def join_tokens(tokens: Iterable[str]) -> str:
 
 def fragment_tokens(source: str, *, comments: bool = False) -> Sequence[str]:
     """The token texts of ``source`` (a program or a fragment, see ``parse_unit``)."""
-    unit = parse_unit(source)
-    return [
-        t.text
-        for t in iter_tokens(unit.root, comments=comments)
-        if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte
-    ]
+    return [t.text for t in unit_tokens(parse_unit(source), comments=comments)]
 
 
 def merge_closers(tokens: Iterable[str]) -> list[str]:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import tree_sitter
 
 from coonbench.dart.equivalence import ATOMIC_TYPES, COMMENT_TYPES, node_text
+from coonbench.dart.parse import ParsedUnit
 
 __all__ = [
     "Call",
@@ -21,6 +23,7 @@ __all__ = [
     "iter_tokens",
     "named_arguments",
     "node_text",
+    "unit_tokens",
 ]
 
 
@@ -40,9 +43,8 @@ def iter_nodes(
         stack.extend(reversed(current.named_children if named else current.children))
 
 
-@dataclass(frozen=True)
-class Token:
-    """One lexical unit of the source: a leaf, a whole string literal, or a comment."""
+class Token(NamedTuple):
+    """One lexical unit of the source: a leaf, a whole string literal, or a comment (a tuple: cheap to make)."""
 
     text: str
     node: tree_sitter.Node
@@ -74,6 +76,14 @@ def iter_tokens(node: tree_sitter.Node, *, comments: bool = True) -> Iterator[To
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent() or cursor.node == node:
                 return
+
+
+def unit_tokens(unit: ParsedUnit, *, comments: bool = True) -> list[Token]:
+    """The token stream of the source inside a parsed unit (a fragment's wrapper left out)."""
+    tokens = list(iter_tokens(unit.root, comments=comments))
+    if unit.kind == "program":
+        return tokens  # no wrapper: every token is the source's
+    return [t for t in tokens if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte]
 
 
 def named_arguments(arguments: tree_sitter.Node) -> dict[str, tree_sitter.Node]:

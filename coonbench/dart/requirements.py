@@ -456,7 +456,8 @@ def _label_of(named_argument: tree_sitter.Node) -> str:
     return node_text(label).rstrip(":").strip() if label is not None else ""
 
 
-def _render(node: tree_sitter.Node, data: bytes) -> str:
+def _render_whole(node: tree_sitter.Node) -> str | None:
+    """A node's comparison text when it is rendered as a whole (a leaf, a string, a comment), else None."""
     if node.type == "string_literal":
         # One node may be a run of adjacent literals (``"a "\n  "b"``): each part is re-quoted on its own, and the
         # whitespace or comments between parts (layout) dropped.
@@ -467,13 +468,41 @@ def _render(node: tree_sitter.Node, data: bytes) -> str:
         if node.type in ("const_builtin", "new") and node.parent is not None and node.parent.type in _CONST_PARENTS:
             return ""
         return node_text(node)
+    return None
+
+
+def _render_children(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     kids = list(node.children)
     if node.type == "arguments":
         slots = [i for i, k in enumerate(kids) if k.type == "named_argument"]
         ordered = sorted((kids[i] for i in slots), key=_label_of)
         for i, k in zip(slots, ordered, strict=True):
             kids[i] = k
-    return " ".join(part for part in (_render(kid, data) for kid in kids) if part)
+    return kids
+
+
+def _render(root: tree_sitter.Node) -> str:
+    """Each node's non-empty parts joined by spaces. An explicit stack: 10,000-deep programs render too."""
+    whole = _render_whole(root)
+    if whole is not None:
+        return whole
+    stack: list[tuple[list[tree_sitter.Node], list[str]]] = [(_render_children(root)[::-1], [])]
+    while True:
+        todo, parts = stack[-1]
+        if not todo:
+            stack.pop()
+            text = " ".join(parts)
+            if not stack:
+                return text
+            if text:
+                stack[-1][1].append(text)
+            continue
+        kid = todo.pop()
+        whole = _render_whole(kid)
+        if whole is None:
+            stack.append((_render_children(kid)[::-1], []))
+        elif whole:
+            parts.append(whole)
 
 
 def normalise_program(source: str) -> str:
@@ -483,6 +512,4 @@ def normalise_program(source: str) -> str:
     arguments by label; comments, whitespace and trailing commas are already ignored by ``ast_diff``.
     Raises DartParseError when ``source`` does not parse.
     """
-    tree = parse_dart(source)
-    data = source.encode("utf-8")
-    return _render(tree.root_node, data)
+    return _render(parse_dart(source).root_node)

@@ -16,7 +16,7 @@ import tree_sitter
 
 from coonbench.dart.minify import join_tokens, needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
-from coonbench.dart.query import iter_tokens
+from coonbench.dart.query import unit_tokens
 from coonbench.dart.strings import string_end
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_lex import CTok, check_brackets, lex
@@ -146,7 +146,7 @@ def macro_text(name: str) -> str:
 # --- decoding ---------------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class DartToken:
     """A decoded Dart token and the COON position it came from (for validator messages)."""
 
@@ -418,7 +418,7 @@ def decode(text: str) -> str:
 # --- encoding ---------------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
     """One Dart token on its way to COON, with what the tree said about it."""
 
@@ -481,11 +481,7 @@ def parse_source(source: str) -> ParsedUnit:
 
 
 def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
-    toks = [
-        t
-        for t in iter_tokens(unit.root, comments=keep_comments)
-        if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte
-    ]
+    toks = unit_tokens(unit, comments=keep_comments)
     items: list[_Item] = []
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()

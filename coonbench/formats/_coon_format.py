@@ -25,7 +25,7 @@ _KEYWORD_PAREN = frozenset("if for while switch catch on".split())
 _AFTER_BLOCK = frozenset("else catch finally on while".split())
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     """A bracketed run of tokens."""
 

@@ -16,7 +16,7 @@ import tree_sitter
 
 from coonbench.dart.equivalence import COMMENT_TYPES, node_position, unit_diff
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
-from coonbench.dart.query import Token, iter_tokens
+from coonbench.dart.query import unit_tokens
 from coonbench.formats._coon_codec import decode_tokens, encode_unit, parse_source
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_tables import HEADER_PREFIX, VERSION
@@ -34,14 +34,6 @@ def verify_default() -> bool:
     return os.environ.get(VERIFY_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def _unit_tokens(unit: ParsedUnit, comments: bool) -> list[Token]:
-    return [
-        t
-        for t in iter_tokens(unit.root, comments=comments)
-        if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte
-    ]
-
-
 def _split_closers(text: str) -> list[str]:
     """``>>`` → ``>``, ``>``; ``EdgeInsets.all`` (one decoded word) → three tokens: both sides alike."""
     if text and set(text) == {">"}:
@@ -53,7 +45,7 @@ def _split_closers(text: str) -> list[str]:
 
 def _token_mismatch(source: str, unit: ParsedUnit, decoded: list[str]) -> FormatError | None:
     """The first source token the decoded token stream does not reproduce (trailing commas are insignificant)."""
-    src = _unit_tokens(unit, False)
+    src = unit_tokens(unit, comments=False)
     kept = []
     for k, tok in enumerate(src):
         if tok.text == "," and k + 1 < len(src) and src[k + 1].text in _CLOSERS:
@@ -105,8 +97,8 @@ def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: boo
             expected="Dart that COON round-trips (encode(..., verify=False) skips this check)",
         )
     if keep_comments:
-        want = [t for t in _unit_tokens(unit, True) if t.node.type in COMMENT_TYPES]
-        got = [t.text.rstrip() for t in _unit_tokens(back, True) if t.node.type in COMMENT_TYPES]
+        want = [t for t in unit_tokens(unit, comments=True) if t.node.type in COMMENT_TYPES]
+        got = [t.text.rstrip() for t in unit_tokens(back, comments=True) if t.node.type in COMMENT_TYPES]
         for k, tok in enumerate(want):
             if k >= len(got) or got[k] != tok.text.rstrip():
                 raise _refusal(source, unit, tok.node, "this comment would not come back", "comment")

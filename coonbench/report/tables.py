@@ -67,11 +67,33 @@ def accuracy_rows(frame: pd.DataFrame, by: list[str], key: str = "correct") -> p
     return pd.DataFrame(rows)
 
 
+REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
+"""Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
+
+
+def is_reference(system: str) -> bool:
+    """Whether a system row is a reference (``model [coonbench/gold]``, ``model [coonbench/baseline_…]``)."""
+    return any(f"[{name}" in system for name in REFERENCE_SOLVERS)
+
+
 def _with_pooled(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame, plus a copy labelled system 'all' when there are several systems (pooled rows)."""
-    if frame["system"].nunique() > 1:
-        return pd.concat([frame, frame.assign(system="all")], ignore_index=True)
+    """The frame, plus a copy of the systems under test labelled system 'all' when there are several of them.
+
+    The oracle and the trivial baselines are never pooled: a gold 100% or a constant reply's floor averaged into
+    "all" would make every model look better or worse than it is. They keep their own rows, as floors.
+    """
+    tested = frame[~frame["system"].map(is_reference)]
+    if tested["system"].nunique() > 1:
+        return pd.concat([frame, tested.assign(system="all")], ignore_index=True)
     return frame
+
+
+def _ranked(acc: pd.DataFrame) -> pd.DataFrame:
+    """Pooled rows first, then each system under test, then the references; by efficiency within a system."""
+    order = acc.assign(_pooled=acc["system"] == "all", _reference=acc["system"].map(is_reference))
+    order = order.sort_values(["_pooled", "_reference", "system", "acc_pct_per_1k_tokens"],
+                              ascending=[False, True, True, False])
+    return order.drop(columns=["_pooled", "_reference"])
 
 
 def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
@@ -195,9 +217,10 @@ def accuracy_section(cat: str, frame: pd.DataFrame) -> Section:
     pooled = _with_pooled(frame)
     acc = accuracy_rows(pooled, ["system", "format"])
     sec.tables.append(Table(f"{cat}_accuracy", "Accuracy per system and format (95% CI clustered by source item)", acc))
-    ranking = acc.assign(pooled=acc["system"] == "all").sort_values(
-        ["pooled", "system", "acc_pct_per_1k_tokens"], ascending=[False, True, False]).drop(columns="pooled")
-    sec.tables.append(Table(f"{cat}_efficiency", "Efficiency ranking: accuracy % per 1K input tokens (pooled first)", ranking))
+    ranking = _ranked(acc)
+    sec.tables.append(Table(f"{cat}_efficiency",
+                            "Efficiency ranking: accuracy % per 1K input tokens (pooled first, references last)",
+                            ranking))
     for key in ("question_type", "complexity"):
         if frame[key].nunique() > 1:
             sec.tables.append(Table(f"{cat}_by_{key}", f"Accuracy by {key.replace('_', ' ')}",
