@@ -554,8 +554,9 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
     while i < n_items:
         text = items[i].text
         matched = False
-        advance(i)
         for name in _MACRO_FIRST.get(text, ()):
+            if name in _CLASS_MACROS:
+                advance(i)  # the class declared before items[i]: scanned only when a class macro could match
             seq = instantiate(name, cls)
             if seq is None:
                 continue
