@@ -146,10 +146,11 @@ def _shape(root: tree_sitter.Node) -> list[object]:
                 if cursor.goto_first_child():
                     depth += 1
                     continue
-        while not cursor.goto_next_sibling():
-            if depth == 0 or not cursor.goto_parent():
-                return shape
+        while depth and not cursor.goto_next_sibling():
+            cursor.goto_parent()
             depth -= 1
+        if not depth:
+            return shape
 
 
 def _compare(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:

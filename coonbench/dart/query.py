@@ -54,33 +54,39 @@ class Token(NamedTuple):
         return self.node.type in COMMENT_TYPES
 
 
-def iter_tokens(node: tree_sitter.Node, *, comments: bool = True) -> Iterator[Token]:
-    """The token stream of a tree: leaves in order, string literals whole (their contents are not leaves)."""
+def iter_tokens(node: tree_sitter.Node, *, comments: bool = True) -> list[Token]:
+    """The token stream of a tree: leaves in order, string literals whole (their contents are not leaves).
+
+    A list built in one cursor walk (no recursion; no generator, as every caller reads the whole stream).
+    """
+    out: list[Token] = []
+    add = out.append
     cursor = node.walk()
+    depth = 0
     while True:
         current = cursor.node
         assert current is not None
         kind = current.type
-        descend = False
         if kind in COMMENT_TYPES:
             if comments:
-                yield Token(node_text(current), current)
+                add(Token(node_text(current), current))
         elif kind in ATOMIC_TYPES or current.child_count == 0:
-            text = node_text(current)
+            text = current.text
             if text:  # MISSING nodes and zero-width leaves carry no text
-                yield Token(text, current)
-        else:
-            descend = True
-        if descend and cursor.goto_first_child():
+                add(Token(text.decode("utf-8"), current))
+        elif cursor.goto_first_child():
+            depth += 1
             continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent() or cursor.node == node:
-                return
+        while depth and not cursor.goto_next_sibling():
+            cursor.goto_parent()
+            depth -= 1
+        if not depth:
+            return out
 
 
 def unit_tokens(unit: ParsedUnit, *, comments: bool = True) -> list[Token]:
     """The token stream of the source inside a parsed unit (a fragment's wrapper left out)."""
-    tokens = list(iter_tokens(unit.root, comments=comments))
+    tokens = iter_tokens(unit.root, comments=comments)
     if unit.kind == "program":
         return tokens  # no wrapper: every token is the source's
     return [t for t in tokens if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte]
