@@ -61,15 +61,13 @@ from scorers.judge_parsing import (
 )
 from scorers.judge_prompts import (
     DATA_NOTICE,
+    EVALUATOR_PROMPT,
     GRADE_REASK_PROMPT,
-    GRADED_EVALUATOR_PROMPT,
     GRADER_PROMPT,
     JSON_REASK_PROMPT,
     LIST_DESCRIPTIONS,
     QUESTION_BLOCK,
-    REPORT_REASK_PROMPT,
     SCORING_GUIDE,
-    WEIGHTED_EVALUATOR_PROMPT,
     Mode,
     evaluator_prompt,
     fence,
@@ -77,9 +75,9 @@ from scorers.judge_prompts import (
 )
 
 __all__ = [
-    "CONFIDENT_P", "DATA_NOTICE", "GRADES", "GRADE_REASK_PROMPT", "GRADED_EVALUATOR_PROMPT", "GRADER_PROMPT",
+    "CONFIDENT_P", "DATA_NOTICE", "EVALUATOR_PROMPT", "GRADES", "GRADE_REASK_PROMPT", "GRADER_PROMPT",
     "JSON_REASK_PROMPT", "LIST_DESCRIPTIONS", "MAX_JSON_DEPTH", "MAX_REPLY_CHARS", "QUESTION_BLOCK",
-    "REPORT_REASK_PROMPT", "SCORING_GUIDE", "WEIGHTED_EVALUATOR_PROMPT", "Grade", "JudgeParseError", "JudgeResult",
+    "SCORING_GUIDE", "Grade", "JudgeParseError", "JudgeResult",
     "ListResult", "Mode", "Verdict", "airun_v2", "evaluator_prompt", "extract_json", "fence", "generation_rate",
     "grade_to_unit", "grader_prompt", "json_spans", "judge", "judge_agreement", "judge_best", "judge_scores",
     "grade_schema", "parse_grade", "parse_report", "parse_verdicts", "report_schema", "run_judge", "weighted_score",
@@ -183,15 +181,16 @@ async def run_judge(
     """Evaluate both lists with one judge model (lists in sequence, so scripted judges answer in a known order)."""
     result = JudgeResult(role=role, model=str(model))
     for list_name, items in criteria.items():
-        prompt = evaluator_prompt(mode, list_name, items, answer, question=question, salt=salt)
+        prompt = evaluator_prompt(list_name, items, answer, question=question, salt=salt)
+        config = GenerateConfig(temperature=temperature, response_schema=report_schema(items))
+        reask = lambda err, n=len(items): JSON_REASK_PROMPT.format(error=err, count=n)  # noqa: E731
         if mode == "weighted":
-            config = GenerateConfig(temperature=temperature, response_schema=report_schema(items))
             verdicts = await _ask(
                 model,
                 prompt,
                 config,
                 lambda out, items=items: parse_verdicts(out.completion, items),
-                lambda err, n=len(items): JSON_REASK_PROMPT.format(error=err, count=n),
+                reask,
                 max_reasks,
                 result,
                 f"{list_name} evaluator",
@@ -210,9 +209,9 @@ async def run_judge(
             report = await _ask(
                 model,
                 prompt,
-                GenerateConfig(temperature=temperature),
+                config,
                 lambda out, items=items: parse_report(out.completion, items),
-                lambda err: REPORT_REASK_PROMPT.format(error=err),
+                reask,
                 max_reasks,
                 result,
                 f"{list_name} evaluator",
@@ -302,7 +301,8 @@ def judge(
 
     Args:
       mode: "weighted" — a JSON verdict per criterion, score = Σ weight(passed)/Σ weight per list (gen 2);
-        "graded" — a Pass/Fail report, then a separate grader's 1–5 grade (Σ g·p with logprobs), mapped (g−1)/4.
+        "graded" — the same verdicts written as a Pass/Fail report, then a separate grader's 1–5 grade of that
+        report alone (Σ g·p with logprobs), mapped (g−1)/4 (gen 1).
       roles: model roles of the judges (default ["judge"]; a comma-separated string works from the CLI). An unbound
         role falls back to the model under test (Inspect's ``get_model(role=…)``); the model used is recorded.
       include_question: also show the judge the sample's input (fenced), for criteria that refer to the task.

@@ -250,17 +250,39 @@ def parse_verdicts(text: str, items: Sequence[Criterion]) -> list[Verdict]:
     return verdicts
 
 
-_VERDICT_WORD_RE = re.compile(r"\b(pass|fail)(ed|s)?\b", re.IGNORECASE)
+# A report line's verdict: ``- **Pass** (90%): …``, ``Fail: …`` — a Pass/Fail word opening a line (bold allowed).
+_VERDICT_LINE_RE = re.compile(r"^[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:pass|fail)(?:ed)?\b", re.IGNORECASE | re.MULTILINE)
 _GRADE_TEXT_RE = re.compile(r"(?<![\d.])([1-5])(?![\d.])")
 
 
+def render_report(items: Sequence[Criterion], verdicts: Sequence[Verdict]) -> str:
+    """Verdicts written as AI/RUN's Markdown report: one ``- **Pass** (95%): criterion`` line each, a reason
+    under a Fail or an unsure verdict, and the totals — what the graded mode's grader reads."""
+    lines = []
+    for item, v in zip(items, verdicts, strict=True):
+        confidence = f" ({v.confidence:.0f}%)" if v.confidence is not None else ""
+        lines.append(f"- **{'Pass' if v.passed else 'Fail'}**{confidence}: {item.text}")
+        if v.explanation and (not v.passed or (v.confidence is not None and v.confidence < 100)):
+            lines.append(f"  {' '.join(v.explanation.split())}")
+    passed = sum(v.passed for v in verdicts)
+    lines.append(f"Evaluated {len(verdicts)}, passed {passed}, failed {len(verdicts) - passed}.")
+    return "\n".join(lines)
+
+
 def parse_report(text: str, items: Sequence[Criterion]) -> str:
-    """A graded-mode evaluator report is usable when it states at least one Pass/Fail verdict."""
-    if not text.strip():
-        raise JudgeParseError("the report is empty")
-    if not _VERDICT_WORD_RE.search(text):
-        raise JudgeParseError("the report has no Pass/Fail verdicts")
-    return text.strip()
+    """A graded-mode evaluator reply → the report the grader reads.
+
+    The evaluator is asked for the weighted mode's JSON verdicts (schema-bound where the provider allows, so even a
+    135M model's reply has one verdict per criterion); they are written out as the Pass/Fail report. A reply in
+    AI/RUN's own Markdown report form (a provider that ignores the schema) is used as it is when it states at least
+    one Pass/Fail verdict. Anything else raises the JSON error, which the re-ask quotes.
+    """
+    try:
+        return render_report(items, parse_verdicts(text, items))
+    except JudgeParseError as err:
+        if _VERDICT_LINE_RE.search(text):
+            return text.strip()
+        raise err
 
 
 @dataclass

@@ -367,7 +367,7 @@ def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
     from scorers.judge_prompts import evaluator_prompt
 
     items = criteria_from_dict(sample_criteria(accuracy=["Written in Dart", "No TODO comments"])).accuracy
-    prompt = evaluator_prompt("weighted", "accuracy", items, "void main() { print('hi'); }")
+    prompt = evaluator_prompt("accuracy", items, "void main() { print('hi'); }")
     model = get_model("gguf/smollm2", config=GenerateConfig(max_tokens=400), memoize=False)
     output = anyio.run(lambda: model.generate(prompt, config=GenerateConfig(response_schema=report_schema(items))))
     data = json.loads(output.completion)  # the grammar makes the whole reply one JSON value

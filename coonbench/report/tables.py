@@ -10,7 +10,6 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from coonbench.report import stats
@@ -183,7 +182,7 @@ def _comparison_findings(cmp: pd.DataFrame, base: str | None = None) -> list[str
                 f"(95% CI {r['diff_low'] * 100:.1f} to {r['diff_high'] * 100:.1f}), McNemar p={r['p_mcnemar']:.3g}, "
                 f"Holm p={r['p_holm']:.3g} over {r['pairs']} pairs — {r['conclusion']}")
         if r["conclusion"] == "cannot tell apart" and r["mdd"] > 1:
-            text += f" (too few pairs: no difference is detectable at 80% power)"
+            text += " (too few pairs: no difference is detectable at 80% power)"
         elif r["conclusion"] == "cannot tell apart" and abs(r["diff"]) < r["mdd"]:
             text += f" (only differences ≥ {r['mdd'] * 100:.1f} points are detectable at 80% power)"
         out.append(text + ".")
