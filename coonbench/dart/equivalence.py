@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from difflib import SequenceMatcher
+from collections.abc import Iterator
 from typing import Any
 
 import tree_sitter
@@ -111,6 +112,28 @@ def _path_text(root: str, path: _Path | None) -> str:
 
 
 _CLOSER_BYTES = frozenset(c.encode() for c in CLOSERS)
+_WHOLE_TYPES = ATOMIC_TYPES | COMMENT_TYPES
+
+
+def preorder(root: tree_sitter.Node) -> Iterator[tuple[tree_sitter.Node, str, int]]:
+    """(node, type, depth) for every node under ``root`` (itself included, depth 0) in document order. String
+    literals and comments are not entered: each is one token (a string's contents are gaps between its quotes).
+    A cursor walk: no recursion, in Python or in C, so 10,000-deep trees are walked too."""
+    cursor = root.walk()
+    depth = 0
+    while True:
+        node = cursor.node
+        assert node is not None
+        kind = node.type
+        yield node, kind, depth
+        if kind not in _WHOLE_TYPES and cursor.goto_first_child():
+            depth += 1
+            continue
+        while depth and not cursor.goto_next_sibling():
+            cursor.goto_parent()
+            depth -= 1
+        if not depth:
+            return
 
 
 def _shape(root: tree_sitter.Node) -> list[object]:
@@ -119,38 +142,25 @@ def _shape(root: tree_sitter.Node) -> list[object]:
 
     Pre-order with depths is a tree's unique spelling, so equal shapes mean ``_compare`` finds no difference. It is
     the fast path of ``unit_diff`` (a few times quicker, as it makes no per-node lists; ``_compare`` then runs only
-    to say where two trees differ). A cursor walk: no recursion, in Python or in C.
+    to say where two trees differ).
     """
     shape: list[object] = []
     add = shape.append
-    cursor = root.walk()
-    depth = 0
-    while True:
-        node = cursor.node
-        assert node is not None
-        kind = node.type
-        if kind not in COMMENT_TYPES:
-            if kind in ATOMIC_TYPES or node.child_count == 0:
-                text: object = node.text
-                if kind in ATOMIC_TYPES and node.child_count > 2:  # adjacent literals (or interpolation)
-                    text = string_parts(node_text(node))  # compared part by part, as ``_compare`` does
-                elif text in _CLOSER_BYTES and len(shape) >= 3 and shape[-1] == b"," and shape[-3] == depth:
-                    del shape[-3:]  # a trailing comma: the closer is its sibling
-                add(depth)
-                add(kind)
-                add(text)
-            else:
-                add(depth)
-                add(kind)
-                add(None)
-                if cursor.goto_first_child():
-                    depth += 1
-                    continue
-        while depth and not cursor.goto_next_sibling():
-            cursor.goto_parent()
-            depth -= 1
-        if not depth:
-            return shape
+    for node, kind, depth in preorder(root):
+        if kind in COMMENT_TYPES:
+            continue
+        if kind in ATOMIC_TYPES or node.child_count == 0:
+            text: object = node.text
+            if kind in ATOMIC_TYPES and node.child_count > 2:  # adjacent literals (or interpolation)
+                text = string_parts(node_text(node))  # compared part by part, as ``_compare`` does
+            elif text in _CLOSER_BYTES and len(shape) >= 3 and shape[-1] == b"," and shape[-3] == depth:
+                del shape[-3:]  # a trailing comma: the closer is its sibling
+        else:
+            text = None
+        add(depth)
+        add(kind)
+        add(text)
+    return shape
 
 
 def _compare(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from coonbench.dart.equivalence import ATOMIC_TYPES, COMMENT_TYPES, node_text
+from coonbench.dart.equivalence import ATOMIC_TYPES, COMMENT_TYPES, node_text, preorder
 from coonbench.dart.parse import ParsedUnit
 
 __all__ = [
@@ -55,33 +55,17 @@ class Token(NamedTuple):
 
 
 def iter_tokens(node: tree_sitter.Node, *, comments: bool = True) -> list[Token]:
-    """The token stream of a tree: leaves in order, string literals whole (their contents are not leaves).
-
-    A list built in one cursor walk (no recursion; no generator, as every caller reads the whole stream).
-    """
+    """The token stream of a tree: leaves in order, string literals whole (their contents are not leaves)."""
     out: list[Token] = []
-    add = out.append
-    cursor = node.walk()
-    depth = 0
-    while True:
-        current = cursor.node
-        assert current is not None
-        kind = current.type
+    for current, kind, _ in preorder(node):
         if kind in COMMENT_TYPES:
             if comments:
-                add(Token(node_text(current), current))
+                out.append(Token(node_text(current), current))
         elif kind in ATOMIC_TYPES or current.child_count == 0:
             text = current.text
             if text:  # MISSING nodes and zero-width leaves carry no text
-                add(Token(text.decode("utf-8"), current))
-        elif cursor.goto_first_child():
-            depth += 1
-            continue
-        while depth and not cursor.goto_next_sibling():
-            cursor.goto_parent()
-            depth -= 1
-        if not depth:
-            return out
+                out.append(Token(text.decode("utf-8"), current))
+    return out
 
 
 def unit_tokens(unit: ParsedUnit, *, comments: bool = True) -> list[Token]:
