@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs per phase; the best is reported")
     args = parser.parse_args(argv)
     root = args.directory or _default_dir()
+    if not any(root.rglob("*.dart")):
+        parser.error(f"{root}: no *.dart files there (is the path right?)")
     sources = []
     for path in sorted(root.rglob("*.dart")):
         text = path.read_text(encoding="utf-8", errors="replace")

@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-sample", action="store_true", help="print one row per sample")
     parser.add_argument("--json", help="also write the result as JSON to this path")
     args = parser.parse_args(argv)
+    if args.directory is not None and not any(args.directory.rglob("*.dart")):
+        parser.error(f"{args.directory}: no *.dart files there (is the path right?)")
     result = measure(per_sample=args.per_sample, directory=args.directory)
     print_report(result)
     if args.json:

@@ -47,6 +47,23 @@ def _segments(text: str) -> list[list[str]]:
     return [words for words in out if words]
 
 
+def _absent_shared(cmd: Command) -> list[str]:
+    """Paths under ``../shared/`` (the reference data beside a checkout) that a command names and this machine lacks:
+    such a command is skipped with that reason, as every test reading ../shared is."""
+    missing = []
+    for words in _segments(cmd.runnable()):
+        for word in words[1:]:
+            value = word.split("=", 1)[1] if "=" in word and not word.startswith("-") else word
+            if value.startswith("../shared/") and not (REPO_ROOT / value).exists():
+                missing.append(value)
+    return missing
+
+
+def _skip_without_shared(cmd: Command) -> None:
+    if missing := _absent_shared(cmd):
+        pytest.skip(f"{cmd.id} reads reference data absent beside this checkout: {', '.join(missing)}")
+
+
 def _subcommands() -> set[str]:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
@@ -86,6 +103,7 @@ def test_readme_gives_exactly_two_fresh_machine_commands() -> None:
 @pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
 def test_command_names_real_things(cmd: Command) -> None:
     """Files a command reads exist, tasks and subcommands are real: no placeholder like lib/main.dart."""
+    _skip_without_shared(cmd)
     for words in _segments(cmd.runnable()):
         assert words[0] in PROGRAMS, f"{cmd.id}: unexpected program {words[0]!r}"
         if words[0] == "coonbench":
@@ -137,6 +155,7 @@ def test_command_runs_as_written(cmd: Command) -> None:
         pytest.skip("this is the command that runs this test suite (.ci/run runs it)")
     if cmd.installs and not _this_checkout_is_installed():
         pytest.skip(f"installs packages: run only where this checkout is the installed one ({coonbench.__file__})")
+    _skip_without_shared(cmd)
     print(f"\n$ {cmd.runnable()}", file=sys.stderr)
     if cmd.serves:
         _run_server(cmd)

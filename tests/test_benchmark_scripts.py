@@ -1,0 +1,40 @@
+"""The COON benchmark scripts take any directory: a wrong path is a clear usage error, not a traceback or an empty
+table, and a real directory gives every figure the issue asks for."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coonbench.paths import REPO_ROOT
+
+SCRIPTS = ("coon_tokens.py", "coon_speed.py")
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benchmarks" / script), *args],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
+    )
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_directory_without_dart_is_a_usage_error(script: str, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no Dart here")
+    for directory in (tmp_path, tmp_path / "missing"):
+        out = _run(script, str(directory))
+        assert out.returncode == 2, out.stdout + out.stderr
+        assert f"{directory}: no *.dart files there" in out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def test_speed_script_prints_every_phase() -> None:
+    out = _run("coon_speed.py", str(REPO_ROOT / "data" / "dart" / "simple"))
+    assert out.returncode == 0, out.stderr
+    for phase in ("encode (no verify)", "verify (extra)", "decode", "encode+verify+decode"):
+        line = next(line for line in out.stdout.splitlines() if line.startswith(phase))
+        rate = line.removeprefix(phase).split()[0]
+        assert int(rate) > 0 and line.split()[-4] == "KB/s", line
