@@ -26,7 +26,7 @@ from coonbench.dart import ast_diff
 from coonbench.dart.minify import minify
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.datasets.corpus import iter_corpus
-from coonbench.formats._coon_codec import NOT_LABELS
+from coonbench.formats._coon_words import NOT_LABELS
 from coonbench.formats._coon_lex import lex
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode

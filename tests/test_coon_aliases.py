@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coonbench.dart import ast_diff
-from coonbench.formats import _coon_codec as codec
+from coonbench.formats import _coon_encode as codec
 from coonbench.formats._coon_lex import CTok, lex
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode, validate

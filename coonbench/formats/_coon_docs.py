@@ -10,7 +10,8 @@ import re
 import sys
 from pathlib import Path
 
-from coonbench.formats._coon_codec import decode, macro_text
+from coonbench.formats._coon_decode import decode
+from coonbench.formats._coon_words import macro_text
 from coonbench.formats._coon_verify import encode
 from coonbench.formats._coon_tables import (
     CALL_ENUMS,

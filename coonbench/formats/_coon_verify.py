@@ -17,7 +17,8 @@ import tree_sitter
 from coonbench.dart.equivalence import COMMENT_TYPES, node_position, unit_diff
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
-from coonbench.formats._coon_codec import decode_tokens, encode_unit, parse_source
+from coonbench.formats._coon_decode import decode_tokens
+from coonbench.formats._coon_encode import encode_unit, parse_source
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_tables import HEADER_PREFIX, VERSION
 from coonbench.formats.base import FormatError

@@ -212,7 +212,7 @@ class _Parser:
         if schema is None:
             self.errors.append(FormatError(f"unknown struct '{name.text}' in @table", name.line, name.col,
                                            expected="a name defined by @struct"))
-        tok = self.expect("[", "'[' after the @table struct name")
+        self.expect("[", "'[' after the @table struct name")
         rows = self.seq("]", list)
         if schema is None:
             return rows

@@ -18,7 +18,8 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from coonbench.dart.parse import FRAGMENT_WRAPPERS, DartParseError, first_error, parse_dart
-from coonbench.formats._coon_codec import decode, decode_tokens, macro_text
+from coonbench.formats._coon_decode import decode, decode_tokens
+from coonbench.formats._coon_words import macro_text
 from coonbench.formats._coon_verify import VERIFY_ENV, encode
 from coonbench.formats._coon_tables import (
     CALL_ENUMS,

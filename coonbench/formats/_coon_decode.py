@@ -1,0 +1,231 @@
+"""COON → Dart: the COON lexer's tokens read by the shared rules of ``_coon_words``, then laid out as formatted
+Dart. Every error is a FormatError with the COON line and column."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from coonbench.formats._coon_format import format_dart
+from coonbench.formats._coon_lex import CTok, check_brackets, lex
+from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, HEADER_PREFIX, IMPLIED, MACROS, VERSION
+from coonbench.formats._coon_words import (
+    ALIAS_KINDS,
+    CLASS_MACROS,
+    IMPLIED_TOKENS,
+    REQUIRED_THIS,
+    check_size,
+    declares_class,
+    expand_uri,
+    instantiate,
+    is_short_uri,
+    opens_list,
+    reading,
+    significant,
+)
+from coonbench.formats.base import FormatError
+
+
+@dataclass(slots=True)
+class DartToken:
+    """A decoded Dart token and the COON position it came from (for validator messages)."""
+
+    text: str
+    line: int
+    column: int
+
+
+
+def strip_header(text: str) -> tuple[str, int]:
+    """Remove an optional ``%coon <version>`` first line; returns the rest and the number of lines removed."""
+    stripped = text.lstrip(" \t\r\n")
+    if not stripped.startswith(HEADER_PREFIX):
+        return text, 0
+    skipped = text[: len(text) - len(stripped)].count("\n")
+    first, _, rest = stripped.partition("\n")
+    parts = first.split()
+    if len(parts) != 2 or parts[0] != HEADER_PREFIX or parts[1] != str(VERSION):
+        raise FormatError(
+            f"unsupported COON header {first.strip()!r}", skipped + 1, 1, expected=f"'{HEADER_PREFIX} {VERSION}'"
+        )
+    return rest, skipped + 1
+
+
+def decode_tokens(text: str) -> list[DartToken]:
+    """COON text → Dart tokens with their COON positions. Raises FormatError (lexical, brackets, macros)."""
+    if not isinstance(text, str):
+        raise FormatError("COON must be text", expected="str")
+    check_size(text, "COON")
+    body, offset = strip_header(text)
+    try:
+        toks = lex(body)
+    except FormatError as err:
+        raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
+    if offset:
+        toks = [CTok(t.kind, t.text, t.line + offset, t.column) for t in toks]
+    toks = resolve_aliases(toks)
+    prevs, nexts = significant(toks)
+    after = _next_significant_index(toks)
+    out: list[DartToken] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        emit = lambda s, t=tok: out.append(DartToken(s, t.line, t.column))  # noqa: E731
+        if tok.kind in ("ident", "esc"):
+            kind, value = reading(tok, prevs[i], nexts[i])
+            if kind == "label":
+                emit(value)
+                emit(":")
+                j = i + 1
+                while j < len(toks) and toks[j].kind == "comment":
+                    emit(toks[j].text)
+                    j += 1
+                if j < len(toks) and toks[j].is_op(":"):
+                    j += 1
+                    d = j if j < len(toks) and toks[j].kind != "comment" else after[j - 1]
+                    if value in ENUM_LABELS and _member_follows(toks, after, d):
+                        # ``l:.grey`` = ``color: Colors.grey``; after any other label ``.x`` is Dart's own shorthand
+                        while j < d:
+                            emit(toks[j].text)  # comments between ':' and '.'
+                            j += 1
+                        emit(ENUM_LABELS[value])
+                elif j < len(toks) and value in IMPLIED and toks[j].is_op("("):
+                    for part in IMPLIED_TOKENS[value]:
+                        emit(part)  # ``s(z 14)``: the label's implied constructor
+                elif (
+                    j + 1 < len(toks)
+                    and value in IMPLIED
+                    and toks[j].kind == "ident"
+                    and toks[j].text == "const"
+                    and toks[j + 1].is_op("(")
+                ):
+                    out.append(DartToken("const", toks[j].line, toks[j].column))
+                    for part in IMPLIED_TOKENS[value]:
+                        emit(part)  # ``s const(z 14)`` = ``style: const TextStyle(fontSize: 14)``
+                    j += 1
+                elif value in ENUM_LABELS and _member_follows(toks, after, j):
+                    emit(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
+                i = j
+                continue
+            emit(value)
+        elif tok.kind == "macro":
+            if tok.text not in MACROS:
+                raise FormatError(
+                    f"unknown abbreviation '#{tok.text}'",
+                    tok.line,
+                    tok.column,
+                    expected="one of " + ", ".join(f"#{m}" for m in MACROS),
+                )
+            cls = None
+            if tok.text in CLASS_MACROS:
+                texts = [t.text for t in out]
+                cls = next((texts[k] for k in range(len(texts) - 1, 0, -1) if declares_class(texts, k)), None)
+            parts = instantiate(tok.text, cls)
+            if parts is None:
+                raise FormatError(
+                    f"'#{tok.text}' names the enclosing class, but no class was declared before it",
+                    tok.line,
+                    tok.column,
+                    expected="a 'class Name' before it",
+                )
+            for part in parts:
+                emit(part)
+        elif tok.kind in ("edge", "cedge"):
+            if tok.kind == "cedge":
+                emit("const")
+            for part in ("EdgeInsets", ".", "all", "(", tok.text, ")"):
+                emit(part)
+        elif (
+            tok.is_op(".")
+            and i >= 2
+            and toks[i - 1].is_op("(")
+            and toks[i - 2].kind == "ident"
+            and len(out) >= 2
+            and out[-1].text == "("
+            and out[-2].text in CALL_ENUMS
+        ):
+            emit(CALL_ENUMS[out[-2].text])  # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's own
+            emit(".")
+        elif (
+            tok.kind == "op"
+            and tok.text == "^"
+            and opens_list(prevs[i])
+            and nexts[i] is not None
+            and nexts[i].kind in ("ident", "esc")
+        ):
+            for part in REQUIRED_THIS:
+                emit(part)
+        elif tok.kind == "str" and is_short_uri(tok.text, prevs[i]):
+            emit(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
+        else:  # str num op at hash comment
+            emit(tok.text)
+        i += 1
+    check_brackets(out)
+    return out
+
+
+
+def resolve_aliases(toks: list[CTok]) -> list[CTok]:
+    """``\\x`` defines alias N (the N-th definition, from 1) as the lexeme ``x``; ``\\N`` is that lexeme again.
+
+    The result is the token stream written out in full, so every other rule reads it exactly as if no alias had
+    been used. FormatError for a ``\\`` not followed by a word or string, or a ``\\N`` not yet defined."""
+    if not any(t.kind in ("def", "ref") for t in toks):
+        return toks
+    out: list[CTok] = []
+    defined: list[CTok] = []
+    n = len(toks)
+    i = 0
+    while i < n:
+        tok = toks[i]
+        if tok.kind == "def":
+            nxt = toks[i + 1] if i + 1 < n else None
+            if nxt is None or nxt.kind not in ALIAS_KINDS:
+                raise FormatError(
+                    "'\\' defines an alias but no word or string follows", tok.line, tok.column,
+                    expected="a word, `word or string directly after '\\'",
+                )
+            defined.append(nxt)
+            out.append(nxt)
+            i += 2
+            continue
+        if tok.kind == "ref":
+            k = int(tok.text) if len(tok.text) <= 7 else 0
+            if not 1 <= k <= len(defined):
+                raise FormatError(
+                    f"alias '\\{tok.text}' is not defined", tok.line, tok.column,
+                    expected=f"\\1 … \\{len(defined)} (defined so far)" if defined else "a '\\word' definition first",
+                )
+            src = defined[k - 1]
+            out.append(CTok(src.kind, src.text, tok.line, tok.column))
+        else:
+            out.append(tok)
+        i += 1
+    return out
+
+
+def _next_significant_index(toks: list[CTok]) -> list[int]:
+    """For each index, the index of the next non-comment token after it (``len(toks)`` when none)."""
+    after = [len(toks)] * len(toks)
+    last = len(toks)
+    for k in range(len(toks) - 1, -1, -1):
+        after[k] = last
+        if toks[k].kind != "comment":
+            last = k
+    return after
+
+
+def _member_follows(toks: list[CTok], after: list[int], d: int) -> bool:
+    """Whether ``toks[d]`` is '.' followed (comments skipped) by a name: an enum member shorthand."""
+    if d >= len(toks) or not toks[d].is_op("."):
+        return False
+    m = after[d]
+    return m < len(toks) and toks[m].kind in ("ident", "esc")
+
+
+def decode(text: str) -> str:
+    """COON → formatted Dart (2-space indentation). Raises only FormatError."""
+    tokens = decode_tokens(text)
+    try:
+        return format_dart([t.text for t in tokens])
+    except RecursionError:
+        raise FormatError("brackets nested too deeply to format", 1, 1, expected="less nesting") from None

@@ -1,0 +1,480 @@
+"""Dart → COON by walking the tree-sitter-dart token stream (string literals whole), never the source text: the tree
+says which identifier is a named-argument label, which value is ``Enum.member`` for that label, which comma is
+trailing. Every word is checked against the decoder's ``reading`` (``_coon_words``) and escaped where it would read
+back differently. Not verified here: ``_coon_verify.encode`` decodes and compares."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import tree_sitter
+
+from coonbench.dart.minify import needs_space
+from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
+from coonbench.dart.query import unit_tokens
+from coonbench.dart.strings import string_end
+from coonbench.formats._coon_lex import CTok
+from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, LABELS, MACROS, TYPES, WIDGETS
+from coonbench.formats._coon_words import (
+    ALIAS_KINDS,
+    CLASS_MACROS,
+    IMPLIED_TOKENS,
+    OPERAND_KINDS,
+    REQUIRED_THIS,
+    check_size,
+    declares_class,
+    instantiate,
+    names_uri,
+    opens_list,
+    reading,
+    short_uri,
+    significant,
+)
+from coonbench.formats.base import FormatError
+
+# Longest macro first, so that a macro that is a prefix of another never wins.
+_MACROS_BY_LENGTH = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
+# Named constructors with a widget word: (Type, ".", name) → the dotted name (one COON word).
+_DOTTED = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
+_RECORD_PARENTS = ("record_literal", "record_type", "record_pattern")
+
+
+@dataclass(slots=True)
+class _Item:
+    """One Dart token on its way to COON, with what the tree said about it."""
+
+    text: str
+    node: tree_sitter.Node | None
+    kind: str  # str num word op comment macro edge at hash label lcolon
+    drop: bool = False
+    implied: bool = False  # a label whose enum type was dropped / a call whose first argument's type was dropped
+
+
+def _classify(text: str, node: tree_sitter.Node) -> str:
+    if node.type in ("comment", "documentation_comment", "block_comment"):
+        return "comment"
+    if node.type == "string_literal":
+        return "str"
+    if text[0].isdigit() or (text[0] == "." and len(text) > 1):
+        return "num"
+    if text[0].isalpha() or text[0] in "_$":
+        return "word"
+    return "op"
+
+
+def _is_label(node: tree_sitter.Node) -> bool:
+    parent = node.parent
+    return (
+        node.type == "identifier"
+        and parent is not None
+        and parent.type == "label"
+        and parent.parent is not None
+        and parent.parent.type == "named_argument"
+    )
+
+
+def _enum_type_node(label_ident: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The ``Type`` of ``label: Type.member…`` when Type is the label's enum type (it can then be dropped)."""
+    label = label_ident.parent
+    assert label is not None and label.parent is not None
+    full = label_ident.text.decode("utf-8") if label_ident.text else ""
+    wanted = ENUM_LABELS.get(full)
+    if wanted is None:
+        return None
+    parts = [c for c in label.parent.named_children if c.type != "label"]
+    if len(parts) < 2 or parts[0].type != "identifier" or parts[0].text != wanted.encode():
+        return None
+    sel = parts[1].named_children
+    if parts[1].type != "selector" or not sel or sel[0].type != "unconditional_assignable_selector":
+        return None
+    return parts[0]
+
+
+def parse_source(source: str) -> ParsedUnit:
+    """The source's tree (program or fragment); FormatError naming line and column when the grammar rejects it."""
+    check_size(source, "Dart")
+    try:
+        return parse_unit(source)
+    except DartParseError as err:
+        raise FormatError(
+            f"not Dart (tree-sitter-dart rejects it): {err.message}", err.line, err.column, expected="valid Dart"
+        ) from None
+
+
+def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
+    toks = unit_tokens(unit, comments=keep_comments)
+    items: list[_Item] = []
+    last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
+    drop_ids: set[int] = set()
+    kinds = [_classify(t.text, t.node) for t in toks]
+    next_sig: list[str | None] = [None] * len(toks)
+    last: str | None = None
+    for k in range(len(toks) - 1, -1, -1):
+        next_sig[k] = last
+        if kinds[k] != "comment":
+            last = toks[k].text
+    for k, tok in enumerate(toks):
+        kind = kinds[k]
+        item = _Item(tok.text, tok.node, kind)
+        if kind == "word":
+            if _is_label(tok.node):
+                item.kind = "label"
+                enum_node = _enum_type_node(tok.node)
+                if enum_node is not None:
+                    drop_ids.add(enum_node.id)
+                    item.implied = True
+            elif drop_ids and tok.node.id in drop_ids:
+                item.drop = True
+            elif (
+                k >= 2
+                and k + 1 < len(toks)
+                and toks[k + 1].text == "."
+                and toks[k - 1].text == "("
+                and CALL_ENUMS.get(toks[k - 2].text) == tok.text
+            ):
+                item.drop = True  # Icon(Icons.x) → Ic(.x)
+                items[k - 2].implied = True
+        elif kind == "op":
+            text = tok.text
+            if text == ",":
+                if next_sig[k] in (")", "]", "}"):
+                    parent = tok.node.parent
+                    if parent is not None and parent.type not in _RECORD_PARENTS:
+                        item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
+            elif text == ":" and last_sig is not None and last_sig.kind == "label":
+                item.kind = "lcolon"  # the label carries its colon (kept until macros have matched)
+            elif text == "#":
+                item.kind = "hash"
+            elif text == "@":
+                item.kind = "at"
+        items.append(item)
+        if kind != "comment":
+            last_sig = item
+    return [it for it in items if not it.drop]
+
+
+_MACRO_FIRST: dict[str, list[str]] = {}
+for _name, _seq in _MACROS_BY_LENGTH:
+    _MACRO_FIRST.setdefault(_seq[0], []).append(_name)
+
+
+def _apply_macros(items: list[_Item]) -> list[_Item]:
+    out: list[_Item] = []
+    i, n_items = 0, len(items)
+    texts = [it.text for it in items]
+    cls: str | None = None  # the most recently declared class (before items[i])
+    cls_seen = 0  # items before this index have been checked for ``class Name``
+
+    def advance(upto: int) -> None:
+        nonlocal cls, cls_seen
+        for k in range(max(cls_seen, 1), upto):
+            if declares_class(texts, k):
+                cls = texts[k]
+        cls_seen = max(cls_seen, upto)
+
+    while i < n_items:
+        text = items[i].text
+        matched = False
+        for name in _MACRO_FIRST.get(text, ()):
+            if name in CLASS_MACROS:
+                advance(i)  # the class declared before items[i]: scanned only when a class macro could match
+            seq = instantiate(name, cls)
+            if seq is None:
+                continue
+            n = len(seq)
+            window = items[i : i + n]
+            if tuple(texts[i : i + n]) == seq and all(it.kind != "comment" for it in window):
+                out.append(_Item(name, None, "macro"))
+                i += n
+                matched = True
+                break
+        if matched:
+            continue
+        if text == "const" and i + 6 < n_items and items[i].kind == "word" and texts[i + 1] == "EdgeInsets":
+            w = items[i + 2 : i + 7]
+            if (w[0].text, w[1].text, w[2].text, w[4].text) == (".", "all", "(", ")") and w[3].kind == "num":
+                out.append(_Item(w[3].text, None, "cedge"))
+                i += 7
+                continue
+        if text == "EdgeInsets" and i + 5 < n_items:
+            w = items[i + 1 : i + 6]
+            if (w[0].text, w[1].text, w[2].text, w[4].text) == (".", "all", "(", ")") and w[3].kind == "num":
+                out.append(_Item(w[3].text, None, "edge"))
+                i += 6
+                continue
+        at_item = bool(out) and out[-1].kind == "op" and out[-1].text in ("(", ",")
+        if items[i].kind == "label" and text in IMPLIED_TOKENS and at_item:
+            k = i + 1 + (i + 1 < n_items and items[i + 1].kind == "lcolon")
+            has_const = k < n_items and texts[k] == "const" and items[k].kind == "word"
+            seq = IMPLIED_TOKENS[text]
+            start = k + has_const
+            end = start + len(seq)
+            if (
+                end < n_items
+                and tuple(texts[start:end]) == seq
+                and texts[end] == "("
+                and all(it.kind != "comment" for it in items[i:end])
+            ):
+                out.append(_Item(text, items[i].node, "ilabel"))
+                if has_const:
+                    out.append(items[k])
+                i = end
+                continue
+        if (
+            items[i].kind == "word"
+            and tuple(texts[i : i + 3]) in _DOTTED
+            and i + 3 < n_items
+            and texts[i + 3] == "("
+            and items[i + 2].kind == "word"
+        ):
+            out.append(_Item(_DOTTED[tuple(texts[i : i + 3])], None, "word"))
+            i += 3
+            continue
+        if (
+            text == "required"
+            and items[i].kind == "word"
+            and tuple(texts[i : i + 3]) == REQUIRED_THIS
+            and i + 3 < n_items
+            and items[i + 3].kind == "word"
+            and out
+            and out[-1].kind in ("op", "macro")
+            and opens_list(_ctok(out[-1].kind, out[-1].text))
+            and all(it.kind != "comment" for it in items[i : i + 3])
+        ):
+            out.append(_Item("^", None, "op"))
+            i += 3
+            continue
+        out.append(items[i])
+        i += 1
+    return out
+
+
+def _ctok(kind: str, text: str) -> CTok:
+    return CTok(kind, text, 0, 0)
+
+
+def _to_ctoks(items: list[_Item]) -> list[CTok]:
+    """Items → COON tokens: words abbreviated or escaped so that ``reading`` gives back what the tree said."""
+    # First draft: every word and label in its plain spelling, labels with colon; then fix each against reading.
+    draft: list[tuple[CTok, _Item | None]] = []
+    for it in items:
+        if it.kind == "label":
+            draft.append((_ctok("ident", it.text), it))
+            draft.append((_ctok("op", ":"), None))
+        elif it.kind == "ilabel":
+            draft.append((_ctok("ident", LABELS.get(it.text, it.text)), it))
+        elif it.kind == "word":
+            draft.append((_ctok("ident", it.text), it))
+        elif it.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash"):
+            draft.append((_ctok(it.kind, it.text), None))
+        else:  # pragma: no cover - every kind is handled above
+            raise AssertionError(it.kind)
+    toks = [t for t, _ in draft]
+    prevs, nexts = significant(toks)
+    out: list[CTok] = []
+    skip_colon = False
+    for i, (tok, it) in enumerate(draft):
+        if skip_colon and tok.is_op(":"):
+            skip_colon = False
+            continue
+        skip_colon = False
+        if it is None:
+            out.append(tok)
+            continue
+        prev, nxt = prevs[i], nexts[i]
+        if it.kind == "ilabel":
+            if reading(tok, prev, nxt) != ("label", it.text):  # pragma: no cover - guaranteed by _apply_macros
+                raise AssertionError(f"implied constructor after {it.text!r} would not read back")
+            out.append(tok)
+            continue
+        if it.kind == "label":
+            after = nexts[i + 1] if i + 1 < len(draft) else None  # the value's first token (colon skipped)
+            word = LABELS.get(it.text, it.text)
+            choices: list[tuple[CTok, bool]] = []  # (token, keeps its colon)
+            const_call = (  # ``label: const (…)`` must keep its colon: colon-less it reads as an implied constructor
+                it.text in IMPLIED
+                and i + 3 < len(draft)
+                and draft[i + 2][0].text == "const"
+                and draft[i + 3][0].is_op("(")
+            )
+            if after is not None and (after.kind in OPERAND_KINDS or after.is_op(".")) and not const_call:
+                choices.append((_ctok("ident", word), False))
+            choices.append((_ctok("ident", word), True))
+            if word != it.text:
+                choices.append((_ctok("ident", it.text), True))
+            dot_after = after is not None and after.is_op(".") and it.text in ENUM_LABELS
+            for cand, colon in choices:
+                follower = nxt if colon else after
+                got = reading(cand, prev, follower)
+                # a label word before '.member' makes the decoder insert the enum type: right only when dropped
+                implies = dot_after and got[0] == "label"
+                if (got == ("label", it.text) or (got == ("ident", it.text) and colon)) and implies == it.implied:
+                    out.append(cand)
+                    skip_colon = not colon
+                    break
+            else:
+                out.append(_ctok("esc", it.text))
+            continue
+        # a plain word (identifier or keyword)
+        if prev is not None and prev.kind == "hash":
+            out.append(_ctok("esc", it.text))  # a symbol's name (``#`Text``): never abbreviated
+            continue
+        if (
+            it.text in CALL_ENUMS
+            and not it.implied
+            and i + 2 < len(draft)
+            and draft[i + 1][0].is_op("(")
+            and draft[i + 2][0].is_op(".")
+        ):
+            out.append(_ctok("esc", it.text))  # ``Icon(.x)`` as written: escaped, or the decoder adds ``Icons``
+            continue
+        candidates: list[CTok] = []
+        if it.text in WIDGETS and nxt is not None and nxt.is_op("(", "."):
+            candidates.append(_ctok("ident", WIDGETS[it.text]))
+        if it.text in TYPES:
+            candidates.append(_ctok("ident", TYPES[it.text]))
+        candidates.append(_ctok("ident", it.text))
+        colon_follows = nxt is not None and nxt.is_op(":")
+        for cand in candidates:
+            got = reading(cand, prev, nxt)
+            if got == ("ident", it.text) or (colon_follows and got == ("label", it.text) and it.text not in ENUM_LABELS):
+                out.append(cand)
+                break
+        else:
+            out.append(_ctok("esc", it.text))
+    return out
+
+
+def _merge_closers(toks: list[CTok]) -> list[CTok]:
+    """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` are written as one ``>>``/``>>>`` (Dart's own
+    spelling; it parses to the same tree), instead of being kept apart by a space."""
+    out: list[CTok] = []
+    for tok in toks:
+        if tok.is_op(">") and out and out[-1].is_op(">", ">>"):
+            out[-1] = _ctok("op", out[-1].text + ">")
+        else:
+            out.append(tok)
+    return out
+
+
+ALIAS_REF_COST = 1.5
+"""Estimated tokens of a ``\\N`` (with o200k, ``(\\`` and ``.\\`` are one token, `` \\`` another; the number one)."""
+ALIAS_DEF_COST = 1.0
+"""Estimated tokens a definition's ``\\`` adds."""
+# A BPE-like split (case-changes, runs of letters, 3-digit groups, punctuation runs, spaces): within ±1 of the o200k
+# count for 99% of the corpus's words and strings, without loading a tokenizer into the codec.
+_PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]{1,3}|[^A-Za-z0-9\s]+|\s+")
+
+
+@lru_cache(maxsize=65536)
+def _lexeme_cost(spelled: str) -> int:
+    """Estimated tokens of a lexeme (decides which words the dictionary aliases; never affects correctness)."""
+    if len(spelled) > 64:
+        return len(spelled) // 4
+    return len(_PIECES.findall(spelled))
+
+
+def _alias(toks: list[CTok]) -> list[CTok]:
+    """The per-document dictionary: a word or string written ``n`` times that costs ``t`` o200k tokens is defined
+    at its first use (``\\word``) and repeated as ``\\N`` when that saves tokens: (n − 1)·(t − 1.5) > 1.
+
+    Never after ``@`` or ``#``` (their name is glued to the sigil); a string only when it is one lexeme (an
+    adjacent run ``'a' 'b'`` is several)."""
+    counts: dict[tuple[str, str], int] = {}
+    prev: CTok | None = None
+    eligible = [False] * len(toks)
+    for k, tok in enumerate(toks):
+        if tok.kind in ALIAS_KINDS and not (prev is not None and prev.kind in ("at", "hash")):
+            eligible[k] = True
+            key = (tok.kind, tok.text)
+            counts[key] = counts.get(key, 0) + 1
+        prev = tok
+    chosen = {
+        key
+        for key, n in counts.items()
+        if n > 1
+        and (n - 1) * (_lexeme_cost(_spell(_ctok(*key))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+        and (key[0] != "str" or string_end(key[1], 0) == len(key[1]))  # one literal, not a run 'a' 'b'
+    }
+    if not chosen:
+        return toks
+    out: list[CTok] = []
+    number: dict[tuple[str, str], int] = {}
+    for k, tok in enumerate(toks):
+        key = (tok.kind, tok.text)
+        if eligible[k] and key in chosen:
+            if key in number:
+                out.append(_ctok("ref", str(number[key])))
+                continue
+            number[key] = len(number) + 1
+            out.append(_ctok("def", "\\"))
+        out.append(tok)
+    return out
+
+
+def _spell(tok: CTok) -> str:
+    if tok.kind == "ref":
+        return "\\" + tok.text
+    if tok.kind == "esc":
+        return "`" + tok.text
+    if tok.kind == "macro":
+        return "#" + tok.text
+    if tok.kind == "edge":
+        return "@" + tok.text
+    if tok.kind == "cedge":
+        return "@@" + tok.text
+    if tok.kind == "hash":
+        return "#`"
+    return tok.text
+
+
+def _join(toks: list[CTok]) -> str:
+    parts: list[str] = []
+    prev: CTok | None = None
+    for tok in toks:
+        text = _spell(tok)
+        if prev is not None:
+            ptext = _spell(prev)
+            if prev.kind == "comment" and ptext.startswith("//"):
+                parts.append("\n")
+            elif prev.kind == "def":
+                pass  # ``\\word``: the definition mark is glued to its lexeme
+            elif prev.kind == "ref":
+                if text[0].isalnum() or text[0] in "_$`'\"" or (text[0] == "." and text[1:2].isdigit()):
+                    parts.append(" ")
+            elif prev.kind == "at":
+                pass  # @name: the annotation sigil is glued to its name
+            elif prev.kind == "hash" and tok.kind == "esc":
+                text = tok.text  # ``#`name``: the hash's backtick escapes the name
+            elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind in ("edge", "cedge")):
+                parts.append(" ")
+            elif prev.kind in ("edge", "cedge", "macro") and (text[0].isalnum() or text[0] in "_$`'\"."):
+                parts.append(" ")
+            elif tok.kind in ("esc", "macro", "edge", "cedge", "hash") and (ptext[-1].isalnum() or ptext[-1] in "_$"):
+                parts.append(" ")
+            elif tok.kind == "comment" and ptext[-1] in "/*":
+                parts.append(" ")
+        parts.append(text)
+        prev = tok
+    if prev is not None and prev.kind == "comment" and prev.text.startswith("//"):
+        parts.append("\n")
+    return "".join(parts)
+
+
+def _short_uris(toks: list[CTok]) -> list[CTok]:
+    """Package URIs of ``import``/``export`` directives in their short form (``import ':provider'``)."""
+    out = list(toks)
+    for k, (tok, prev) in enumerate(zip(toks, significant(toks)[0])):
+        if tok.kind == "str" and names_uri(prev):
+            short = short_uri(tok.text)
+            if short is not None:
+                out[k] = _ctok("str", short)
+    return out
+
+
+def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False) -> str:
+    """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies)."""
+    items = [it for it in _apply_macros(_items(unit, keep_comments)) if it.kind != "lcolon"]
+    return _join(_alias(_short_uris(_merge_closers(_to_ctoks(items)))))

@@ -1,0 +1,177 @@
+"""COON's shared reading rules: how the decoder reads a word, macro instantiation, short package URIs, the size
+limit. The decoder (``_coon_decode``) applies them; the encoder (``_coon_encode``) checks every word it writes
+against ``reading`` and escapes it whenever the decoder would read it differently — that is what makes the dialect
+lossless. One module, so that the two directions cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from coonbench.dart.minify import join_tokens
+from coonbench.formats._coon_lex import CTok
+from coonbench.formats._coon_tables import (
+    CLASS_PLACEHOLDER,
+    ENUM_LABELS,
+    IMPLIED,
+    LABELS,
+    MACROS,
+    TYPES,
+    WIDGETS,
+)
+from coonbench.formats.base import FormatError
+
+WIDGET_WORDS = {v: k for k, v in WIDGETS.items()}
+TYPE_WORDS = {v: k for k, v in TYPES.items()}
+LABEL_WORDS = {v: k for k, v in LABELS.items()}
+# A label drops its colon when its value starts with one of these COON tokens (``c T('a')``, ``p@@16``).
+VALUE_KINDS = ("esc", "num", "edge", "cedge", "macro")
+OPERAND_KINDS = ("ident", *VALUE_KINDS)
+# Implied constructors as Dart tokens (``BorderRadius.circular`` → ("BorderRadius", ".", "circular")).
+IMPLIED_TOKENS = {label: tuple(re.split(r"(\.)", full)) for label, full in IMPLIED.items()}
+CLASS_MACROS = frozenset(name for name, seq in MACROS.items() if any(CLASS_PLACEHOLDER in p for p in seq))
+IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+# ``^name`` = ``required this.name`` directly after one of these (``^`` is binary-only in Dart, so never ambiguous).
+REQUIRED_THIS = ("required", "this", ".")
+REQUIRED_THIS_AFTER = ("(", "{", "[", ",")
+# Dart reserved words, built-in identifiers and lower-case built-in types: never read as a colon-less label.
+NOT_LABELS = frozenset(
+    """assert break case catch class const continue default do else enum extends false final finally for if in is
+    new null rethrow return super switch this throw true try var void while with abstract as covariant deferred
+    dynamic export extension external factory function get implements import interface late library mixin operator
+    part required set static typedef async await hide of on show sync yield base sealed when int double num bool
+    """.split()
+)
+# Words that may follow an identifier at the start of an argument without making it a label (``for (x in xs)``).
+INFIX_WORDS = frozenset("in is as async sync".split())
+
+
+def _item_start(prev: CTok | None) -> bool:
+    return prev is not None and prev.is_op("(", ",")
+
+
+def _label_word(text: str) -> bool:
+    """A word that reads as a label at the start of an argument: a table word, or any lower-case identifier
+    that is not a Dart keyword or built-in lower-case type (those start parameters and loop variables)."""
+    return text in LABEL_WORDS or (text[0].islower() and text not in NOT_LABELS and text not in TYPE_WORDS)
+
+
+def reading(tok: CTok, prev: CTok | None, nxt: CTok | None) -> tuple[str, str]:
+    """How the decoder reads a word: ('label', full label) or ('ident', Dart identifier)."""
+    if tok.kind == "esc":
+        return ("ident", tok.text)
+    if _item_start(prev) and nxt is not None and nxt.is_op(".") and LABEL_WORDS.get(tok.text) in ENUM_LABELS:
+        return ("label", LABEL_WORDS[tok.text])  # ``l.grey`` = ``color: Colors.grey``
+    if _item_start(prev) and nxt is not None and nxt.is_op("(") and LABEL_WORDS.get(tok.text) in IMPLIED:
+        return ("label", LABEL_WORDS[tok.text])  # ``s(z 14)`` = ``style: TextStyle(fontSize: 14)``
+    if _item_start(prev) and nxt is not None and _label_word(tok.text):
+        if nxt.is_op(":") or nxt.kind in VALUE_KINDS or (nxt.kind == "ident" and nxt.text not in INFIX_WORDS):
+            return ("label", LABEL_WORDS.get(tok.text, tok.text))
+    if tok.text in WIDGET_WORDS and nxt is not None and nxt.is_op("(", "."):
+        return ("ident", WIDGET_WORDS[tok.text])
+    if tok.text in TYPE_WORDS:
+        return ("ident", TYPE_WORDS[tok.text])
+    return ("ident", tok.text)
+
+
+def significant(tokens: list[CTok]) -> tuple[list[CTok | None], list[CTok | None]]:
+    """For each token, the previous and next non-comment token (comments are transparent to every rule)."""
+    prevs: list[CTok | None] = []
+    last: CTok | None = None
+    for tok in tokens:
+        prevs.append(last)
+        if tok.kind != "comment":
+            last = tok
+    nexts: list[CTok | None] = [None] * len(tokens)
+    last = None
+    for i in range(len(tokens) - 1, -1, -1):
+        nexts[i] = last
+        if tokens[i].kind != "comment":
+            last = tokens[i]
+    return prevs, nexts
+
+
+def declares_class(texts: list[str], k: int) -> bool:
+    """Whether ``texts[k]`` is the name in a ``class Name`` (the rule class-name macros use, on Dart tokens)."""
+    return k >= 1 and texts[k - 1] == "class" and IDENT_RE.fullmatch(texts[k]) is not None
+
+
+def instantiate(name: str, cls: str | None) -> tuple[str, ...] | None:
+    """Macro ``name``'s Dart tokens; class-name macros get ``cls`` (None when no class was declared before)."""
+    seq = MACROS[name]
+    if name not in CLASS_MACROS:
+        return seq
+    if cls is None:
+        return None
+    return tuple(part.replace(CLASS_PLACEHOLDER, cls) for part in seq)
+
+
+def opens_list(tok: CTok | None) -> bool:
+    """Whether ``tok`` (an operator, or a macro by its last Dart token) may be followed by ``^name``."""
+    if tok is None:
+        return False
+    if tok.kind == "macro":
+        return tok.text in MACROS and MACROS[tok.text][-1] in REQUIRED_THIS_AFTER
+    return tok.is_op(*REQUIRED_THIS_AFTER)
+
+
+def macro_text(name: str) -> str:
+    """Macro ``name`` as readable Dart, the class placeholder shown as ``{Class}`` (docs, primer, macro_table)."""
+    sentinel = "Zq9Class"
+    parts = [part.replace(CLASS_PLACEHOLDER, sentinel) for part in MACROS[name]]
+    return join_tokens(parts).replace(sentinel, CLASS_PLACEHOLDER)
+
+
+MAX_CHARS = 1_000_000
+"""Largest COON or Dart text the codec takes (the biggest real Dart file we know is 76 KB): past it a FormatError,
+so one hostile 5 MB input cannot hold a caller for tens of seconds."""
+
+
+def check_size(text: str, what: str) -> None:
+    """FormatError when ``text`` is longer than ``MAX_CHARS``."""
+    if len(text) > MAX_CHARS:
+        raise FormatError(
+            f"{what} text of {len(text):,} characters is over the codec's limit", 1, 1,
+            expected=f"at most {MAX_CHARS:,} characters (coonbench.formats._coon_words.MAX_CHARS)",
+        )
+
+
+
+URI_KEYWORDS = ("import", "export")
+# ``'package:a/b.dart'`` with a plain package name and path (no ``$``, backslash, quote or space).
+_PACKAGE_URI = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
+
+
+def names_uri(prev: CTok | None) -> bool:
+    """Whether the string after ``prev`` (the previous significant token) is a directive's URI."""
+    return prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS
+
+
+def is_short_uri(text: str, prev: CTok | None) -> bool:
+    """Whether a COON string is a short package URI: ``':…'`` directly after ``import``/``export``."""
+    return (
+        names_uri(prev) and len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]
+    )
+
+
+def expand_uri(text: str) -> str:
+    """``':provider'`` → ``'package:provider/provider.dart'``; ``':flutter/cupertino'`` →
+    ``'package:flutter/cupertino.dart'`` (the decoder's side of ``short_uri``)."""
+    body = text[2:-1]
+    if "/" not in body:
+        body = f"{body}/{body}"
+    return f"'package:{body}.dart'"
+
+
+def short_uri(text: str) -> str | None:
+    """The short form of a package URI string when it reads back exactly, else None."""
+    m = _PACKAGE_URI.fullmatch(text)
+    if m is None:
+        return None
+    package, path = m.groups()
+    short = f"':{package}'" if path == package else f"':{package}/{path}'"
+    return short if expand_uri(short) == text else None
+
+
+ALIAS_KINDS = ("ident", "esc", "str")
+"""Lexemes the per-document dictionary may define (``\\name``, ``\\`T``, ``\\'text'``) and repeat (``\\N``)."""
