@@ -10,10 +10,10 @@ members, see ``parse_unit``); two sources are only equivalent when they are the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from difflib import SequenceMatcher
-from collections.abc import Iterator
 from typing import Any
 
 import tree_sitter
