@@ -47,16 +47,21 @@ def _segments(text: str) -> list[list[str]]:
     return [words for words in out if words]
 
 
+def _value(word: str) -> str:
+    """What a command word names: ``name=value`` (a ``-T`` task argument) gives ``value``; an option stays whole."""
+    return word.split("=", 1)[1] if "=" in word and not word.startswith("-") else word
+
+
 def _absent_shared(cmd: Command) -> list[str]:
     """Paths under ``../shared/`` (the reference data beside a checkout) that a command names and this machine lacks:
-    such a command is skipped with that reason, as every test reading ../shared is."""
-    missing = []
-    for words in _segments(cmd.runnable()):
-        for word in words[1:]:
-            value = word.split("=", 1)[1] if "=" in word and not word.startswith("-") else word
-            if value.startswith("../shared/") and not (REPO_ROOT / value).exists():
-                missing.append(value)
-    return missing
+    such a command is skipped with that reason, as every test reading ../shared is (``conftest.reference_path``).
+    Checked as the command reads them, relative to the repository: ``COONBENCH_SHARED`` does not move them."""
+    return [
+        value
+        for words in _segments(cmd.runnable())
+        for value in map(_value, words[1:])
+        if value.startswith("../shared/") and not (REPO_ROOT / value).exists()
+    ]
 
 
 def _skip_without_shared(cmd: Command) -> None:
@@ -120,7 +125,7 @@ def test_command_names_real_things(cmd: Command) -> None:
                     break  # the first non-task word (an option's value) ends the task list
         previous = ""
         for word in words[1:]:
-            value = word.split("=", 1)[1] if "=" in word and not word.startswith("-") else word
+            value = _value(word)
             if previous not in OUTPUT_FLAGS | {">", ">>"} and value.endswith(FILE_SUFFIXES):
                 assert (REPO_ROOT / value).exists(), f"{cmd.id}: {value} does not exist (examples use repo files)"
             previous = word
