@@ -50,6 +50,9 @@ SNIPPETS: dict[str, str] = {
     "quote in a line comment in interpolation": "var s = '''a ${b // it's\n} c''';",
     "adjacent strings": "var s = 'a' \"b\" r'c';",
     "metadata": "@override\n@Deprecated('x')\nvoid f(@required int a) {}",
+    "metadata before a record type": "class A extends B {\n  @override\n  (int, String) get pair => (1, 'a');\n"
+    "  @M(1) void f() {}\n}",
+    "dotted metadata before a record parameter": "void f(@a.b (int, int) x, @a.b.C(1) y) {}",
     "cascades": "var p = Paint()..color = Colors.red..strokeWidth = 2; var q = r?..a = 1..b = 2;",
     "comment inside an enum shorthand": "Widget f() => Container(color: Colors./* c */ red);",
     "comment before an enum member": "Widget f() => Container(color: /* c */ Colors.red);",
@@ -78,6 +81,45 @@ def test_construct_round_trips(name: str, keep_comments: bool) -> None:
         assert [c for c in ("/* c */", "// it's", "/* it's */") if c in source] == [
             c for c in ("/* c */", "// it's", "/* it's */") if c in back
         ]
+
+
+# bloc_test's style: the grammar reads ``t<A, int>(…)`` as a generic call without the last trailing comma, and as two
+# comparisons (``t < A``, ``int > (…)``) with it.
+AMBIGUOUS_CALL = """void main() {
+  test('x', () async {
+    await expectLater(
+      () => t<A, int>(
+        build: () => B(),
+        expect: () => const <int>[1],
+      ),
+      throwsA(isA<E>()),
+    );
+  });
+}
+"""
+
+
+def test_a_trailing_comma_the_grammar_reads_is_kept() -> None:
+    without = AMBIGUOUS_CALL.replace("()),\n    );", "()))\n    ;")
+    assert str(parse_unit(AMBIGUOUS_CALL).root) != str(parse_unit(without).root)  # the comma changes the tree
+    dropped = decode(encode(AMBIGUOUS_CALL, verify=False))  # unverified, commas dropped: a different tree
+    assert ast_diff(AMBIGUOUS_CALL, dropped) is not None
+    coon = encode(AMBIGUOUS_CALL)  # the self-check falls back to keeping trailing commas
+    assert ",)" in coon
+    assert ast_diff(AMBIGUOUS_CALL, decode(coon)) is None
+    assert str(parse_unit(decode(coon)).root) == str(parse_unit(AMBIGUOUS_CALL).root)
+
+
+def test_a_lost_annotation_gap_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the gap, ``@override (int, String) get pair`` would decode as an annotation with two arguments: the
+    grammar cannot tell, so the self-check compares the gap itself (``coonbench.dart.annotations``)."""
+    from coonbench.formats import _coon_encode
+
+    source = SNIPPETS["metadata before a record type"]
+    monkeypatch.setattr(_coon_encode, "detached_names", lambda root: frozenset())
+    with pytest.raises(FormatError) as info:
+        encode(source)
+    assert "annotation" in info.value.message and (info.value.line, info.value.column) == (2, 4)
 
 
 def test_grammar_rejection_says_so() -> None:

@@ -173,3 +173,30 @@ def test_fast_path_decides_every_real_round_trip() -> None:
         assert fast and full, source[:200]
         checked += 1
     assert checked >= 0.995 * len(sources)
+
+
+RECORD_GETTER = "class A extends B {\n  @override\n  (int, int) get pair => (1, 2);\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("other", "same"),
+    [
+        ("class A extends B { @override(int, int) get pair => (1, 2); }", False),  # an annotation with arguments
+        ("class A extends B { @override (int, int) get pair => (1, 2); }", True),
+    ],
+)
+def test_a_gap_after_an_annotation_name_is_significant(other: str, same: bool) -> None:
+    """Dart reads ``@x(`` as the annotation's arguments and ``@x (`` as what follows; the grammar gives one tree."""
+    assert str(parse_unit(RECORD_GETTER).root) == str(parse_unit(other).root)
+    diff = ast_diff(RECORD_GETTER, other)
+    assert (diff is None) == same
+    if diff is not None:
+        assert diff.construct == "annotation" and (diff.line, diff.column) == (2, 4)
+
+
+def test_minify_keeps_the_annotation_gap() -> None:
+    from coonbench.dart.minify import minify
+
+    small = minify(RECORD_GETTER + "@M(1) void f() {}\n")
+    assert "@override (int,int)" in small and "@M(1)" in small
+    assert ast_diff(RECORD_GETTER + "@M(1) void f() {}\n", small) is None

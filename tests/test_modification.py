@@ -99,3 +99,14 @@ def test_gold_scores_100_percent(input_format: str, bands: str | None) -> None:
     for kind in MODIFICATION_KINDS:
         assert metrics["correct"][f"by_kind_{kind}"].value == 1.0
     assert metrics["correct"][f"by_format_{input_format}"].value == 1.0
+
+
+def test_normalised_comparison_keeps_the_annotation_gap() -> None:
+    """``normalise_program`` spaces every token; ``@x(`` (arguments) and ``@x (`` (a record type follows) must still
+    differ after it, and the same program laid out differently must not."""
+    laid_out = "class A extends B {\n  @override\n  (int, int) get p => (1, 2);\n  @M(1)\n  void f() {}\n}\n"
+    one_line = " ".join(laid_out.split())
+    glued = one_line.replace("@override (", "@override(")
+    assert ast_equivalent(normalise_program(laid_out), normalise_program(one_line))
+    assert not ast_equivalent(normalise_program(laid_out), normalise_program(glued))
+    assert not ast_equivalent(normalise_program(laid_out), normalise_program(one_line.replace("@M(1)", "@M (1)")))

@@ -4,6 +4,8 @@ Two sources are equivalent when tree-sitter-dart gives them the same tree once c
 commas (a ``,`` directly before a closing bracket) are ignored. Leaves (tokens) compare by text, so identifiers,
 numbers and string literals must match exactly as written (``'a'`` and ``"a"`` differ). Parse errors are not
 "differences": ``DartParseError`` propagates so callers can tell "not Dart" from "different Dart".
+One whitespace counts, as it does for Dart and not for the grammar: whether a ``(`` after an annotation's name is
+glued to it (its arguments) or not (``@override (int, int) get pair``: a record type; see ``annotations``).
 A source the grammar rejects as a compilation unit is read as a fragment (expression, statements or class
 members, see ``parse_unit``); two sources are only equivalent when they are the same kind of fragment.
 """
@@ -18,6 +20,7 @@ from typing import Any
 
 import tree_sitter
 
+from coonbench.dart.annotations import annotation_gaps
 from coonbench.dart.parse import ParsedUnit, parse_unit
 from coonbench.dart.strings import string_parts
 
@@ -236,14 +239,24 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     """``ast_diff`` on already parsed units (the COON encoder compares its own tree with the decoded one)."""
     if ua.kind != ub.kind:
         return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}", 1, 1)
-    if _shape(ua.root) == _shape(ub.root):
-        return None
-    found = _compare(ua.root, ub.root, ua.root.type if ua.kind == "program" else f"<{ua.kind}>")
+    root = ua.root.type if ua.kind == "program" else f"<{ua.kind}>"
+    found = None if _shape(ua.root) == _shape(ub.root) else _compare(ua.root, ub.root, root)
+    if found is None:
+        found = _gap_difference(ua.root, ub.root, root)
     if found is None:
         return None
     diff, node = found
     where = node_position(source_a, ua.start_byte, node) if source_a else None
     return replace(diff, line=where[0], column=where[1]) if where else diff
+
+
+def _gap_difference(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:
+    """Trees that are alike can still be different Dart: ``@x (…)`` and ``@x(…)`` (see ``annotations``)."""
+    for (name, gap_a), (_, gap_b) in zip(annotation_gaps(a), annotation_gaps(b)):
+        if gap_a != gap_b:
+            spelled = [f"@{node_text(name)}{' ' if gap else ''}(" for gap in (gap_a, gap_b)]
+            return Difference(f"{root}/annotation[{node_text(name)}]", *spelled), name
+    return None
 
 
 def ast_diff(a: str, b: str) -> Difference | None:

@@ -6,9 +6,10 @@ shared with the COON codec, which must put the same tokens back together.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 
+from coonbench.dart.annotations import detached_names
 from coonbench.dart.parse import parse_unit
 from coonbench.dart.query import unit_tokens
 
@@ -76,11 +77,6 @@ def join_tokens(tokens: Iterable[str]) -> str:
     return "".join(out)
 
 
-def fragment_tokens(source: str, *, comments: bool = False) -> Sequence[str]:
-    """The token texts of ``source`` (a program or a fragment, see ``parse_unit``)."""
-    return [t.text for t in unit_tokens(parse_unit(source), comments=comments)]
-
-
 def merge_closers(tokens: Iterable[str]) -> list[str]:
     """``List<List<int> >`` → ``List<List<int>>``: the grammar gives each closing ``>`` of type arguments as its own
     token (a shift operator is one token), and Dart's own spelling joins them; kept apart they would need a space."""
@@ -94,5 +90,9 @@ def merge_closers(tokens: Iterable[str]) -> list[str]:
 
 
 def minify(source: str, *, keep_comments: bool = False) -> str:
-    """Dart without comments (unless kept) or insignificant whitespace; AST-equivalent to ``source``."""
-    return join_tokens(merge_closers(fragment_tokens(source, comments=keep_comments)))
+    """Dart without comments (unless kept) or insignificant whitespace; AST-equivalent to ``source`` (the space in
+    ``@override (int, int) get pair`` is significant, see ``annotations``, and kept)."""
+    unit = parse_unit(source)
+    detached = detached_names(unit.root)
+    texts = [t.text + " " if t.node.end_byte in detached else t.text for t in unit_tokens(unit, comments=keep_comments)]
+    return join_tokens(merge_closers(texts))

@@ -22,6 +22,7 @@ from typing import Annotated, Literal
 import tree_sitter
 from pydantic import BaseModel, Field, TypeAdapter
 
+from coonbench.dart.annotations import annotation_gaps
 from coonbench.dart.parse import DartParseError, parse_dart
 from coonbench.dart.questions import plain_string
 from coonbench.dart.query import iter_nodes, node_text
@@ -456,8 +457,11 @@ def _label_of(named_argument: tree_sitter.Node) -> str:
     return node_text(label).rstrip(":").strip() if label is not None else ""
 
 
-def _render_whole(node: tree_sitter.Node) -> str | None:
-    """A node's comparison text when it is rendered as a whole (a leaf, a string, a comment), else None."""
+def _render_whole(node: tree_sitter.Node, glued: frozenset[int] = frozenset()) -> str | None:
+    """A node's comparison text when it is rendered as a whole (a leaf, a string, a comment), else None.
+
+    ``glued``: where an annotation's name meets its ``(`` with no gap; the pair is rendered ``name(`` (every
+    other token is space-separated), so ``@x(…)`` and ``@x (…)`` stay apart (see ``annotations``)."""
     if node.type == "string_literal":
         # One node may be a run of adjacent literals (``"a "\n  "b"``): each part is re-quoted on its own, and the
         # whitespace or comments between parts (layout) dropped.
@@ -467,6 +471,10 @@ def _render_whole(node: tree_sitter.Node) -> str | None:
     if node.child_count == 0:
         if node.type in ("const_builtin", "new") and node.parent is not None and node.parent.type in _CONST_PARENTS:
             return ""
+        if glued and node.type == "(" and node.start_byte in glued:
+            return ""  # written with the name before it
+        if glued and node.end_byte in glued:
+            return node_text(node) + "("
         return node_text(node)
     return None
 
@@ -483,7 +491,8 @@ def _render_children(node: tree_sitter.Node) -> list[tree_sitter.Node]:
 
 def _render(root: tree_sitter.Node) -> str:
     """Each node's non-empty parts joined by spaces. An explicit stack: 10,000-deep programs render too."""
-    whole = _render_whole(root)
+    glued = frozenset(name.end_byte for name, detached in annotation_gaps(root) if not detached)
+    whole = _render_whole(root, glued)
     if whole is not None:
         return whole
     stack: list[tuple[list[tree_sitter.Node], list[str]]] = [(_render_children(root)[::-1], [])]
@@ -498,7 +507,7 @@ def _render(root: tree_sitter.Node) -> str:
                 stack[-1][1].append(text)
             continue
         kid = todo.pop()
-        whole = _render_whole(kid)
+        whole = _render_whole(kid, glued)
         if whole is None:
             stack.append((_render_children(kid)[::-1], []))
         elif whole:

@@ -11,6 +11,7 @@ from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, HEADER_PREFI
 from coonbench.formats._coon_words import (
     ALIAS_KINDS,
     CLASS_MACROS,
+    IDENT_RE,
     IMPLIED_TOKENS,
     REQUIRED_THIS,
     check_size,
@@ -61,7 +62,7 @@ def decode_tokens(text: str) -> list[DartToken]:
     except FormatError as err:
         raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
     if offset:
-        toks = [CTok(t.kind, t.text, t.line + offset, t.column) for t in toks]
+        toks = [t._replace(line=t.line + offset) for t in toks]
     toks = resolve_aliases(toks)
     prevs, nexts = significant(toks)
     after = _next_significant_index(toks)
@@ -154,6 +155,9 @@ def decode_tokens(text: str) -> list[DartToken]:
         ):
             for part in REQUIRED_THIS:
                 emit(part)
+        elif tok.spaced and _ends_annotation_name(out):
+            out[-1].text += " "  # ``@x (int, int) f()``: the gap says the ``(`` is not the annotation's arguments
+            emit(tok.text)
         elif tok.kind == "str" and is_short_uri(tok.text, prevs[i]):
             emit(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
         else:  # str num op at hash comment
@@ -212,6 +216,14 @@ def _next_significant_index(toks: list[CTok]) -> list[int]:
         if toks[k].kind != "comment":
             last = k
     return after
+
+
+def _ends_annotation_name(out: list[DartToken]) -> bool:
+    """Whether the Dart written so far ends with ``@name`` or ``@prefix.name``."""
+    k = len(out) - 1
+    while k >= 2 and out[k - 1].text == ".":
+        k -= 2
+    return k >= 1 and out[k - 1].text == "@" and IDENT_RE.fullmatch(out[k].text) is not None
 
 
 def _member_follows(toks: list[CTok], after: list[int], d: int) -> bool:

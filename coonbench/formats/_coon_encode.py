@@ -11,11 +11,12 @@ from functools import lru_cache
 
 import tree_sitter
 
+from coonbench.dart.annotations import detached_names
 from coonbench.dart.minify import needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
 from coonbench.dart.strings import string_end
-from coonbench.formats._coon_lex import CTok
+from coonbench.formats._coon_lex import CTok, lex
 from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, LABELS, MACROS, TYPES, WIDGETS
 from coonbench.formats._coon_words import (
     ALIAS_KINDS,
@@ -50,6 +51,7 @@ class _Item:
     kind: str  # str num word op comment macro edge at hash label lcolon
     drop: bool = False
     implied: bool = False  # a label whose enum type was dropped / a call whose first argument's type was dropped
+    spaced: bool = False  # a ``(`` detached from the annotation name before it (``annotations``)
 
 
 def _classify(text: str, node: tree_sitter.Node) -> str:
@@ -103,8 +105,9 @@ def parse_source(source: str) -> ParsedUnit:
         ) from None
 
 
-def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
+def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list[_Item]:
     toks = unit_tokens(unit, comments=keep_comments)
+    detached = detached_names(unit.root)
     items: list[_Item] = []
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
@@ -138,13 +141,15 @@ def _items(unit: ParsedUnit, keep_comments: bool) -> list[_Item]:
                 items[k - 2].implied = True
         elif kind == "op":
             text = tok.text
-            if text == ",":
+            if text == "," and not trailing_commas:
                 if next_sig[k] in (")", "]", "}"):
                     parent = tok.node.parent
                     if parent is not None and parent.type not in _RECORD_PARENTS:
                         item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
             elif text == ":" and last_sig is not None and last_sig.kind == "label":
                 item.kind = "lcolon"  # the label carries its colon (kept until macros have matched)
+            elif text == "(" and last_sig is not None and last_sig.node is not None and detached:
+                item.spaced = last_sig.node.end_byte in detached
             elif text == "#":
                 item.kind = "hash"
             elif text == "@":
@@ -267,6 +272,8 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             draft.append((_ctok("ident", LABELS.get(it.text, it.text)), it))
         elif it.kind == "word":
             draft.append((_ctok("ident", it.text), it))
+        elif it.spaced:
+            draft.append((CTok("op", "(", 0, 0, True), None))
         elif it.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash"):
             draft.append((_ctok(it.kind, it.text), None))
         else:  # pragma: no cover - every kind is handled above
@@ -380,8 +387,8 @@ def _alias(toks: list[CTok]) -> list[CTok]:
     """The per-document dictionary: a word or string written ``n`` times that costs ``t`` o200k tokens is defined
     at its first use (``\\word``) and repeated as ``\\N`` when that saves tokens: (n − 1)·(t − 1.5) > 1.
 
-    Never after ``@`` or ``#``` (their name is glued to the sigil); a string only when it is one lexeme (an
-    adjacent run ``'a' 'b'`` is several)."""
+    Never after ``@`` or ``#``` (their name is glued to the sigil), and only a lexeme that reads back whole after
+    the ``\\`` (``_one_lexeme``)."""
     counts: dict[tuple[str, str], int] = {}
     prev: CTok | None = None
     eligible = [False] * len(toks)
@@ -396,7 +403,7 @@ def _alias(toks: list[CTok]) -> list[CTok]:
         for key, n in counts.items()
         if n > 1
         and (n - 1) * (_lexeme_cost(_spell(_ctok(*key))) - ALIAS_REF_COST) > ALIAS_DEF_COST
-        and (key[0] != "str" or string_end(key[1], 0) == len(key[1]))  # one literal, not a run 'a' 'b'
+        and _one_lexeme(key)
     }
     if not chosen:
         return toks
@@ -412,6 +419,21 @@ def _alias(toks: list[CTok]) -> list[CTok]:
             out.append(_ctok("def", "\\"))
         out.append(tok)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _one_lexeme(key: tuple[str, str]) -> bool:
+    """Whether a lexeme reads back whole after a definition's ``\\``: a string run ``'a' 'b'`` is several
+    lexemes, and a keyword such as ``async*`` lexes as ``async`` then ``*`` (so ``\\async*`` would define
+    ``async``)."""
+    kind, text = key
+    if kind == "str" and string_end(text, 0) != len(text):
+        return False
+    try:
+        back = lex(_spell(_ctok(kind, text)))
+    except FormatError:
+        return False
+    return len(back) == 1 and (back[0].kind, back[0].text) == key
 
 
 def _spell(tok: CTok) -> str:
@@ -456,6 +478,8 @@ def _join(toks: list[CTok]) -> str:
                 parts.append(" ")
             elif tok.kind == "comment" and ptext[-1] in "/*":
                 parts.append(" ")
+            elif tok.spaced:
+                parts.append(" ")  # ``@x (int, int) f()``: the decoder keeps the gap (``annotations``)
         parts.append(text)
         prev = tok
     if prev is not None and prev.kind == "comment" and prev.text.startswith("//"):
@@ -474,7 +498,10 @@ def _short_uris(toks: list[CTok]) -> list[CTok]:
     return out
 
 
-def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False) -> str:
-    """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies)."""
-    items = [it for it in _apply_macros(_items(unit, keep_comments)) if it.kind != "lcolon"]
+def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False, trailing_commas: bool = False) -> str:
+    """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies).
+
+    Trailing commas are dropped unless ``trailing_commas``: the tree is the same without them, except where
+    tree-sitter-dart's choice between two readings depends on one (``encode`` then keeps them)."""
+    items = [it for it in _apply_macros(_items(unit, keep_comments, trailing_commas)) if it.kind != "lcolon"]
     return _join(_alias(_short_uris(_merge_closers(_to_ctoks(items)))))

@@ -29,6 +29,7 @@ class CTok(NamedTuple):
     text: str
     line: int
     column: int
+    spaced: bool = False  # a ``(`` after whitespace: ``@x (int, int) f()`` is not ``@x(int, int) f()`` (in Dart too)
 
     def is_op(self, *texts: str) -> bool:
         return self.kind == "op" and self.text in texts
@@ -88,6 +89,9 @@ def lex(text: str) -> list[CTok]:
                     line += chunk.count("\n")
                     line_start = i + chunk.rindex("\n") + 1
                 i = m.end()
+                if text.startswith("(", i):
+                    append(CTok("op", "(", line, i - line_start + 1, True))
+                    i += 1
                 continue
             if not (group == "ident" and m.end() - i == 1 and text[i] in "rR" and text[i + 1 : i + 2] in ("'", '"')):
                 append(CTok(group, m.group(), line, i - line_start + 1))  # type: ignore[arg-type]
