@@ -410,3 +410,20 @@ def test_gemma3_parts_join_into_the_checked_gguf(monkeypatch: pytest.MonkeyPatch
     assert hashlib.sha256(path.read_bytes()).hexdigest() == (folder / "data" / "SHA256SUMS").read_text().split()[0]
     mtime = path.stat().st_mtime_ns
     assert gguf.gemma3_270m_path() == path and path.stat().st_mtime_ns == mtime  # joined once
+
+
+@pytest.mark.skipif(not HAVE_RUNTIME, reason="llama-cpp-python is not installed")
+@pytest.mark.parametrize("amx", [True, False])
+def test_amx_builds_load_weights_without_extra_buffers(monkeypatch: pytest.MonkeyPatch, amx: bool) -> None:
+    """A build that uses AMX segfaults on its first decode with repacked weights (llama.cpp#20824): the provider
+    loads such models into plain CPU buffers, leaves other builds alone, and restores the defaults after."""
+    import llama_cpp
+
+    low = llama_cpp.llama_cpp
+    info = b"CPU : AVX2 = 1 | AVX512 = 1 | " + (b"AMX_INT8 = 1 | " if amx else b"") + b"REPACK = 1 |"
+    monkeypatch.setattr(low, "llama_print_system_info", lambda: info)
+    defaults = low.llama_model_default_params
+    assert defaults().use_extra_bufts  # llama.cpp's own default: repacking on
+    with gguf._plain_weight_buffers(llama_cpp):
+        assert low.llama_model_default_params().use_extra_bufts is (not amx)
+    assert low.llama_model_default_params is defaults

@@ -243,6 +243,37 @@ def trained_context(path: Path) -> int | None:
         vocab.close()
 
 
+AMX_FEATURE = "AMX_INT8 = 1"
+"""What ``llama_print_system_info`` says when this llama.cpp build uses Intel AMX: its weight-repacking buffer
+segfaults in ``ggml_backend_amx_mul_mat`` on the first decode (seen on Sapphire Rapids with llama-cpp-python 0.3.36
+built natively; ggml-org/llama.cpp#20824), so such builds load weights without extra buffer types."""
+
+
+@contextlib.contextmanager
+def _plain_weight_buffers(llama_cpp: Any) -> Iterator[None]:
+    """Within this block, ``Llama(...)`` loads weights into plain CPU buffers when the build uses AMX.
+
+    llama-cpp-python sets ``use_extra_bufts`` from ``llama_model_default_params()`` and exposes no argument for it,
+    so the defaults are wrapped for the load (under ``_LOADED_LOCK``) and restored after. On any other build nothing
+    changes (repacking stays: it is the fast path for some quantisations on AVX2)."""
+    low = llama_cpp.llama_cpp
+    if AMX_FEATURE not in low.llama_print_system_info().decode("utf-8", "replace"):
+        yield
+        return
+    defaults = low.llama_model_default_params
+
+    def without_extra_buffers() -> Any:
+        params = defaults()
+        params.use_extra_bufts = False
+        return params
+
+    low.llama_model_default_params = without_extra_buffers
+    try:
+        yield
+    finally:
+        low.llama_model_default_params = defaults
+
+
 def load_model(
     path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = 512,
     chat_format: str | None = None,
@@ -264,7 +295,7 @@ def load_model(
         if loaded is None:
             start = time.perf_counter()
             try:
-                with _quiet_stderr():
+                with _quiet_stderr(), _plain_weight_buffers(llama_cpp):
                     llama = llama_cpp.Llama(
                         model_path=str(path),
                         n_ctx=n_ctx,
