@@ -44,9 +44,16 @@ def _next_leaf(node: tree_sitter.Node) -> tree_sitter.Node | None:
 def annotation_gaps(root: tree_sitter.Node) -> list[tuple[tree_sitter.Node, bool]]:
     """Each annotation name that a ``(`` follows, in document order, and whether that ``(`` is detached from it
     (whitespace or a comment between: Dart then does not read it as the annotation's arguments)."""
+    data = root.text  # None when the tree does not hold its source: then every name is looked at
+    if data is not None and b"@" not in data:
+        return []
     found = tree_sitter.QueryCursor(_names()).captures(root).get("name", [])
     out: list[tuple[tree_sitter.Node, bool]] = []
+    offset = root.start_byte  # ``data`` starts at the root's first byte
     for name in sorted(found, key=lambda n: n.start_byte):
+        after = b"" if data is None else data[name.end_byte - offset : name.end_byte - offset + 256].lstrip()
+        if after and not after.startswith((b"(", b"/")):
+            continue  # something other than ``(`` or a comment comes next (``@override Widget``): no ``(`` follows
         leaf = _next_leaf(name)
         if leaf is not None and leaf.type == "(":
             out.append((name, leaf.start_byte != name.end_byte))

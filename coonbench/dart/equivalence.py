@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from difflib import SequenceMatcher
-from typing import Any
+from typing import Any, NamedTuple
 
 import tree_sitter
 
@@ -114,7 +114,6 @@ def _path_text(root: str, path: _Path | None) -> str:
     return "/".join(steps)
 
 
-_CLOSER_BYTES = frozenset(c.encode() for c in CLOSERS)
 _WHOLE_TYPES = ATOMIC_TYPES | COMMENT_TYPES
 
 
@@ -139,31 +138,94 @@ def preorder(root: tree_sitter.Node) -> Iterator[tuple[tree_sitter.Node, str, in
             return
 
 
-def _shape(root: tree_sitter.Node) -> list[object]:
-    """A tree in document order as (depth, type, text) per node — text for leaves and string literals, None for
-    inner nodes — with comments and trailing commas left out exactly as ``_compare`` leaves them out.
+class Token(NamedTuple):
+    """One lexical unit of the source: a leaf, a whole string literal, or a comment (a tuple: cheap to make)."""
 
-    Pre-order with depths is a tree's unique spelling, so equal shapes mean ``_compare`` finds no difference. It is
-    the fast path of ``unit_diff`` (a few times quicker, as it makes no per-node lists; ``_compare`` then runs only
-    to say where two trees differ).
+    text: str
+    node: tree_sitter.Node
+    type: str  # the node's type (read once by the walk: each ``node.type`` is a call into tree-sitter)
+
+    @property
+    def is_comment(self) -> bool:
+        return self.type in COMMENT_TYPES
+
+
+class Scan(NamedTuple):
+    """What one walk of a tree gives (``scan``)."""
+
+    tokens: list[Token]  # leaves in order, string literals whole, comments included
+    code: list[Token]  # the same without comments
+    shape: list[object]  # the comparison shape (``scan``)
+
+
+def scan(root: tree_sitter.Node) -> Scan:
+    """One walk of a tree (``preorder``'s order, inlined: this walk is the COON codec's hottest loop) giving its
+    token stream, with and without comments, and its comparison shape.
+
+    The shape is the tree in document order as (depth, type, text) per node — text for leaves and string literals,
+    None for inner nodes — with comments and trailing commas left out exactly as ``_compare`` leaves them out.
+    Pre-order with depths is a tree's unique spelling, so equal shapes mean ``_compare`` finds no difference: the
+    fast path of ``unit_diff`` (``_compare`` then runs only to say where two trees differ).
     """
+    tokens: list[Token] = []
+    code: list[Token] = []
     shape: list[object] = []
-    add = shape.append
-    for node, kind, depth in preorder(root):
-        if kind in COMMENT_TYPES:
+    add_token, add_code, add = tokens.append, code.append, shape.append
+    cursor = root.walk()
+    first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
+    depth = 0
+    while True:
+        node = cursor.node
+        kind = node.type  # type: ignore[union-attr]
+        if kind in _WHOLE_TYPES:
+            raw = node.text  # type: ignore[union-attr]
+            if raw:
+                text = raw.decode("utf-8")
+                token = Token(text, node, kind)  # type: ignore[arg-type]
+                add_token(token)
+                if kind not in COMMENT_TYPES:
+                    add_code(token)
+                    add(depth)
+                    add(kind)
+                    # adjacent literals (or interpolation) compare part by part, as ``_compare`` does
+                    add(string_parts(text) if node.child_count > 2 else text)  # type: ignore[union-attr]
+        elif first_child():
+            add(depth)
+            add(kind)
+            add(None)
+            depth += 1
             continue
-        if kind in ATOMIC_TYPES or node.child_count == 0:
-            text: object = node.text
-            if kind in ATOMIC_TYPES and node.child_count > 2:  # adjacent literals (or interpolation)
-                text = string_parts(node_text(node))  # compared part by part, as ``_compare`` does
-            elif text in _CLOSER_BYTES and len(shape) >= 3 and shape[-1] == b"," and shape[-3] == depth:
-                del shape[-3:]  # a trailing comma: the closer is its sibling
         else:
-            text = None
-        add(depth)
-        add(kind)
-        add(text)
-    return shape
+            raw = node.text  # type: ignore[union-attr]
+            text = raw.decode("utf-8") if raw else ""
+            if text:  # MISSING nodes and zero-width leaves are no token
+                token = Token(text, node, kind)  # type: ignore[arg-type]
+                add_token(token)
+                add_code(token)
+            if text in CLOSERS and len(shape) >= 3 and shape[-1] == "," and shape[-3] == depth:
+                del shape[-3:]  # a trailing comma: the closer is its sibling
+            add(depth)
+            add(kind)
+            add(text)
+        while depth and not next_sibling():
+            parent()
+            depth -= 1
+        if not depth:
+            return Scan(tokens, code, shape)
+
+
+def unit_scan(unit: ParsedUnit) -> Scan:
+    """``scan`` of a parsed unit's whole tree, made once per unit (the encoder, its check and the comparison all
+    read it)."""
+    found = unit.cache.get("scan")
+    if found is None:
+        found = unit.cache["scan"] = scan(unit.root)
+    return found  # type: ignore[return-value]
+
+
+def _shape(root: tree_sitter.Node) -> list[object]:
+    """The comparison shape of a tree (see ``scan``)."""
+    return scan(root).shape
 
 
 def _compare(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:
@@ -240,7 +302,7 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     if ua.kind != ub.kind:
         return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}", 1, 1)
     root = ua.root.type if ua.kind == "program" else f"<{ua.kind}>"
-    found = None if _shape(ua.root) == _shape(ub.root) else _compare(ua.root, ub.root, root)
+    found = None if unit_scan(ua).shape == unit_scan(ub).shape else _compare(ua.root, ub.root, root)
     if found is None:
         found = _gap_difference(ua.root, ub.root, root)
     if found is None:

@@ -173,6 +173,7 @@ class ParsedUnit:
         self.tree = tree
         self.start_byte = start_byte
         self.end_byte = end_byte
+        self.cache: dict[str, object] = {}  # what is derived from the tree once and read often (``unit_scan``)
 
     @property
     def root(self) -> tree_sitter.Node:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import tree_sitter
 
-from coonbench.dart.equivalence import ATOMIC_TYPES, COMMENT_TYPES, node_text, preorder
+from coonbench.dart.equivalence import Token, node_text, scan, unit_scan
 from coonbench.dart.parse import ParsedUnit
 
 __all__ = [
@@ -43,34 +42,16 @@ def iter_nodes(
         stack.extend(reversed(current.named_children if named else current.children))
 
 
-class Token(NamedTuple):
-    """One lexical unit of the source: a leaf, a whole string literal, or a comment (a tuple: cheap to make)."""
-
-    text: str
-    node: tree_sitter.Node
-
-    @property
-    def is_comment(self) -> bool:
-        return self.node.type in COMMENT_TYPES
-
-
 def iter_tokens(node: tree_sitter.Node, *, comments: bool = True) -> list[Token]:
     """The token stream of a tree: leaves in order, string literals whole (their contents are not leaves)."""
-    out: list[Token] = []
-    for current, kind, _ in preorder(node):
-        if kind in COMMENT_TYPES:
-            if comments:
-                out.append(Token(node_text(current), current))
-        elif kind in ATOMIC_TYPES or current.child_count == 0:
-            text = current.text
-            if text:  # MISSING nodes and zero-width leaves carry no text
-                out.append(Token(text.decode("utf-8"), current))
-    return out
+    found = scan(node)
+    return found.tokens if comments else found.code
 
 
 def unit_tokens(unit: ParsedUnit, *, comments: bool = True) -> list[Token]:
     """The token stream of the source inside a parsed unit (a fragment's wrapper left out)."""
-    tokens = iter_tokens(unit.root, comments=comments)
+    found = unit_scan(unit)
+    tokens = found.tokens if comments else found.code
     if unit.kind == "program":
         return tokens  # no wrapper: every token is the source's
     return [t for t in tokens if unit.start_byte <= t.node.start_byte and t.node.end_byte <= unit.end_byte]

@@ -6,6 +6,8 @@ parts, so comparing such nodes must compare the parts, not the raw text.
 
 from __future__ import annotations
 
+import re
+
 
 def _word(ch: str) -> bool:
     return ch.isalnum() or ch in "_$"
@@ -29,6 +31,15 @@ def _open_string(text: str, i: int) -> tuple[bool, str, int]:
     return raw, delim, i + len(delim)
 
 
+# Inside a string only these characters can matter (its quote, a newline, and unless raw an escape or ``$``):
+# the scan jumps from one to the next.
+_STOPS = {
+    (quote, raw): re.compile("[" + re.escape(quote) + "\n" + ("" if raw else "\\\\$") + "]")
+    for quote in ("'", '"')
+    for raw in (False, True)
+}
+
+
 def string_end(text: str, i: int) -> int | None:
     """End offset of the string literal starting at ``i``, or None when it is unterminated.
 
@@ -43,6 +54,10 @@ def string_end(text: str, i: int) -> int | None:
         top = stack[-1]
         if top[0] is not None:  # inside a string
             raw, delim = top
+            stop = _STOPS[delim[0], raw].search(text, j)
+            if stop is None:
+                return None  # never closed
+            j = stop.start()
             if text.startswith(delim, j):
                 stack.pop()
                 j += len(delim)

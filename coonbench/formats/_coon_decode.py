@@ -15,6 +15,7 @@ from coonbench.formats._coon_words import (
     IMPLIED_TOKENS,
     REQUIRED_THIS,
     check_size,
+    collector_paused,
     declares_class,
     expand_uri,
     instantiate,
@@ -53,6 +54,14 @@ def strip_header(text: str) -> tuple[str, int]:
 
 def decode_tokens(text: str) -> list[DartToken]:
     """COON text → Dart tokens with their COON positions. Raises FormatError (lexical, brackets, macros)."""
+    texts, origins = decode_texts(text)
+    return [DartToken(part, tok.line, tok.column) for part, tok in zip(texts, origins)]
+
+
+def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
+    """COON text → the Dart tokens' texts, and for each the COON token it came from (its position is the error's).
+    Raises FormatError (lexical, brackets, macros). Two flat lists: ``decode`` and the encoder's check read only
+    the texts, and make no object per token."""
     if not isinstance(text, str):
         raise FormatError("COON must be text", expected="str")
     check_size(text, "COON")
@@ -66,49 +75,94 @@ def decode_tokens(text: str) -> list[DartToken]:
     toks = resolve_aliases(toks)
     prevs, nexts = significant(toks)
     after = _next_significant_index(toks)
-    out: list[DartToken] = []
+    texts: list[str] = []
+    origins: list[CTok] = []
+    put, came = texts.append, origins.append
+    n = len(toks)
     i = 0
-    while i < len(toks):
+    while i < n:
         tok = toks[i]
-        emit = lambda s, t=tok: out.append(DartToken(s, t.line, t.column))  # noqa: E731
-        if tok.kind in ("ident", "esc"):
-            kind, value = reading(tok, prevs[i], nexts[i])
-            if kind == "label":
-                emit(value)
-                emit(":")
-                j = i + 1
-                while j < len(toks) and toks[j].kind == "comment":
-                    emit(toks[j].text)
-                    j += 1
-                if j < len(toks) and toks[j].is_op(":"):
-                    j += 1
-                    d = j if j < len(toks) and toks[j].kind != "comment" else after[j - 1]
-                    if value in ENUM_LABELS and _member_follows(toks, after, d):
-                        # ``l:.grey`` = ``color: Colors.grey``; after any other label ``.x`` is Dart's own shorthand
-                        while j < d:
-                            emit(toks[j].text)  # comments between ':' and '.'
-                            j += 1
-                        emit(ENUM_LABELS[value])
-                elif j < len(toks) and value in IMPLIED and toks[j].is_op("("):
-                    for part in IMPLIED_TOKENS[value]:
-                        emit(part)  # ``s(z 14)``: the label's implied constructor
-                elif (
-                    j + 1 < len(toks)
-                    and value in IMPLIED
-                    and toks[j].kind == "ident"
-                    and toks[j].text == "const"
-                    and toks[j + 1].is_op("(")
+        kind = tok.kind
+        if kind == "op" or kind == "str" or kind == "num" or kind == "comment" or kind == "at" or kind == "hash":
+            if kind == "op":
+                op = tok.text
+                if (
+                    op == "."
+                    and i >= 2
+                    and toks[i - 1].is_op("(")
+                    and toks[i - 2].kind == "ident"
+                    and len(texts) >= 2
+                    and texts[-1] == "("
+                    and texts[-2] in CALL_ENUMS
                 ):
-                    out.append(DartToken("const", toks[j].line, toks[j].column))
-                    for part in IMPLIED_TOKENS[value]:
-                        emit(part)  # ``s const(z 14)`` = ``style: const TextStyle(fontSize: 14)``
-                    j += 1
-                elif value in ENUM_LABELS and _member_follows(toks, after, j):
-                    emit(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
-                i = j
+                    put(CALL_ENUMS[texts[-2]])  # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's
+                    came(tok)
+                elif op == "^" and opens_list(prevs[i]) and nexts[i] is not None and nexts[i].kind in ("ident", "esc"):
+                    texts.extend(REQUIRED_THIS)
+                    origins.extend((tok,) * len(REQUIRED_THIS))
+                    i += 1
+                    continue
+                elif tok.spaced and _ends_annotation_name(texts):
+                    texts[-1] += " "  # ``@x (int, int) f()``: the gap says the ``(`` is not the annotation's arguments
+            elif kind == "str" and is_short_uri(tok.text, prevs[i]):
+                put(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
+                came(tok)
+                i += 1
                 continue
-            emit(value)
-        elif tok.kind == "macro":
+            put(tok.text)
+            came(tok)
+            i += 1
+            continue
+        if kind == "ident" or kind == "esc":
+            role, value = reading(tok, prevs[i], nexts[i])
+            if role != "label":
+                put(value)
+                came(tok)
+                i += 1
+                continue
+            put(value)
+            put(":")
+            came(tok)
+            came(tok)
+            j = i + 1
+            while j < n and toks[j].kind == "comment":
+                put(toks[j].text)
+                came(tok)
+                j += 1
+            if j < n and toks[j].is_op(":"):
+                j += 1
+                d = j if j < n and toks[j].kind != "comment" else after[j - 1]
+                if value in ENUM_LABELS and _member_follows(toks, after, d):
+                    # ``l:.grey`` = ``color: Colors.grey``; after any other label ``.x`` is Dart's own shorthand
+                    while j < d:
+                        put(toks[j].text)  # comments between ':' and '.'
+                        came(tok)
+                        j += 1
+                    put(ENUM_LABELS[value])
+                    came(tok)
+            elif j < n and value in IMPLIED and toks[j].is_op("("):
+                parts = IMPLIED_TOKENS[value]
+                texts.extend(parts)  # ``s(z 14)``: the label's implied constructor
+                origins.extend((tok,) * len(parts))
+            elif (
+                j + 1 < n
+                and value in IMPLIED
+                and toks[j].kind == "ident"
+                and toks[j].text == "const"
+                and toks[j + 1].is_op("(")
+            ):
+                put("const")
+                came(toks[j])
+                parts = IMPLIED_TOKENS[value]
+                texts.extend(parts)  # ``s const(z 14)`` = ``style: const TextStyle(fontSize: 14)``
+                origins.extend((tok,) * len(parts))
+                j += 1
+            elif value in ENUM_LABELS and _member_follows(toks, after, j):
+                put(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
+                came(tok)
+            i = j
+            continue
+        if kind == "macro":
             if tok.text not in MACROS:
                 raise FormatError(
                     f"unknown abbreviation '#{tok.text}'",
@@ -118,7 +172,6 @@ def decode_tokens(text: str) -> list[DartToken]:
                 )
             cls = None
             if tok.text in CLASS_MACROS:
-                texts = [t.text for t in out]
                 cls = next((texts[k] for k in range(len(texts) - 1, 0, -1) if declares_class(texts, k)), None)
             parts = instantiate(tok.text, cls)
             if parts is None:
@@ -128,44 +181,15 @@ def decode_tokens(text: str) -> list[DartToken]:
                     tok.column,
                     expected="a 'class Name' before it",
                 )
-            for part in parts:
-                emit(part)
-        elif tok.kind in ("edge", "cedge"):
-            if tok.kind == "cedge":
-                emit("const")
-            for part in ("EdgeInsets", ".", "all", "(", tok.text, ")"):
-                emit(part)
-        elif (
-            tok.is_op(".")
-            and i >= 2
-            and toks[i - 1].is_op("(")
-            and toks[i - 2].kind == "ident"
-            and len(out) >= 2
-            and out[-1].text == "("
-            and out[-2].text in CALL_ENUMS
-        ):
-            emit(CALL_ENUMS[out[-2].text])  # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's own
-            emit(".")
-        elif (
-            tok.kind == "op"
-            and tok.text == "^"
-            and opens_list(prevs[i])
-            and nexts[i] is not None
-            and nexts[i].kind in ("ident", "esc")
-        ):
-            for part in REQUIRED_THIS:
-                emit(part)
-        elif tok.spaced and _ends_annotation_name(out):
-            out[-1].text += " "  # ``@x (int, int) f()``: the gap says the ``(`` is not the annotation's arguments
-            emit(tok.text)
-        elif tok.kind == "str" and is_short_uri(tok.text, prevs[i]):
-            emit(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
-        else:  # str num op at hash comment
-            emit(tok.text)
+        else:  # edge, cedge
+            parts = ("EdgeInsets", ".", "all", "(", tok.text, ")")
+            if kind == "cedge":
+                parts = ("const", *parts)
+        texts.extend(parts)
+        origins.extend((tok,) * len(parts))
         i += 1
-    check_brackets(out)
-    return out
-
+    check_brackets(texts, origins)
+    return texts, origins
 
 
 def resolve_aliases(toks: list[CTok]) -> list[CTok]:
@@ -218,12 +242,12 @@ def _next_significant_index(toks: list[CTok]) -> list[int]:
     return after
 
 
-def _ends_annotation_name(out: list[DartToken]) -> bool:
+def _ends_annotation_name(texts: list[str]) -> bool:
     """Whether the Dart written so far ends with ``@name`` or ``@prefix.name``."""
-    k = len(out) - 1
-    while k >= 2 and out[k - 1].text == ".":
+    k = len(texts) - 1
+    while k >= 2 and texts[k - 1] == ".":
         k -= 2
-    return k >= 1 and out[k - 1].text == "@" and IDENT_RE.fullmatch(out[k].text) is not None
+    return k >= 1 and texts[k - 1] == "@" and IDENT_RE.fullmatch(texts[k]) is not None
 
 
 def _member_follows(toks: list[CTok], after: list[int], d: int) -> bool:
@@ -236,8 +260,9 @@ def _member_follows(toks: list[CTok], after: list[int], d: int) -> bool:
 
 def decode(text: str) -> str:
     """COON → formatted Dart (2-space indentation). Raises only FormatError."""
-    tokens = decode_tokens(text)
-    try:
-        return format_dart([t.text for t in tokens])
-    except RecursionError:
-        raise FormatError("brackets nested too deeply to format", 1, 1, expected="less nesting") from None
+    with collector_paused():
+        texts, _ = decode_texts(text)
+        try:
+            return format_dart(texts)
+        except RecursionError:
+            raise FormatError("brackets nested too deeply to format", 1, 1, expected="less nesting") from None

@@ -54,10 +54,10 @@ class _Item:
     spaced: bool = False  # a ``(`` detached from the annotation name before it (``annotations``)
 
 
-def _classify(text: str, node: tree_sitter.Node) -> str:
-    if node.type in ("comment", "documentation_comment", "block_comment"):
+def _classify(text: str, node_type: str) -> str:
+    if node_type in ("comment", "documentation_comment", "block_comment"):
         return "comment"
-    if node.type == "string_literal":
+    if node_type == "string_literal":
         return "str"
     if text[0].isdigit() or (text[0] == "." and len(text) > 1):
         return "num"
@@ -111,7 +111,7 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
     items: list[_Item] = []
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
-    kinds = [_classify(t.text, t.node) for t in toks]
+    kinds = [_classify(t.text, t.type) for t in toks]
     next_sig: list[str | None] = [None] * len(toks)
     last: str | None = None
     for k in range(len(toks) - 1, -1, -1):

@@ -35,6 +35,7 @@ class Group:
     block: bool = False
     _size: int = 0
     _hard: bool | None = None
+    gaps: list[str] = field(default_factory=list)  # the gap before each item, read on one line (``_measure``)
 
 
 def _tree(tokens: list[str]) -> list[str | Group]:
@@ -79,7 +80,6 @@ class _Spacer:
     """Readable spacing between consecutive tokens (never less than ``needs_space`` requires)."""
 
     @staticmethod
-    @lru_cache(maxsize=1 << 16)
     def between(prev: str, prev2: str, nxt: str) -> str:
         if not prev:
             return ""
@@ -116,35 +116,51 @@ def _pad(indent: int) -> str:
     return INDENT * min(indent, MAX_INDENT)
 
 
+@lru_cache(maxsize=1 << 16)
 def _gap(prev: str, prev2: str, nxt: str) -> str:
     if prev == "]" and prev2 in ("operator", "#") and nxt == "=":
         return ""  # ``operator []=`` / ``#[]=`` is one operator name: ``[] =`` does not parse
     return _Spacer.between(prev, prev2, nxt)
 
 
-def _measure(root: list[str | Group]) -> None:
-    """Fill each group's flat length and hard-break flag, innermost first (no recursion)."""
+def _measure(root: list[str | Group]) -> list[str]:
+    """Fill each group's flat length, hard-break flag and item gaps, innermost first (no recursion); the root's
+    item gaps are returned. Each gap is worked out once here and reused by the layout."""
     order: list[Group] = []
-    stack = [it for it in root if isinstance(it, Group)]
+    stack = [it for it in root if type(it) is not str]
     while stack:
         g = stack.pop()
-        order.append(g)
-        stack.extend(it for it in g.items if isinstance(it, Group))
+        order.append(g)  # type: ignore[arg-type]
+        stack.extend(it for it in g.items if type(it) is not str)  # type: ignore[union-attr]
     for g in reversed(order):  # children were appended after their parent
         size = len(g.open) + len(g.close)
         hard = g.block
+        gaps = g.gaps
         prev = prev2 = ""
         for it in g.items:
-            size += len(_gap(prev, prev2, _first(it)))
-            if isinstance(it, Group):
-                size += it._size  # type: ignore[attr-defined]
-                hard = hard or bool(it._hard)
-            else:
-                size += len(it)
+            if type(it) is str:
+                gap = _gap(prev, prev2, it)
+                size += len(gap) + len(it)
                 hard = hard or _hard_token(it)
-            prev2, prev = prev, _last(it)
-        g._size = size  # type: ignore[attr-defined]
+                prev2, prev = prev, it
+            else:
+                gap = _gap(prev, prev2, it.open)  # type: ignore[union-attr]
+                size += len(gap) + it._size  # type: ignore[union-attr]
+                hard = hard or bool(it._hard)  # type: ignore[union-attr]
+                prev2, prev = prev, it.close  # type: ignore[union-attr]
+            gaps.append(gap)
+        g._size = size
         g._hard = hard
+    return _gaps(root)
+
+
+def _gaps(items: list[str | Group]) -> list[str]:
+    gaps: list[str] = []
+    prev = prev2 = ""
+    for it in items:
+        gaps.append(_gap(prev, prev2, _first(it)))
+        prev2, prev = prev, _last(it)
+    return gaps
 
 
 def _hard_token(item: str) -> bool:
@@ -161,16 +177,14 @@ def _flat(group: Group) -> str:
     stack: list[str | Group] = [group]
     while stack:
         it = stack.pop()
-        if isinstance(it, str):
+        if type(it) is str:
             out.append(it)
             continue
-        parts: list[str | Group] = [it.open]
-        prev = prev2 = ""
-        for sub in it.items:
-            parts.append(_gap(prev, prev2, _first(sub)))
+        parts: list[str | Group] = [it.open]  # type: ignore[union-attr]
+        for gap, sub in zip(it.gaps, it.items):  # type: ignore[union-attr]
+            parts.append(gap)
             parts.append(sub)
-            prev2, prev = prev, _last(sub)
-        parts.append(it.close)
+        parts.append(it.close)  # type: ignore[union-attr]
         stack.extend(reversed(parts))
     return "".join(out)
 
@@ -178,51 +192,66 @@ def _flat(group: Group) -> str:
 _Piece = "str | tuple[Group, int]"
 
 
-def _inline(items: list[str | Group], indent: int) -> list:
+def _inline(items: list[str | Group], gaps: list[str], start: int, end: int, indent: int) -> list:
+    """``items[start:end]`` on a line of their own: the first has no gap, the second its gap without the item
+    before the line, the rest the gaps worked out by ``_measure``."""
     pieces: list = []
-    prev = prev2 = ""
-    for it in items:
-        gap = _gap(prev, prev2, _first(it))
+    for k in range(start, end):
+        it = items[k]
+        if k == start:
+            gap = ""
+        elif k == start + 1:
+            gap = _gap(_last(items[start]), "", _first(it))
+        else:
+            gap = gaps[k]
         pieces.append("\n" + _pad(indent) if gap == "\n" else gap)
-        pieces.append((it, indent) if isinstance(it, Group) else it)
-        prev2, prev = prev, _last(it)
+        pieces.append(it if type(it) is str else (it, indent))
     return pieces
 
 
-def _split(items: list[str | Group], sep: str) -> list[list[str | Group]]:
-    parts: list[list[str | Group]] = [[]]
-    for it in items:
-        parts[-1].append(it)
-        if it == sep:
-            parts.append([])
-    return [p for p in parts if p]
-
-
-def _statements(items: list[str | Group]) -> list[list[str | Group]]:
-    stmts: list[list[str | Group]] = [[]]
+def _split(items: list[str | Group], sep: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of items ending with ``sep`` (or the end)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
     for k, it in enumerate(items):
-        if isinstance(it, str) and it.startswith(("//", "/*")) and not stmts[-1]:
-            stmts[-1].append(it)
-            stmts.append([])
-            continue
-        stmts[-1].append(it)
-        nxt = items[k + 1] if k + 1 < len(items) else None
-        if it == ";":
-            stmts.append([])
-        elif isinstance(it, Group) and it.block:
-            follower = _first(nxt) if nxt is not None else ""
+        if it == sep:
+            spans.append((start, k + 1))
+            start = k + 1
+    if start < len(items):
+        spans.append((start, len(items)))
+    return spans
+
+
+def _statements(items: list[str | Group]) -> list[tuple[int, int]]:
+    """(start, end) of each statement: up to a ``;``, a block not continued, or a comment standing alone."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    n = len(items)
+    for k, it in enumerate(items):
+        if type(it) is str:
+            if k == start and it.startswith(("//", "/*")):
+                spans.append((k, k + 1))
+                start = k + 1
+            elif it == ";":
+                spans.append((start, k + 1))
+                start = k + 1
+        elif it.block:  # type: ignore[union-attr]
+            follower = _first(items[k + 1]) if k + 1 < n else ""
             if follower not in _AFTER_BLOCK and follower not in (")", ",", ";", ".", "?.", "..", "]", ":"):
-                stmts.append([])
-    return [s for s in stmts if s]
+                spans.append((start, k + 1))
+                start = k + 1
+    if start < n:
+        spans.append((start, n))
+    return spans
 
 
-def _block_body(items: list[str | Group], indent: int) -> list:
+def _block_body(items: list[str | Group], gaps: list[str], indent: int) -> list:
     pieces: list = []
-    for k, stmt in enumerate(_statements(items)):
+    for k, (start, end) in enumerate(_statements(items)):
         if k:
             pieces.append("\n")
         pieces.append(_pad(indent))
-        pieces.extend(_inline(stmt, indent))
+        pieces.extend(_inline(items, gaps, start, end, indent))
     return pieces
 
 
@@ -231,15 +260,15 @@ def _expand(group: Group, indent: int) -> list:
     if not group.items:
         return [group.open + group.close]
     if group.block:
-        return [group.open, "\n", *_block_body(group.items, indent + 1), "\n" + _pad(indent) + group.close]
+        return [group.open, "\n", *_block_body(group.items, group.gaps, indent + 1), "\n" + _pad(indent) + group.close]
     if group._size + 2 * min(indent, MAX_INDENT) <= WIDTH and not any(  # type: ignore[attr-defined]
         _has_hard_break(i) for i in group.items
     ):
         return [_flat(group)]
     pieces: list = [group.open]
-    for part in _split(group.items, ","):
+    for start, end in _split(group.items, ","):
         pieces.append("\n" + _pad(indent + 1))
-        pieces.extend(_inline(part, indent + 1))
+        pieces.extend(_inline(group.items, group.gaps, start, end, indent + 1))
     pieces.append("\n" + _pad(indent) + group.close)
     return pieces
 
@@ -247,9 +276,9 @@ def _expand(group: Group, indent: int) -> list:
 def format_dart(tokens: list[str]) -> str:
     """Dart tokens → formatted Dart text ending with a newline (an explicit stack: any nesting depth)."""
     root = _tree(tokens)
-    _measure(root)
+    gaps = _measure(root)
     out: list[str] = []
-    stack = list(reversed(_block_body(root, 0)))
+    stack = list(reversed(_block_body(root, gaps, 0)))
     while stack:
         piece = stack.pop()
         if isinstance(piece, str):

@@ -71,6 +71,9 @@ _MASTER = re.compile(
 )
 
 
+_new_tok = tuple.__new__
+
+
 def lex(text: str) -> list[CTok]:
     """Tokens of a COON document (header excluded by the caller). Raises FormatError at the first bad character."""
     pos = _Pos(text)
@@ -94,7 +97,8 @@ def lex(text: str) -> list[CTok]:
                     i += 1
                 continue
             if not (group == "ident" and m.end() - i == 1 and text[i] in "rR" and text[i + 1 : i + 2] in ("'", '"')):
-                append(CTok(group, m.group(), line, i - line_start + 1))  # type: ignore[arg-type]
+                # the hot path: ``tuple.__new__`` skips namedtuple's Python-level ``__new__`` (same CTok)
+                append(_new_tok(CTok, (group, m.group(), line, i - line_start + 1, False)))
                 i = m.end()
                 continue
         ch = text[i]
@@ -178,27 +182,32 @@ def lex(text: str) -> list[CTok]:
     return out
 
 
-def check_brackets(tokens: Sequence[Any]) -> None:
+def check_brackets(texts: Sequence[str], origins: Sequence[Any]) -> None:
     """Raise FormatError at the first unbalanced bracket, naming the bracket expected.
 
-    Works on anything with ``text``/``line``/``column`` whose bracket tokens are exactly ``( ) [ ] { }`` (decoded
-    Dart tokens: macros such as ``#i`` hold an unclosed ``{``).
+    ``texts`` are decoded Dart tokens (macros such as ``#i`` hold an unclosed ``{``) and ``origins[k]`` has the
+    ``line``/``column`` that ``texts[k]`` came from.
     """
-    stack: list[Any] = []
-    for tok in tokens:
-        if tok.text in OPENERS:
-            stack.append(tok)
-        elif tok.text in CLOSERS:
+    stack: list[int] = []
+    for k, text in enumerate(texts):
+        if text in OPENERS:
+            stack.append(k)
+        elif text in CLOSERS:
+            here = origins[k]
             if not stack:
-                raise FormatError(f"unbalanced '{tok.text}'", tok.line, tok.column, expected="no closing bracket here")
+                raise FormatError(f"unbalanced '{text}'", here.line, here.column, expected="no closing bracket here")
             top = stack.pop()
-            if OPENERS[top.text] != tok.text:
+            if OPENERS[texts[top]] != text:
+                opened = origins[top]
                 raise FormatError(
-                    f"'{tok.text}' closes '{top.text}' opened at {top.line}:{top.column}",
-                    tok.line,
-                    tok.column,
-                    expected=f"'{OPENERS[top.text]}'",
+                    f"'{text}' closes '{texts[top]}' opened at {opened.line}:{opened.column}",
+                    here.line,
+                    here.column,
+                    expected=f"'{OPENERS[texts[top]]}'",
                 )
     if stack:
         top = stack[-1]
-        raise FormatError(f"unclosed '{top.text}'", top.line, top.column, expected=f"'{OPENERS[top.text]}' before end")
+        opened = origins[top]
+        raise FormatError(
+            f"unclosed '{texts[top]}'", opened.line, opened.column, expected=f"'{OPENERS[texts[top]]}' before end"
+        )

@@ -14,13 +14,14 @@ import re
 
 import tree_sitter
 
-from coonbench.dart.equivalence import COMMENT_TYPES, node_position, unit_diff
+from coonbench.dart.equivalence import node_position, unit_diff
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
-from coonbench.formats._coon_decode import decode_tokens
+from coonbench.formats._coon_decode import decode_texts
 from coonbench.formats._coon_encode import encode_unit, parse_source
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_tables import HEADER_PREFIX, VERSION
+from coonbench.formats._coon_words import collector_paused
 from coonbench.formats.base import FormatError
 
 VERIFY_ENV = "COONBENCH_COON_VERIFY"
@@ -79,10 +80,9 @@ def _refusal(
 def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: bool) -> None:
     """Raise FormatError when ``coon`` does not decode to ``source``'s tree (and comments, when kept)."""
     try:
-        dtoks = decode_tokens(coon)
+        texts, _ = decode_texts(coon)
     except FormatError as err:
         return _raise_mismatch(source, unit, [], f"its COON does not decode ({err})")
-    texts = [t.text for t in dtoks]
     decoded = format_dart(texts)
     try:
         back = parse_unit(decoded, unit.kind)  # the source's reading only: one parse
@@ -98,8 +98,8 @@ def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: boo
             expected="Dart that COON round-trips (encode(..., verify=False) skips this check)",
         )
     if keep_comments:
-        want = [t for t in unit_tokens(unit, comments=True) if t.node.type in COMMENT_TYPES]
-        got = [t.text.rstrip() for t in unit_tokens(back, comments=True) if t.node.type in COMMENT_TYPES]
+        want = [t for t in unit_tokens(unit, comments=True) if t.is_comment]
+        got = [t.text.rstrip() for t in unit_tokens(back, comments=True) if t.is_comment]
         for k, tok in enumerate(want):
             if k >= len(got) or got[k] != tok.text.rstrip():
                 raise _refusal(source, unit, tok.node, "this comment would not come back", "comment")
@@ -137,6 +137,11 @@ def encode(
     the same tree (and the same comments, with ``keep_comments``)."""
     if not isinstance(source, str):
         raise FormatError("Dart source must be text", expected="str")
+    with collector_paused():
+        return _encode(source, keep_comments, header, verify)
+
+
+def _encode(source: str, keep_comments: bool, header: bool, verify: bool | None) -> str:
     unit = parse_source(source)
     try:
         text = encode_unit(unit, keep_comments=keep_comments)
