@@ -132,3 +132,23 @@ def test_coon_is_shorter_than_minified_dart() -> None:
     coon = sum(count_tokens(encode(s)) for _, _, s in samples)
     mini = sum(count_tokens(minify(s)) for _, _, s in samples)
     assert coon < mini
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_codec_leaves_the_garbage_collector_as_it_found_it(was_on: bool) -> None:
+    """encode/decode hold the collector for speed (``collector_paused``) and give it back as it was, errors too."""
+    import gc
+
+    from coonbench.formats.base import FormatError
+
+    (gc.enable if was_on else gc.disable)()
+    try:
+        decode(encode("class A { int x = 1; }"))
+        assert gc.isenabled() is was_on
+        with pytest.raises(FormatError):
+            encode("class {")
+        with pytest.raises(FormatError):
+            decode("T(")
+        assert gc.isenabled() is was_on
+    finally:
+        gc.enable()

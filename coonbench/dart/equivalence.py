@@ -171,6 +171,8 @@ def scan(root: tree_sitter.Node) -> Scan:
     code: list[Token] = []
     shape: list[object] = []
     add_token, add_code, add = tokens.append, code.append, shape.append
+    new = tuple.__new__  # ``Token(...)`` without namedtuple's Python-level ``__new__``
+    data, offset = root.text or b"", root.start_byte  # a leaf's text is sliced from here (quicker than node.text)
     cursor = root.walk()
     first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     depth = 0
@@ -178,10 +180,9 @@ def scan(root: tree_sitter.Node) -> Scan:
         node = cursor.node
         kind = node.type  # type: ignore[union-attr]
         if kind in _WHOLE_TYPES:
-            raw = node.text  # type: ignore[union-attr]
-            if raw:
-                text = raw.decode("utf-8")
-                token = Token(text, node, kind)  # type: ignore[arg-type]
+            text = data[node.start_byte - offset : node.end_byte - offset].decode("utf-8")  # type: ignore[union-attr]
+            if text:
+                token = new(Token, (text, node, kind))
                 add_token(token)
                 if kind not in COMMENT_TYPES:
                     add_code(token)
@@ -196,10 +197,9 @@ def scan(root: tree_sitter.Node) -> Scan:
             depth += 1
             continue
         else:
-            raw = node.text  # type: ignore[union-attr]
-            text = raw.decode("utf-8") if raw else ""
+            text = data[node.start_byte - offset : node.end_byte - offset].decode("utf-8")  # type: ignore[union-attr]
             if text:  # MISSING nodes and zero-width leaves are no token
-                token = Token(text, node, kind)  # type: ignore[arg-type]
+                token = new(Token, (text, node, kind))
                 add_token(token)
                 add_code(token)
             if text in CLOSERS and len(shape) >= 3 and shape[-1] == "," and shape[-3] == depth:

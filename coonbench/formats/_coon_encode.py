@@ -256,8 +256,11 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
     return out
 
 
+_new_tok = tuple.__new__
+
+
 def _ctok(kind: str, text: str) -> CTok:
-    return CTok(kind, text, 0, 0)
+    return _new_tok(CTok, (kind, text, 0, 0, False))  # namedtuple's own ``__new__`` is a Python call: skipped
 
 
 def _to_ctoks(items: list[_Item]) -> list[CTok]:
@@ -455,10 +458,10 @@ def _spell(tok: CTok) -> str:
 def _join(toks: list[CTok]) -> str:
     parts: list[str] = []
     prev: CTok | None = None
+    ptext = ""
     for tok in toks:
-        text = _spell(tok)
+        text = spelled = _spell(tok)
         if prev is not None:
-            ptext = _spell(prev)
             if prev.kind == "comment" and ptext.startswith("//"):
                 parts.append("\n")
             elif prev.kind == "def":
@@ -481,7 +484,7 @@ def _join(toks: list[CTok]) -> str:
             elif tok.spaced:
                 parts.append(" ")  # ``@x (int, int) f()``: the decoder keeps the gap (``annotations``)
         parts.append(text)
-        prev = tok
+        prev, ptext = tok, spelled
     if prev is not None and prev.kind == "comment" and prev.text.startswith("//"):
         parts.append("\n")
     return "".join(parts)

@@ -167,10 +167,6 @@ def _hard_token(item: str) -> bool:
     return item.startswith("//") or ("\n" in item and not item.startswith(("'", '"', "r")))
 
 
-def _has_hard_break(item: str | Group) -> bool:
-    return item._hard if isinstance(item, Group) else _hard_token(item)  # type: ignore[return-value]
-
-
 def _flat(group: Group) -> str:
     """A group on one line; only called on groups that fit in ``WIDTH`` (so short, and shallow)."""
     out: list[str] = []
@@ -261,9 +257,7 @@ def _expand(group: Group, indent: int) -> list:
         return [group.open + group.close]
     if group.block:
         return [group.open, "\n", *_block_body(group.items, group.gaps, indent + 1), "\n" + _pad(indent) + group.close]
-    if group._size + 2 * min(indent, MAX_INDENT) <= WIDTH and not any(  # type: ignore[attr-defined]
-        _has_hard_break(i) for i in group.items
-    ):
+    if not group._hard and group._size + 2 * min(indent, MAX_INDENT) <= WIDTH:  # _hard: some item breaks the line
         return [_flat(group)]
     pieces: list = [group.open]
     for start, end in _split(group.items, ","):
@@ -279,10 +273,11 @@ def format_dart(tokens: list[str]) -> str:
     gaps = _measure(root)
     out: list[str] = []
     stack = list(reversed(_block_body(root, gaps, 0)))
+    put, pop, push = out.append, stack.pop, stack.extend
     while stack:
-        piece = stack.pop()
-        if isinstance(piece, str):
-            out.append(piece)
+        piece = pop()
+        if type(piece) is str:
+            put(piece)
         else:
-            stack.extend(reversed(_expand(*piece)))
+            push(reversed(_expand(*piece)))
     return "".join(out) + "\n"
