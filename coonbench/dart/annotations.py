@@ -14,6 +14,8 @@ from functools import lru_cache
 import tree_sitter
 import tree_sitter_dart
 
+from coonbench.dart.parse import ParsedUnit
+
 
 @lru_cache(maxsize=1)
 def _names() -> tree_sitter.Query:
@@ -60,7 +62,15 @@ def annotation_gaps(root: tree_sitter.Node) -> list[tuple[tree_sitter.Node, bool
     return out
 
 
-def detached_names(root: tree_sitter.Node) -> frozenset[int]:
+def unit_gaps(unit: ParsedUnit) -> list[tuple[tree_sitter.Node, bool]]:
+    """``annotation_gaps`` of a parsed unit's tree, looked up once per unit (the encoder and its check both ask)."""
+    found = unit.cache.get("annotation_gaps")
+    if found is None:
+        found = unit.cache["annotation_gaps"] = annotation_gaps(unit.root)
+    return found  # type: ignore[return-value]
+
+
+def detached_names(unit: ParsedUnit) -> frozenset[int]:
     """End bytes of the annotation names a detached ``(`` follows: a writer puts a space after the token ending
     there."""
-    return frozenset(name.end_byte for name, detached in annotation_gaps(root) if detached)
+    return frozenset(name.end_byte for name, detached in unit_gaps(unit) if detached)

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import tree_sitter
 
-from coonbench.dart.annotations import annotation_gaps
+from coonbench.dart.annotations import unit_gaps
 from coonbench.dart.parse import ParsedUnit, parse_unit
 from coonbench.dart.strings import string_parts
 
@@ -304,7 +304,7 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     root = ua.root.type if ua.kind == "program" else f"<{ua.kind}>"
     found = None if unit_scan(ua).shape == unit_scan(ub).shape else _compare(ua.root, ub.root, root)
     if found is None:
-        found = _gap_difference(ua.root, ub.root, root)
+        found = _gap_difference(ua, ub, root)
     if found is None:
         return None
     diff, node = found
@@ -312,9 +312,9 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     return replace(diff, line=where[0], column=where[1]) if where else diff
 
 
-def _gap_difference(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:
+def _gap_difference(ua: ParsedUnit, ub: ParsedUnit, root: str) -> _Found | None:
     """Trees that are alike can still be different Dart: ``@x (…)`` and ``@x(…)`` (see ``annotations``)."""
-    for (name, gap_a), (_, gap_b) in zip(annotation_gaps(a), annotation_gaps(b)):
+    for (name, gap_a), (_, gap_b) in zip(unit_gaps(ua), unit_gaps(ub)):
         if gap_a != gap_b:
             spelled = [f"@{node_text(name)}{' ' if gap else ''}(" for gap in (gap_a, gap_b)]
             return Difference(f"{root}/annotation[{node_text(name)}]", *spelled), name

@@ -93,6 +93,6 @@ def minify(source: str, *, keep_comments: bool = False) -> str:
     """Dart without comments (unless kept) or insignificant whitespace; AST-equivalent to ``source`` (the space in
     ``@override (int, int) get pair`` is significant, see ``annotations``, and kept)."""
     unit = parse_unit(source)
-    detached = detached_names(unit.root)
+    detached = detached_names(unit)
     texts = [t.text + " " if t.node.end_byte in detached else t.text for t in unit_tokens(unit, comments=keep_comments)]
     return join_tokens(merge_closers(texts))

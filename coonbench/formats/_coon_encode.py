@@ -107,7 +107,7 @@ def parse_source(source: str) -> ParsedUnit:
 
 def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list[_Item]:
     toks = unit_tokens(unit, comments=keep_comments)
-    detached = detached_names(unit.root)
+    detached = detached_names(unit)
     items: list[_Item] = []
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
