@@ -1,11 +1,13 @@
 """COON codec speed on real Dart: KB/s of encode, of its round-trip verification, and of decode (CPU time).
 
-    python benchmarks/coon_speed.py [DIR] [--repeat N]
+    python benchmarks/coon_speed.py [DIR] [--repeat N] [--phases]
 
 DIR defaults to ``../shared/reference/dart-real`` (the development set) when present, else ``data/dart``. Sizes are
 UTF-8 bytes of the Dart source; times are process CPU seconds (best of ``--repeat`` runs), so a loaded machine
 changes them less than wall time. "verify" is the extra cost of ``encode``'s self-check (encode with it minus
-encode without); "encode+verify+decode" is the figure the 1 MB/s goal is about.
+encode without); "encode+verify+decode" is the figure the 1 MB/s goal is about. ``--phases`` adds where that time goes: the two
+tree-sitter parses, the two tree walks (tokens and comparison shape), the encoder's rules, the decoder's rules and
+the layout (each run twice: in the check and in ``decode``) and the comparison of the two trees.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ import sys
 import time
 from pathlib import Path
 
+from coonbench.dart.equivalence import unit_diff, unit_scan
 from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.formats._coon_decode import decode_texts
+from coonbench.formats._coon_encode import encode_unit, parse_source
+from coonbench.formats._coon_format import format_dart
+from coonbench.formats._coon_words import collector_paused
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode
 from coonbench.paths import REPO_ROOT, SHARED_DIR
@@ -35,10 +42,40 @@ def _best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
     return best
 
 
+PHASES = (
+    "parse (source)", "walk (source)", "encoder rules", "decoder rules", "layout", "parse (decoded)",
+    "walk (decoded) + compare",
+)
+
+
+def _phases(sources: list[str]) -> dict[str, float]:
+    """CPU seconds of each step of one verified encode and one decode per file, in the codec's own order."""
+    spent = dict.fromkeys(PHASES, 0.0)
+
+    def timed(phase: str, fn, *args):  # type: ignore[no-untyped-def]
+        start = time.process_time()
+        result = fn(*args)
+        spent[phase] += time.process_time() - start
+        return result
+
+    with collector_paused():
+        for source in sources:
+            unit = timed("parse (source)", parse_source, source)
+            timed("walk (source)", unit_scan, unit)
+            coon = timed("encoder rules", encode_unit, unit)
+            for _ in ("check", "decode"):
+                texts = timed("decoder rules", decode_texts, coon)[0]
+                dart = timed("layout", format_dart, texts)
+            back = timed("parse (decoded)", parse_unit, dart, unit.kind)
+            timed("walk (decoded) + compare", unit_diff, unit, back, source)
+    return spent
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", type=Path, default=None)
     parser.add_argument("--repeat", type=int, default=1, help="runs per phase; the best is reported")
+    parser.add_argument("--phases", action="store_true", help="also print where encode+verify+decode spends its time")
     args = parser.parse_args(argv)
     root = args.directory or _default_dir()
     if not any(root.rglob("*.dart")):
@@ -62,6 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"verify (extra)          {size_kb / max(verified - plain, 1e-9):8.0f} KB/s   ({verified - plain:.2f} s CPU)")
     print(f"decode                  {size_kb / dec:8.0f} KB/s   ({dec:.2f} s CPU)")
     print(f"encode+verify+decode    {size_kb / (verified + dec):8.0f} KB/s   ({verified + dec:.2f} s CPU)")
+    if args.phases:
+        spent = _phases(sources)
+        total = sum(spent.values()) or 1e-9
+        print(f"where encode+verify+decode spends its time ({total:.2f} s CPU in one run):")
+        for phase, seconds in spent.items():
+            print(f"  {phase:26s} {seconds:6.2f} s  {100 * seconds / total:5.1f}%")
     return 0
 
 

@@ -32,9 +32,17 @@ def test_directory_without_dart_is_a_usage_error(script: str, tmp_path: Path) ->
 
 
 def test_speed_script_prints_every_phase() -> None:
-    out = _run("coon_speed.py", str(REPO_ROOT / "data" / "dart" / "simple"))
+    out = _run("coon_speed.py", str(REPO_ROOT / "data" / "dart" / "simple"), "--phases")
     assert out.returncode == 0, out.stderr
     for phase in ("encode (no verify)", "verify (extra)", "decode", "encode+verify+decode"):
         line = next(line for line in out.stdout.splitlines() if line.startswith(phase))
         rate = line.removeprefix(phase).split()[0]
         assert int(rate) > 0 and line.split()[-4] == "KB/s", line
+    shares = []
+    for step in ("parse (source)", "walk (source)", "encoder rules", "decoder rules", "layout", "parse (decoded)",
+                 "walk (decoded) + compare"):
+        line = next(line for line in out.stdout.splitlines() if line.strip().startswith(step))
+        seconds, unit, share = line.strip().removeprefix(step).split()
+        assert unit == "s" and float(seconds) >= 0, line
+        shares.append(float(share.rstrip("%")))
+    assert abs(sum(shares) - 100) < 1, shares  # the steps are the whole of one encode+verify+decode
