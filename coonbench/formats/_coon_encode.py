@@ -122,7 +122,7 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
         kind = kinds[k]
         item = _Item(tok.text, tok.node, kind)
         if kind == "word":
-            if _is_label(tok.node):
+            if next_sig[k] == ":" and tok.type == "identifier" and _is_label(tok.node):  # a label: ``name :``
                 item.kind = "label"
                 enum_node = _enum_type_node(tok.node)
                 if enum_node is not None:

@@ -65,7 +65,7 @@ def scan_string(text: str, i: int, pos: _Pos) -> int:
 
 _OPS_RE = "|".join(re.escape(o) for o in DART_OPERATORS)
 _MASTER = re.compile(
-    r"(?P<ws>[ \t\r\n]+)|(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)"
+    r"(?P<ws>[ \t\r\n]+)|(?P<ident>(?![rR]['\"])[A-Za-z_$][A-Za-z0-9_$]*)"  # ``r'…'`` is a raw string
     r"|(?P<num>0[xX][0-9a-fA-F][0-9a-fA-F_]*|(?:\d[\d_]*(?:\.\d[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?)"
     rf"|(?P<op>(?!//|/\*)(?:{_OPS_RE}|[+\-*/%<>=!&|^~?.:;,()\[\]{{}}]))"
 )
@@ -86,21 +86,21 @@ def lex(text: str) -> list[CTok]:
         m = match(text, i)
         if m is not None:
             group = m.lastgroup
-            if group == "ws":
-                chunk = m.group()
-                if "\n" in chunk:
-                    line += chunk.count("\n")
-                    line_start = i + chunk.rindex("\n") + 1
-                i = m.end()
-                if text.startswith("(", i):
-                    append(CTok("op", "(", line, i - line_start + 1, True))
-                    i += 1
-                continue
-            if not (group == "ident" and m.end() - i == 1 and text[i] in "rR" and text[i + 1 : i + 2] in ("'", '"')):
+            if group != "ws":
                 # the hot path: ``tuple.__new__`` skips namedtuple's Python-level ``__new__`` (same CTok)
-                append(_new_tok(CTok, (group, m.group(), line, i - line_start + 1, False)))
-                i = m.end()
+                end = m.end()
+                append(_new_tok(CTok, (group, text[i:end], line, i - line_start + 1, False)))
+                i = end
                 continue
+            chunk = m.group()  # whitespace
+            if "\n" in chunk:
+                line += chunk.count("\n")
+                line_start = i + chunk.rindex("\n") + 1
+            i = m.end()
+            if text.startswith("(", i):
+                append(CTok("op", "(", line, i - line_start + 1, True))
+                i += 1
+            continue
         ch = text[i]
         col = i - line_start + 1
         if is_string_start(text, i):
