@@ -12,7 +12,6 @@ members, see ``parse_unit``); two sources are only equivalent when they are the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from difflib import SequenceMatcher
@@ -117,27 +116,6 @@ def _path_text(root: str, path: _Path | None) -> str:
 _WHOLE_TYPES = ATOMIC_TYPES | COMMENT_TYPES
 
 
-def preorder(root: tree_sitter.Node) -> Iterator[tuple[tree_sitter.Node, str, int]]:
-    """(node, type, depth) for every node under ``root`` (itself included, depth 0) in document order. String
-    literals and comments are not entered: each is one token (a string's contents are gaps between its quotes).
-    A cursor walk: no recursion, in Python or in C, so 10,000-deep trees are walked too."""
-    cursor = root.walk()
-    depth = 0
-    while True:
-        node = cursor.node
-        assert node is not None
-        kind = node.type
-        yield node, kind, depth
-        if kind not in _WHOLE_TYPES and cursor.goto_first_child():
-            depth += 1
-            continue
-        while depth and not cursor.goto_next_sibling():
-            cursor.goto_parent()
-            depth -= 1
-        if not depth:
-            return
-
-
 class Token(NamedTuple):
     """One lexical unit of the source: a leaf, a whole string literal, or a comment (a tuple: cheap to make)."""
 
@@ -159,8 +137,10 @@ class Scan(NamedTuple):
 
 
 def scan(root: tree_sitter.Node) -> Scan:
-    """One walk of a tree (``preorder``'s order, inlined: this walk is the COON codec's hottest loop) giving its
-    token stream, with and without comments, and its comparison shape.
+    """One walk of a tree in document order giving its token stream, with and without comments, and its comparison
+    shape. String literals and comments are not entered: each is one token (a string's contents are gaps between
+    its quotes). A cursor walk: no recursion, in Python or in C, so 10,000-deep trees are walked too; it is the
+    COON codec's hottest loop, so the cursor's methods are called directly.
 
     The shape is the tree in document order as (depth, type, text) per node — text for leaves and string literals,
     None for inner nodes — with comments and trailing commas left out exactly as ``_compare`` leaves them out.
@@ -221,11 +201,6 @@ def unit_scan(unit: ParsedUnit) -> Scan:
     if found is None:
         found = unit.cache["scan"] = scan(unit.root)
     return found  # type: ignore[return-value]
-
-
-def _shape(root: tree_sitter.Node) -> list[object]:
-    """The comparison shape of a tree (see ``scan``)."""
-    return scan(root).shape
 
 
 def _compare(a: tree_sitter.Node, b: tree_sitter.Node, root: str) -> _Found | None:
