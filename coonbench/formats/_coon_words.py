@@ -58,8 +58,8 @@ def _label_word(text: str) -> bool:
 def reading(tok: CTok, prev: CTok | None, nxt: CTok | None) -> tuple[str, str]:
     """How the decoder reads a word: ('label', full label) or ('ident', Dart identifier).
 
-    Called once a word by the decoder and up to three times by the encoder: the tests of ``_item_start`` and
-    ``CTok.is_op`` are written out here."""
+    Called once a word by the decoder and up to three times by the encoder, so its tests of the tokens around
+    (``prev`` opens an argument: ``(`` or ``,``) are written out inline rather than through helper calls."""
     text = tok.text
     if tok.kind == "esc":
         return ("ident", text)
