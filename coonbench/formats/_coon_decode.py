@@ -52,6 +52,10 @@ def strip_header(text: str) -> tuple[str, int]:
     return rest, skipped + 1
 
 
+_AS_WRITTEN = frozenset(("op", "str", "num", "comment", "at", "hash"))
+"""COON token kinds that are Dart as written (but for the few rules of ``decode_texts``'s first branch)."""
+
+
 def decode_tokens(text: str) -> list[DartToken]:
     """COON text → Dart tokens with their COON positions. Raises FormatError (lexical, brackets, macros)."""
     texts, origins = decode_texts(text)
@@ -83,7 +87,7 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
     while i < n:
         tok = toks[i]
         kind = tok.kind
-        if kind == "op" or kind == "str" or kind == "num" or kind == "comment" or kind == "at" or kind == "hash":
+        if kind in _AS_WRITTEN:
             if kind == "op":
                 op = tok.text
                 if (

@@ -35,7 +35,7 @@ class Group:
     block: bool = False
     _size: int = 0
     _hard: bool | None = None
-    gaps: list[str] = field(default_factory=list)  # the gap before each item, read on one line (``_measure``)
+    gaps: list[str] = field(default_factory=list)  # the gap before each item, read on one line (``_gaps``)
 
 
 def _tree(tokens: list[str]) -> list[str | Group]:
@@ -133,28 +133,23 @@ def _measure(root: list[str | Group]) -> list[str]:
         order.append(g)  # type: ignore[arg-type]
         stack.extend(it for it in g.items if type(it) is not str)  # type: ignore[union-attr]
     for g in reversed(order):  # children were appended after their parent
-        size = len(g.open) + len(g.close)
+        g.gaps = _gaps(g.items)
+        size = len(g.open) + len(g.close) + sum(map(len, g.gaps))
         hard = g.block
-        gaps = g.gaps
-        prev = prev2 = ""
         for it in g.items:
             if type(it) is str:
-                gap = _gap(prev, prev2, it)
-                size += len(gap) + len(it)
+                size += len(it)
                 hard = hard or _hard_token(it)
-                prev2, prev = prev, it
             else:
-                gap = _gap(prev, prev2, it.open)  # type: ignore[union-attr]
-                size += len(gap) + it._size  # type: ignore[union-attr]
+                size += it._size  # type: ignore[union-attr]
                 hard = hard or bool(it._hard)  # type: ignore[union-attr]
-                prev2, prev = prev, it.close  # type: ignore[union-attr]
-            gaps.append(gap)
         g._size = size
         g._hard = hard
     return _gaps(root)
 
 
 def _gaps(items: list[str | Group]) -> list[str]:
+    """The gap before each item when the items stand on one line (worked out once, reused by the layout)."""
     gaps: list[str] = []
     prev = prev2 = ""
     for it in items:
