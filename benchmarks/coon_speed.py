@@ -25,6 +25,7 @@ from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_words import collector_paused
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode
+from coonbench._native import STATUS
 from coonbench.paths import REPO_ROOT, SHARED_DIR
 
 
@@ -95,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     verified = _best(lambda: [encode(s) for s in sources], args.repeat)
     dec = _best(lambda: [decode(c) for c in coons], args.repeat)
     print(f"{root}: {len(sources)} files, {size_kb:.0f} KB of Dart")
+    print(f"codec build: {STATUS['build']} ({STATUS['why']})")
     print(f"encode (no verify)      {size_kb / plain:8.0f} KB/s   ({plain:.2f} s CPU)")
     print(f"verify (extra)          {size_kb / max(verified - plain, 1e-9):8.0f} KB/s   ({verified - plain:.2f} s CPU)")
     print(f"decode                  {size_kb / dec:8.0f} KB/s   ({dec:.2f} s CPU)")

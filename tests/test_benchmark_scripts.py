@@ -34,6 +34,8 @@ def test_directory_without_dart_is_a_usage_error(script: str, tmp_path: Path) ->
 def test_speed_script_prints_every_phase() -> None:
     out = _run("coon_speed.py", str(REPO_ROOT / "data" / "dart" / "simple"), "--phases")
     assert out.returncode == 0, out.stderr
+    build = next(line for line in out.stdout.splitlines() if line.startswith("codec build: "))
+    assert build.split()[2] in ("compiled", "python"), build  # which codec the figures are of
     for phase in ("encode (no verify)", "verify (extra)", "decode", "encode+verify+decode"):
         line = next(line for line in out.stdout.splitlines() if line.startswith(phase))
         rate = line.removeprefix(phase).split()[0]

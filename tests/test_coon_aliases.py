@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from coonbench.dart import ast_diff
 from coonbench.formats import _coon_encode as codec
 from coonbench.formats._coon_lex import CTok, lex
+from coonbench.formats._coon_verify import check_roundtrip
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode, validate
 from coonbench.tokens import count_tokens
@@ -36,18 +37,20 @@ def _refs(coon: str) -> list[CTok]:
     return [t for t in lex(coon) if t.kind in ("def", "ref")]
 
 
-def _without_aliases(source: str, monkeypatch: pytest.MonkeyPatch, **kw: bool) -> str:
-    with monkeypatch.context() as m:
-        m.setattr(codec, "_alias", lambda toks: toks)
-        return encode(source, **kw)
+def _plain(source: str, keep_comments: bool = False, short_uris: bool = True) -> str:
+    """The document without the dictionary (and without short URIs), checked as ``encode`` checks its own."""
+    unit = codec.parse_source(source)
+    text = codec.encode_unit(unit, keep_comments=keep_comments, dictionary=False, short_uris=short_uris)
+    check_roundtrip(source, unit, text, keep_comments)
+    return text
 
 
-def test_repeats_are_aliased_and_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_repeats_are_aliased_and_round_trip() -> None:
     coon = encode(REPEATED)
     kinds = [t.kind for t in _refs(coon)]
     assert "def" in kinds and "ref" in kinds
     assert ast_diff(REPEATED, decode(coon)) is None
-    plain = _without_aliases(REPEATED, monkeypatch)
+    plain = _plain(REPEATED)
     assert "\\" not in plain
     assert count_tokens(coon) < count_tokens(plain)
     # the aliased document decodes to exactly the same Dart as the one written out in full
@@ -85,14 +88,14 @@ def test_adversarial_sources_round_trip(source: str, keep: bool) -> None:
     assert validate(coon) == []
 
 
-def test_comments_with_backslashes_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_comments_with_backslashes_kept() -> None:
     source = (
         "// \\1 is not an alias here\nvoid f() { someLongFunctionName(); /* \\x \\2 */ someLongFunctionName();"
         " someLongFunctionName(); }"
     )
     coon = encode(source, keep_comments=True)
     assert any(t.kind == "ref" for t in lex(coon))
-    assert decode(coon) == decode(_without_aliases(source, monkeypatch, keep_comments=True))
+    assert decode(coon) == decode(_plain(source, keep_comments=True))
 
 
 def test_hand_written_aliases_read_as_the_lexeme() -> None:
@@ -188,15 +191,12 @@ var z = [':provider', ':provider', ':provider'];
 """
 
 
-def test_package_uris_are_short_and_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_package_uris_are_short_and_round_trip() -> None:
     coon = encode(IMPORTS)
     assert ast_diff(IMPORTS, decode(coon)) is None
     shorts = [t.text for t in lex(coon) if t.kind == "str" and t.text.startswith("':")]
     assert "':flutter/cupertino'" in shorts and "':a_b/src/x-y'" in shorts
-    with monkeypatch.context() as m:
-        m.setattr(codec, "_short_uris", lambda toks: toks)
-        m.setattr(codec, "_alias", lambda toks: toks)
-        plain = encode(IMPORTS)
+    plain = _plain(IMPORTS, short_uris=False)
     assert count_tokens(coon) < count_tokens(plain)
     # the short form is read only after import/export: elsewhere ':provider' is the string it says
     assert decode(coon) == decode(plain)

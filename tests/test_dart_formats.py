@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from coonbench.dart import ast_diff
@@ -10,6 +12,7 @@ from coonbench.dart.query import calls, iter_nodes, iter_tokens
 from coonbench.dart.parse import parse_dart, parse_unit
 from coonbench.datasets.corpus import iter_corpus, split_file_markers
 from coonbench.formats import FormatError, get_format
+from coonbench.paths import REPO_ROOT
 
 SRC = """// header comment
 class A extends StatelessWidget {
@@ -32,6 +35,23 @@ def test_minified_is_equivalent_and_keeps_strings() -> None:
 def test_needs_space_rules() -> None:
     assert needs_space("a", "b") and needs_space("-", "-") and needs_space("r", "'x'") and needs_space("1", ".a")
     assert not needs_space(")", ";") and not needs_space("a", "(") and not needs_space("!", ".")
+
+
+def test_needs_space_shortcut_agrees_with_the_rules() -> None:
+    """``needs_space`` answers next to ``( ) [ ] { } , ;`` without its rules: every rule must agree that no space is
+    needed there, for every pair of real tokens (and a few awkward ones)."""
+    from coonbench.dart import minify as module
+
+    vocab = {t.text for path in sorted(Path(REPO_ROOT, "data", "dart").rglob("*.dart"))[:60]
+             for t in iter_tokens(parse_unit(path.read_text(encoding="utf-8")).root, comments=True)}
+    vocab |= set(module.DART_OPERATORS) | set(module.OPERATOR_CHARS) | set("()[]{},;") | {"1", ".5", "r", "'x'", "//c"}
+    inert = 0
+    for prev in vocab:
+        for nxt in vocab:
+            full = prev.startswith("//") or module._needs_space(prev, nxt)
+            assert needs_space(prev, nxt) == full, (prev, nxt)
+            inert += prev in module._INERT or nxt[0] in module._INERT
+    assert inert > 1000  # the shortcut was exercised
 
 
 def test_corpus_minifies_equivalently() -> None:

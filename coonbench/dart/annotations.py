@@ -33,7 +33,7 @@ def _next_leaf(node: tree_sitter.Node) -> tree_sitter.Node | None:
             current = current.parent
             continue
         while sibling.child_count and sibling.type != "string_literal":
-            first = sibling.children[0]
+            first: tree_sitter.Node | None = sibling.children[0]
             while first is not None and first.is_extra:
                 first = first.next_sibling
             if first is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from difflib import SequenceMatcher
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import tree_sitter
 
@@ -23,11 +23,11 @@ from coonbench.dart.annotations import unit_gaps
 from coonbench.dart.parse import ParsedUnit, parse_unit
 from coonbench.dart.strings import string_parts
 
-COMMENT_TYPES = frozenset({"comment", "documentation_comment", "block_comment"})
+COMMENT_TYPES: Final = frozenset({"comment", "documentation_comment", "block_comment"})
 # Nodes whose children do not cover their text (string contents are gaps between the quotes): compare as a whole.
-ATOMIC_TYPES = frozenset({"string_literal"})
-CLOSERS = frozenset({")", "]", "}", ">"})
-_NAME_FIELDS = ("name",)
+ATOMIC_TYPES: Final = frozenset({"string_literal"})
+CLOSERS: Final = frozenset({")", "]", "}", ">"})
+_NAME_FIELDS: Final = ("name",)
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def _snippet(node: tree_sitter.Node | None) -> str:
 
 _Path = tuple  # (parent path or None, node): a linked path, turned into text only for the one difference found
 _Found = tuple[Difference, "tree_sitter.Node | None"]
-MAX_PATH_STEPS = 40
+MAX_PATH_STEPS: Final = 40
 
 
 def _path_text(root: str, path: _Path | None) -> str:
@@ -113,15 +113,24 @@ def _path_text(root: str, path: _Path | None) -> str:
     return "/".join(steps)
 
 
-_WHOLE_TYPES = ATOMIC_TYPES | COMMENT_TYPES
+_WHOLE_TYPES: Final = ATOMIC_TYPES | COMMENT_TYPES
 
 
-class Token(NamedTuple):
-    """One lexical unit of the source: a leaf, a whole string literal, or a comment (a tuple: cheap to make)."""
+class Token:
+    """One lexical unit of the source: a leaf, a whole string literal, or a comment. A plain class with slots: the
+    walk makes one per leaf, and compiled (``coonbench._native``) it is a native object."""
 
-    text: str
-    node: tree_sitter.Node
-    type: str  # the node's type (read once by the walk: each ``node.type`` is a call into tree-sitter)
+    __slots__ = ("text", "node", "type", "parent", "grandparent")
+
+    def __init__(self, text: str, node: tree_sitter.Node, type: str, parent: str, grandparent: str) -> None:
+        self.text = text
+        self.node = node
+        self.type = type  # the node's type (read once by the walk: each ``node.type`` is a call into tree-sitter)
+        self.parent = parent  # the types of the two nodes above it ("" above the root): ``node.parent`` walks
+        self.grandparent = grandparent  # down from the root each time, so the walk, passing them anyway, keeps them
+
+    def __repr__(self) -> str:
+        return f"Token({self.text!r}, {self.type}, under {self.parent} < {self.grandparent})"
 
     @property
     def is_comment(self) -> bool:
@@ -136,7 +145,7 @@ class Scan(NamedTuple):
     shape: list[object]  # the comparison shape (``scan``)
 
 
-def scan(root: tree_sitter.Node) -> Scan:
+def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
     """One walk of a tree in document order giving its token stream, with and without comments, and its comparison
     shape. String literals and comments are not entered: each is one token (a string's contents are gaps between
     its quotes). A cursor walk: no recursion, in Python or in C, so 10,000-deep trees are walked too; it is the
@@ -145,50 +154,60 @@ def scan(root: tree_sitter.Node) -> Scan:
     The shape is the tree in document order as (depth, type, text) per node — text for leaves and string literals,
     None for inner nodes — with comments and trailing commas left out exactly as ``_compare`` leaves them out.
     Pre-order with depths is a tree's unique spelling, so equal shapes mean ``_compare`` finds no difference: the
-    fast path of ``unit_diff`` (``_compare`` then runs only to say where two trees differ).
+    fast path of ``unit_diff`` (``_compare`` then runs only to say where two trees differ). Without
+    ``tokens_too`` only the shape is made (the token lists stay empty): all a decoded tree is walked for.
     """
     tokens: list[Token] = []
     code: list[Token] = []
     shape: list[object] = []
-    add_token, add_code, add = tokens.append, code.append, shape.append
-    new = tuple.__new__  # ``Token(...)`` without namedtuple's Python-level ``__new__``
-    data, offset = root.text or b"", root.start_byte  # a leaf's text is sliced from here (quicker than node.text)
+    # typed locals: tree-sitter's values are untyped to the compiled build, which then works on them natively
+    data: bytes = root.text or b""  # a leaf's text is sliced from here (quicker than node.text)
+    offset: int = root.start_byte
     cursor = root.walk()
     first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     depth = 0
+    above = ["", ""]  # the types of the nodes above the current one (two sentinels)
     while True:
         node = cursor.node
-        kind = node.type  # type: ignore[union-attr]
+        kind: str = node.type
         if kind in _WHOLE_TYPES:
-            text = data[node.start_byte - offset : node.end_byte - offset].decode("utf-8")  # type: ignore[union-attr]
+            start: int = node.start_byte
+            end: int = node.end_byte
+            text = data[start - offset : end - offset].decode("utf-8")
             if text:
-                token = new(Token, (text, node, kind))
-                add_token(token)
+                if tokens_too:
+                    token = Token(text, node, kind, above[-1], above[-2])
+                    tokens.append(token)
+                    if kind not in COMMENT_TYPES:
+                        code.append(token)
                 if kind not in COMMENT_TYPES:
-                    add_code(token)
-                    add(depth)
-                    add(kind)
+                    shape.append(depth)
+                    shape.append(kind)
                     # adjacent literals (or interpolation) compare part by part, as ``_compare`` does
-                    add(string_parts(text) if node.child_count > 2 else text)  # type: ignore[union-attr]
+                    shape.append(string_parts(text) if node.child_count > 2 else text)
         elif first_child():
-            add(depth)
-            add(kind)
-            add(None)
+            shape.append(depth)
+            shape.append(kind)
+            shape.append(None)
+            above.append(kind)
             depth += 1
             continue
         else:
-            text = data[node.start_byte - offset : node.end_byte - offset].decode("utf-8")  # type: ignore[union-attr]
-            if text:  # MISSING nodes and zero-width leaves are no token
-                token = new(Token, (text, node, kind))
-                add_token(token)
-                add_code(token)
+            start = node.start_byte
+            end = node.end_byte
+            text = data[start - offset : end - offset].decode("utf-8")
+            if text and tokens_too:  # MISSING nodes and zero-width leaves are no token
+                token = Token(text, node, kind, above[-1], above[-2])
+                tokens.append(token)
+                code.append(token)
             if text in CLOSERS and len(shape) >= 3 and shape[-1] == "," and shape[-3] == depth:
                 del shape[-3:]  # a trailing comma: the closer is its sibling
-            add(depth)
-            add(kind)
-            add(text)
+            shape.append(depth)
+            shape.append(kind)
+            shape.append(text)
         while depth and not next_sibling():
             parent()
+            above.pop()
             depth -= 1
         if not depth:
             return Scan(tokens, code, shape)
@@ -277,7 +296,9 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     if ua.kind != ub.kind:
         return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}", 1, 1)
     root = ua.root.type if ua.kind == "program" else f"<{ua.kind}>"
-    found = None if unit_scan(ua).shape == unit_scan(ub).shape else _compare(ua.root, ub.root, root)
+    cached = ub.cache.get("scan")  # a decoded tree has none: only its shape is made
+    theirs = cached if isinstance(cached, Scan) else scan(ub.root, tokens_too=False)
+    found = None if unit_scan(ua).shape == theirs.shape else _compare(ua.root, ub.root, root)
     if found is None:
         found = _gap_difference(ua, ub, root)
     if found is None:
@@ -289,10 +310,13 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
 
 def _gap_difference(ua: ParsedUnit, ub: ParsedUnit, root: str) -> _Found | None:
     """Trees that are alike can still be different Dart: ``@x (…)`` and ``@x(…)`` (see ``annotations``)."""
-    for (name, gap_a), (_, gap_b) in zip(unit_gaps(ua), unit_gaps(ub)):
+    gaps_a = unit_gaps(ua)
+    if not gaps_a:
+        return None  # nothing to compare: ``ub``'s annotations are not looked up
+    for (name, gap_a), (_, gap_b) in zip(gaps_a, unit_gaps(ub)):
         if gap_a != gap_b:
-            spelled = [f"@{node_text(name)}{' ' if gap else ''}(" for gap in (gap_a, gap_b)]
-            return Difference(f"{root}/annotation[{node_text(name)}]", *spelled), name
+            left, right = (f"@{node_text(name)}{' ' if gap else ''}(" for gap in (gap_a, gap_b))
+            return Difference(f"{root}/annotation[{node_text(name)}]", left, right), name
     return None
 
 

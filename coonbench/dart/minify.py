@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Final
 
 from coonbench.dart.annotations import detached_names
 from coonbench.dart.parse import parse_unit
 from coonbench.dart.query import unit_tokens
 
 # Dart operators and punctuators of two or more characters (longest match decides how text lexes).
-DART_OPERATORS: tuple[str, ...] = tuple(
+DART_OPERATORS: Final[tuple[str, ...]] = tuple(
     sorted(
         """>>>= >>= <<= ~/= ??= ...? ... >>> >> << ~/ ?? ?.. ?. .. => == != <= >= && || ++ -- += -= *= /= %= &= |= ^=
         """.split(),
@@ -22,7 +23,7 @@ DART_OPERATORS: tuple[str, ...] = tuple(
         reverse=True,
     )
 )
-OPERATOR_CHARS = frozenset("+-*/%<>=!&|^~?.:@#")
+OPERATOR_CHARS: Final = frozenset("+-*/%<>=!&|^~?.:@#")
 
 
 def _word(ch: str) -> bool:
@@ -37,14 +38,24 @@ def operator_prefix(text: str) -> int:
     return 1 if text else 0
 
 
-@lru_cache(maxsize=1 << 16)
+_INERT: Final = frozenset("()[]{},;")
+"""Punctuation that no rule below glues to anything: next to one of these no space is ever needed."""
+
+
 def needs_space(prev: str, nxt: str) -> bool:
     """Whether ``prev`` and ``nxt`` would lex differently written without whitespace between them."""
     if not prev or not nxt:
         return False
-    a, b = prev[-1], nxt[0]
     if prev.startswith("//"):
         return True  # handled as a newline by join_tokens
+    if prev in _INERT or nxt[0] in _INERT:
+        return False  # four tokens in ten: answered before the cache
+    return _needs_space(prev, nxt)
+
+
+@lru_cache(maxsize=1 << 16)
+def _needs_space(prev: str, nxt: str) -> bool:
+    a, b = prev[-1], nxt[0]
     if _word(a) and (_word(b) or b in "'\""):
         return True  # identifiers/keywords/numbers run together; ``r'x'`` would become a raw string
     if a in "'\"" and b in "'\"":

@@ -107,13 +107,13 @@ def calls(root: tree_sitter.Node, *, capitalised_only: bool = True) -> Iterator[
             name = node_text(kid)
             if capitalised_only and not name[:1].isupper():
                 continue
-            j, ctor = i + 1, None
+            j, ctor_name = i + 1, None
             if j < len(kids) and kids[j].type == "selector":
                 sel = kids[j].named_children
                 if sel and sel[0].type == "unconditional_assignable_selector" and sel[0].named_children:
-                    ctor = node_text(sel[0].named_children[0])
+                    ctor_name = node_text(sel[0].named_children[0])
                     j += 1
             if j < len(kids) and kids[j].type == "selector":
                 args = _arguments_of(kids[j])
                 if args is not None:
-                    yield Call(name, ctor, kid, args)
+                    yield Call(name, ctor_name, kid, args)

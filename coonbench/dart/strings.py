@@ -7,6 +7,7 @@ parts, so comparing such nodes must compare the parts, not the raw text.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 
 def _word(ch: str) -> bool:
@@ -33,7 +34,7 @@ def _open_string(text: str, i: int) -> tuple[bool, str, int]:
 
 # Inside a string only these characters can matter (its quote, a newline, and unless raw an escape or ``$``):
 # the scan jumps from one to the next.
-_STOPS = {
+_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
     for raw in (False, True)

@@ -4,6 +4,7 @@ Dart. Every error is a FormatError with the COON line and column."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from coonbench.formats._coon_format import format_dart
 from coonbench.formats._coon_lex import CTok, check_brackets, lex
@@ -52,8 +53,9 @@ def strip_header(text: str) -> tuple[str, int]:
     return rest, skipped + 1
 
 
-_AS_WRITTEN = frozenset(("op", "str", "num", "comment", "at", "hash"))
+_AS_WRITTEN: Final = frozenset(("op", "str", "num", "comment", "at", "hash"))
 """COON token kinds that are Dart as written (but for the few rules of ``decode_texts``'s first branch)."""
+_NAME_KINDS: Final = ("ident", "esc")
 
 
 def decode_tokens(text: str) -> list[DartToken]:
@@ -75,7 +77,7 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
     except FormatError as err:
         raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
     if offset:
-        toks = [t._replace(line=t.line + offset) for t in toks]
+        toks = [CTok(t.kind, t.text, t.line + offset, t.column, t.spaced) for t in toks]
     toks = resolve_aliases(toks)
     prevs, nexts = significant(toks)
     after = _next_significant_index(toks)
@@ -101,7 +103,7 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                 ):
                     put(CALL_ENUMS[texts[-2]])  # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's
                     came(tok)
-                elif op == "^" and opens_list(prevs[i]) and nexts[i] is not None and nexts[i].kind in ("ident", "esc"):
+                elif op == "^" and opens_list(prevs[i]) and _is_name(nexts[i]):
                     texts.extend(REQUIRED_THIS)
                     origins.extend((tok,) * len(REQUIRED_THIS))
                     i += 1
@@ -177,14 +179,15 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
             cls = None
             if tok.text in CLASS_MACROS:
                 cls = next((texts[k] for k in range(len(texts) - 1, 0, -1) if declares_class(texts, k)), None)
-            parts = instantiate(tok.text, cls)
-            if parts is None:
+            body_parts = instantiate(tok.text, cls)
+            if body_parts is None:
                 raise FormatError(
                     f"'#{tok.text}' names the enclosing class, but no class was declared before it",
                     tok.line,
                     tok.column,
                     expected="a 'class Name' before it",
                 )
+            parts = body_parts
         else:  # edge, cedge
             parts = ("EdgeInsets", ".", "all", "(", tok.text, ")")
             if kind == "cedge":
@@ -254,12 +257,16 @@ def _ends_annotation_name(texts: list[str]) -> bool:
     return k >= 1 and texts[k - 1] == "@" and IDENT_RE.fullmatch(texts[k]) is not None
 
 
+def _is_name(tok: CTok | None) -> bool:
+    return tok is not None and tok.kind in _NAME_KINDS
+
+
 def _member_follows(toks: list[CTok], after: list[int], d: int) -> bool:
     """Whether ``toks[d]`` is '.' followed (comments skipped) by a name: an enum member shorthand."""
     if d >= len(toks) or not toks[d].is_op("."):
         return False
     m = after[d]
-    return m < len(toks) and toks[m].kind in ("ident", "esc")
+    return m < len(toks) and _is_name(toks[m])
 
 
 def decode(text: str) -> str:

@@ -6,15 +6,15 @@ back differently. Not verified here: ``_coon_verify.encode`` decodes and compare
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 import tree_sitter
 
 from coonbench.dart.annotations import detached_names
 from coonbench.dart.minify import needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
-from coonbench.dart.query import unit_tokens
+from coonbench.dart.query import Token, unit_tokens
 from coonbench.dart.strings import string_end
 from coonbench.formats._coon_lex import CTok, lex
 from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, LABELS, MACROS, TYPES, WIDGETS
@@ -36,22 +36,25 @@ from coonbench.formats._coon_words import (
 from coonbench.formats.base import FormatError
 
 # Longest macro first, so that a macro that is a prefix of another never wins.
-_MACROS_BY_LENGTH = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
+_MACROS_BY_LENGTH: Final = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
 # Named constructors with a widget word: (Type, ".", name) → the dotted name (one COON word).
-_DOTTED = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
-_RECORD_PARENTS = ("record_literal", "record_type", "record_pattern")
+_DOTTED: Final = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
+_RECORD_PARENTS: Final = ("record_literal", "record_type", "record_pattern")
 
 
-@dataclass(slots=True)
 class _Item:
-    """One Dart token on its way to COON, with what the tree said about it."""
+    """One Dart token on its way to COON, with what the tree said about it (a plain class with slots, not a
+    dataclass: the compiled build makes it a native object with a compiled ``__init__``)."""
 
-    text: str
-    node: tree_sitter.Node | None
-    kind: str  # str num word op comment macro edge at hash label lcolon
-    drop: bool = False
-    implied: bool = False  # a label whose enum type was dropped / a call whose first argument's type was dropped
-    spaced: bool = False  # a ``(`` detached from the annotation name before it (``annotations``)
+    __slots__ = ("text", "node", "kind", "drop", "implied", "spaced")
+
+    def __init__(self, text: str, node: tree_sitter.Node | None, kind: str) -> None:
+        self.text = text
+        self.node = node
+        self.kind = kind  # str num word op comment macro edge at hash label lcolon
+        self.drop = False
+        self.implied = False  # a label whose enum type was dropped / a call whose first argument's type was dropped
+        self.spaced = False  # a ``(`` detached from the annotation name before it (``annotations``)
 
 
 def _classify(text: str, node_type: str) -> str:
@@ -66,25 +69,18 @@ def _classify(text: str, node_type: str) -> str:
     return "op"
 
 
-def _is_label(node: tree_sitter.Node) -> bool:
-    parent = node.parent
-    return (
-        node.type == "identifier"
-        and parent is not None
-        and parent.type == "label"
-        and parent.parent is not None
-        and parent.parent.type == "named_argument"
-    )
+def _is_label(tok: Token) -> bool:
+    """A named argument's label (``name`` of ``name: value``)."""
+    return tok.type == "identifier" and tok.parent == "label" and tok.grandparent == "named_argument"
 
 
-def _enum_type_node(label_ident: tree_sitter.Node) -> tree_sitter.Node | None:
+def _enum_type_node(label_ident: Token) -> tree_sitter.Node | None:
     """The ``Type`` of ``label: Type.member…`` when Type is the label's enum type (it can then be dropped)."""
-    label = label_ident.parent
-    assert label is not None and label.parent is not None
-    full = label_ident.text.decode("utf-8") if label_ident.text else ""
-    wanted = ENUM_LABELS.get(full)
+    wanted = ENUM_LABELS.get(label_ident.text)
     if wanted is None:
         return None
+    label = label_ident.node.parent
+    assert label is not None and label.parent is not None
     parts = [c for c in label.parent.named_children if c.type != "label"]
     if len(parts) < 2 or parts[0].type != "identifier" or parts[0].text != wanted.encode():
         return None
@@ -122,9 +118,9 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
         kind = kinds[k]
         item = _Item(tok.text, tok.node, kind)
         if kind == "word":
-            if next_sig[k] == ":" and tok.type == "identifier" and _is_label(tok.node):  # a label: ``name :``
+            if next_sig[k] == ":" and _is_label(tok):  # a label: ``name :``
                 item.kind = "label"
-                enum_node = _enum_type_node(tok.node)
+                enum_node = _enum_type_node(tok)
                 if enum_node is not None:
                     drop_ids.add(enum_node.id)
                     item.implied = True
@@ -142,10 +138,8 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
         elif kind == "op":
             text = tok.text
             if text == "," and not trailing_commas:
-                if next_sig[k] in (")", "]", "}"):
-                    parent = tok.node.parent
-                    if parent is not None and parent.type not in _RECORD_PARENTS:
-                        item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
+                if next_sig[k] in (")", "]", "}") and tok.parent not in _RECORD_PARENTS:
+                    item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
             elif text == ":" and last_sig is not None and last_sig.kind == "label":
                 item.kind = "lcolon"  # the label carries its colon (kept until macros have matched)
             elif text == "(" and last_sig is not None and last_sig.node is not None and detached:
@@ -160,7 +154,7 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
     return [it for it in items if not it.drop]
 
 
-_MACRO_FIRST: dict[str, list[str]] = {}
+_MACRO_FIRST: Final[dict[str, list[str]]] = {}
 for _name, _seq in _MACROS_BY_LENGTH:
     _MACRO_FIRST.setdefault(_seq[0], []).append(_name)
 
@@ -256,31 +250,45 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
     return out
 
 
-_new_tok = tuple.__new__
+
+
+# kind → text → the one token for it: shared by every document, so a CTok is never changed once made
+_CTOKS: Final[dict[str, dict[str, CTok]]] = {}
+_CTOKS_MAX: Final = 1 << 16
 
 
 def _ctok(kind: str, text: str) -> CTok:
-    return _new_tok(CTok, (kind, text, 0, 0, False))  # namedtuple's own ``__new__`` is a Python call: skipped
+    """A positionless COON token, made once per (kind, text) while the table has room (about 200,000 are asked
+    for on the development set, mostly the same few thousand)."""
+    row = _CTOKS.get(kind)
+    if row is None:
+        row = _CTOKS[kind] = {}
+    tok = row.get(text)
+    if tok is None:
+        tok = CTok(kind, text, 0, 0)
+        if len(row) < _CTOKS_MAX:
+            row[text] = tok
+    return tok
 
 
 def _to_ctoks(items: list[_Item]) -> list[CTok]:
     """Items → COON tokens: words abbreviated or escaped so that ``reading`` gives back what the tree said."""
     # First draft: every word and label in its plain spelling, labels with colon; then fix each against reading.
     draft: list[tuple[CTok, _Item | None]] = []
-    for it in items:
-        if it.kind == "label":
-            draft.append((_ctok("ident", it.text), it))
+    for item in items:
+        if item.kind == "label":
+            draft.append((_ctok("ident", item.text), item))
             draft.append((_ctok("op", ":"), None))
-        elif it.kind == "ilabel":
-            draft.append((_ctok("ident", LABELS.get(it.text, it.text)), it))
-        elif it.kind == "word":
-            draft.append((_ctok("ident", it.text), it))
-        elif it.spaced:
+        elif item.kind == "ilabel":
+            draft.append((_ctok("ident", LABELS.get(item.text, item.text)), item))
+        elif item.kind == "word":
+            draft.append((_ctok("ident", item.text), item))
+        elif item.spaced:
             draft.append((CTok("op", "(", 0, 0, True), None))
-        elif it.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash"):
-            draft.append((_ctok(it.kind, it.text), None))
+        elif item.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash"):
+            draft.append((_ctok(item.kind, item.text), None))
         else:  # pragma: no cover - every kind is handled above
-            raise AssertionError(it.kind)
+            raise AssertionError(item.kind)
     toks = [t for t, _ in draft]
     prevs, nexts = significant(toks)
     out: list[CTok] = []
@@ -362,20 +370,20 @@ def _merge_closers(toks: list[CTok]) -> list[CTok]:
     spelling; it parses to the same tree), instead of being kept apart by a space."""
     out: list[CTok] = []
     for tok in toks:
-        if tok.is_op(">") and out and out[-1].is_op(">", ">>"):
+        if tok.text == ">" and tok.kind == "op" and out and out[-1].kind == "op" and out[-1].text in (">", ">>"):
             out[-1] = _ctok("op", out[-1].text + ">")
         else:
             out.append(tok)
     return out
 
 
-ALIAS_REF_COST = 1.5
+ALIAS_REF_COST: Final = 1.5
 """Estimated tokens of a ``\\N`` (with o200k, ``(\\`` and ``.\\`` are one token, `` \\`` another; the number one)."""
-ALIAS_DEF_COST = 1.0
+ALIAS_DEF_COST: Final = 1.0
 """Estimated tokens a definition's ``\\`` adds."""
 # A BPE-like split (case-changes, runs of letters, 3-digit groups, punctuation runs, spaces): within ±1 of the o200k
 # count for 99% of the corpus's words and strings, without loading a tokenizer into the codec.
-_PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]{1,3}|[^A-Za-z0-9\s]+|\s+")
+_PIECES: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]{1,3}|[^A-Za-z0-9\s]+|\s+")
 
 
 @lru_cache(maxsize=65536)
@@ -392,34 +400,37 @@ def _alias(toks: list[CTok]) -> list[CTok]:
 
     Never after ``@`` or ``#``` (their name is glued to the sigil), and only a lexeme that reads back whole after
     the ``\\`` (``_one_lexeme``)."""
-    counts: dict[tuple[str, str], int] = {}
-    prev: CTok | None = None
+    counts: dict[str, dict[str, int]] = {kind: {} for kind in ALIAS_KINDS}  # kind → text → uses
+    prev_kind = ""
     eligible = [False] * len(toks)
     for k, tok in enumerate(toks):
-        if tok.kind in ALIAS_KINDS and not (prev is not None and prev.kind in ("at", "hash")):
+        kind = tok.kind
+        if kind in counts and prev_kind != "at" and prev_kind != "hash":
             eligible[k] = True
-            key = (tok.kind, tok.text)
-            counts[key] = counts.get(key, 0) + 1
-        prev = tok
+            seen = counts[kind]
+            seen[tok.text] = seen.get(tok.text, 0) + 1
+        prev_kind = kind
     chosen = {
-        key
-        for key, n in counts.items()
+        (kind, text)
+        for kind, seen in counts.items()
+        for text, n in seen.items()
         if n > 1
-        and (n - 1) * (_lexeme_cost(_spell(_ctok(*key))) - ALIAS_REF_COST) > ALIAS_DEF_COST
-        and _one_lexeme(key)
+        and (n - 1) * (_lexeme_cost(_spell(_ctok(kind, text))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+        and _one_lexeme((kind, text))
     }
     if not chosen:
         return toks
     out: list[CTok] = []
     number: dict[tuple[str, str], int] = {}
     for k, tok in enumerate(toks):
-        key = (tok.kind, tok.text)
-        if eligible[k] and key in chosen:
-            if key in number:
-                out.append(_ctok("ref", str(number[key])))
-                continue
-            number[key] = len(number) + 1
-            out.append(_ctok("def", "\\"))
+        if eligible[k]:
+            key = (tok.kind, tok.text)
+            if key in chosen:
+                if key in number:
+                    out.append(_ctok("ref", str(number[key])))
+                    continue
+                number[key] = len(number) + 1
+                out.append(_ctok("def", "\\"))
         out.append(tok)
     return out
 
@@ -501,10 +512,21 @@ def _short_uris(toks: list[CTok]) -> list[CTok]:
     return out
 
 
-def encode_unit(unit: ParsedUnit, *, keep_comments: bool = False, trailing_commas: bool = False) -> str:
+def encode_unit(
+    unit: ParsedUnit,
+    *,
+    keep_comments: bool = False,
+    trailing_commas: bool = False,
+    dictionary: bool = True,
+    short_uris: bool = True,
+) -> str:
     """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies).
 
     Trailing commas are dropped unless ``trailing_commas``: the tree is the same without them, except where
-    tree-sitter-dart's choice between two readings depends on one (``encode`` then keeps them)."""
+    tree-sitter-dart's choice between two readings depends on one (``encode`` then keeps them). ``dictionary``
+    and ``short_uris`` off give the document without those savings (what each is worth: the tests measure it)."""
     items = [it for it in _apply_macros(_items(unit, keep_comments, trailing_commas)) if it.kind != "lcolon"]
-    return _join(_alias(_short_uris(_merge_closers(_to_ctoks(items)))))
+    toks = _merge_closers(_to_ctoks(items))
+    if short_uris:
+        toks = _short_uris(toks)
+    return _join(_alias(toks) if dictionary else toks)

@@ -7,35 +7,37 @@ columns and holds no block; otherwise each top-level comma-separated item gets i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from coonbench.dart.minify import needs_space
 
-WIDTH = 80
-INDENT = "  "
-_OPEN = {"(": ")", "[": "]", "{": "}"}
+WIDTH: Final = 80
+INDENT: Final = "  "
+_OPEN: Final = {"(": ")", "[": "]", "{": "}"}
 # A ``{`` after one of these starts a collection (map/set literal, optional parameters), not a block.
-_COLLECTION_PREV = frozenset(
+_COLLECTION_PREV: Final = frozenset(
     "= ( , : [ return => const ? ?? > yield async* sync* ... ...? ! ( || && + ==".split()
 ) | {"{"}
-_SPACED = frozenset("= == != => && || ?? += -= *= /= %= ~/= ??= <= >= |= &= ^= <<= >>= >>>=".split())
-_ARITH = frozenset("+ - * / % ~/ | & ^ << >> >>>".split())
-_KEYWORD_PAREN = frozenset("if for while switch catch on".split())
-_AFTER_BLOCK = frozenset("else catch finally on while".split())
+_SPACED: Final = frozenset("= == != => && || ?? += -= *= /= %= ~/= ??= <= >= |= &= ^= <<= >>= >>>=".split())
+_ARITH: Final = frozenset("+ - * / % ~/ | & ^ << >> >>>".split())
+_KEYWORD_PAREN: Final = frozenset("if for while switch catch on".split())
+_AFTER_BLOCK: Final = frozenset("else catch finally on while".split())
 
 
-@dataclass(slots=True)
 class Group:
-    """A bracketed run of tokens."""
+    """A bracketed run of tokens (a plain class with slots: compiled, a native object)."""
 
-    open: str
-    items: list[str | Group] = field(default_factory=list)
-    close: str = ""
-    block: bool = False
-    _size: int = 0
-    _hard: bool | None = None
-    gaps: list[str] = field(default_factory=list)  # the gap before each item, read on one line (``_gaps``)
+    __slots__ = ("open", "items", "close", "block", "_size", "_hard", "gaps")
+
+    def __init__(self, open: str, block: bool) -> None:
+        self.open = open
+        self.items: list[str | Group] = []
+        self.close = ""
+        self.block = block
+        self._size = 0
+        self._hard = False
+        self.gaps: list[str] = []  # the gap before each item, read on one line (``_gaps``)
 
 
 def _tree(tokens: list[str]) -> list[str | Group]:
@@ -45,7 +47,7 @@ def _tree(tokens: list[str]) -> list[str | Group]:
     prev = ""
     for tok in tokens:
         if tok in _OPEN:
-            g = Group(tok, block=tok == "{" and prev not in _COLLECTION_PREV)
+            g = Group(tok, tok == "{" and prev not in _COLLECTION_PREV)
             stack[-1].append(g)
             stack.append(g.items)
             groups.append(g)
@@ -73,7 +75,7 @@ def _operand_end(tok: str) -> bool:
     return bool(tok) and (tok[-1].isalnum() or tok[-1] in "_$'\")]") and tok not in _KEYWORDS
 
 
-_KEYWORDS = frozenset("return case in is as await yield throw new const else do async sync".split())
+_KEYWORDS: Final = frozenset("return case in is as await yield throw new const else do async sync".split())
 
 
 class _Spacer:
@@ -108,7 +110,7 @@ class _Spacer:
         return ""
 
 
-MAX_INDENT = 40
+MAX_INDENT: Final = 40
 """Indentation stops growing after this many levels: 10,000-deep input stays linear in size (layout only)."""
 
 
@@ -116,8 +118,33 @@ def _pad(indent: int) -> str:
     return INDENT * min(indent, MAX_INDENT)
 
 
-@lru_cache(maxsize=1 << 16)
+# prev → nxt → gap, for the gaps that do not depend on the token before prev
+_GAPS: Final[dict[str, dict[str, str]]] = {}
+_GAPS_MAX: Final = 1 << 16
+_GAPS_HELD: Final = [0]  # entries in _GAPS: cleared past _GAPS_MAX, so endless distinct words cannot grow it
+
+
 def _gap(prev: str, prev2: str, nxt: str) -> str:
+    """The gap between ``prev`` and ``nxt`` (``prev2`` before them), looked up in two plain dictionaries: this is
+    called for every token of every decoded document."""
+    if prev == "]" or prev in _ARITH:
+        return _gap_after(prev, prev2, nxt)  # the only gaps that read prev2
+    row = _GAPS.get(prev)
+    if row is not None:
+        gap = row.get(nxt)
+        if gap is not None:
+            return gap
+    gap = _Spacer.between(prev, prev2, nxt)
+    if _GAPS_HELD[0] >= _GAPS_MAX:
+        _GAPS.clear()
+        _GAPS_HELD[0] = 0
+    _GAPS.setdefault(prev, {})[nxt] = gap
+    _GAPS_HELD[0] += 1
+    return gap
+
+
+@lru_cache(maxsize=1 << 12)
+def _gap_after(prev: str, prev2: str, nxt: str) -> str:
     if prev == "]" and prev2 in ("operator", "#") and nxt == "=":
         return ""  # ``operator []=`` / ``#[]=`` is one operator name: ``[] =`` does not parse
     return _Spacer.between(prev, prev2, nxt)

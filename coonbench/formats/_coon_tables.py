@@ -341,8 +341,7 @@ def _check_tables() -> None:
         words = list(table.values())
         if len(set(words)) != len(words):
             raise ValueError(f"{name}: an abbreviation is used twice")
-    words = set(WIDGETS.values()) | set(TYPES.values())
-    if len(words) != len(WIDGETS) + len(TYPES):
+    if len(set(WIDGETS.values()) | set(TYPES.values())) != len(WIDGETS) + len(TYPES):
         raise ValueError("WIDGETS and TYPES share an abbreviation")
     marked = [name.casefold() for name in MACROS if not name.islower()]
     if len(set(marked)) != len(marked):

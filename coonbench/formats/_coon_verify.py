@@ -14,7 +14,7 @@ import re
 
 import tree_sitter
 
-from coonbench.dart.equivalence import node_position, unit_diff
+from coonbench.dart.equivalence import node_position, unit_diff, unit_scan
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
 from coonbench.formats._coon_decode import decode_texts
@@ -89,6 +89,8 @@ def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: boo
     except DartParseError as err:
         significant = [t for t in texts if not t.startswith(("//", "/*"))]
         return _raise_mismatch(source, unit, significant, f"decoded Dart does not parse ({err})")
+    if keep_comments:
+        unit_scan(back)  # its comments are compared below: one walk of the decoded tree serves both checks
     diff = unit_diff(unit, back, source)
     if diff is not None:
         raise FormatError(

@@ -10,6 +10,7 @@ import gc
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Final
 
 from coonbench.dart.minify import join_tokens
 from coonbench.formats._coon_lex import CTok
@@ -24,21 +25,21 @@ from coonbench.formats._coon_tables import (
 )
 from coonbench.formats.base import FormatError
 
-WIDGET_WORDS = {v: k for k, v in WIDGETS.items()}
-TYPE_WORDS = {v: k for k, v in TYPES.items()}
-LABEL_WORDS = {v: k for k, v in LABELS.items()}
+WIDGET_WORDS: Final = {v: k for k, v in WIDGETS.items()}
+TYPE_WORDS: Final = {v: k for k, v in TYPES.items()}
+LABEL_WORDS: Final = {v: k for k, v in LABELS.items()}
 # A label drops its colon when its value starts with one of these COON tokens (``c T('a')``, ``p@@16``).
-VALUE_KINDS = ("esc", "num", "edge", "cedge", "macro")
-OPERAND_KINDS = ("ident", *VALUE_KINDS)
+VALUE_KINDS: Final = ("esc", "num", "edge", "cedge", "macro")
+OPERAND_KINDS: Final = ("ident", *VALUE_KINDS)
 # Implied constructors as Dart tokens (``BorderRadius.circular`` → ("BorderRadius", ".", "circular")).
-IMPLIED_TOKENS = {label: tuple(re.split(r"(\.)", full)) for label, full in IMPLIED.items()}
-CLASS_MACROS = frozenset(name for name, seq in MACROS.items() if any(CLASS_PLACEHOLDER in p for p in seq))
-IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+IMPLIED_TOKENS: Final = {label: tuple(re.split(r"(\.)", full)) for label, full in IMPLIED.items()}
+CLASS_MACROS: Final = frozenset(name for name, seq in MACROS.items() if any(CLASS_PLACEHOLDER in p for p in seq))
+IDENT_RE: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # ``^name`` = ``required this.name`` directly after one of these (``^`` is binary-only in Dart, so never ambiguous).
-REQUIRED_THIS = ("required", "this", ".")
-REQUIRED_THIS_AFTER = ("(", "{", "[", ",")
+REQUIRED_THIS: Final = ("required", "this", ".")
+REQUIRED_THIS_AFTER: Final = ("(", "{", "[", ",")
 # Dart reserved words, built-in identifiers and lower-case built-in types: never read as a colon-less label.
-NOT_LABELS = frozenset(
+NOT_LABELS: Final = frozenset(
     """assert break case catch class const continue default do else enum extends false final finally for if in is
     new null rethrow return super switch this throw true try var void while with abstract as covariant deferred
     dynamic export extension external factory function get implements import interface late library mixin operator
@@ -46,7 +47,7 @@ NOT_LABELS = frozenset(
     """.split()
 )
 # Words that may follow an identifier at the start of an argument without making it a label (``for (x in xs)``).
-INFIX_WORDS = frozenset("in is as async sync".split())
+INFIX_WORDS: Final = frozenset("in is as async sync".split())
 
 
 def _label_word(text: str) -> bool:
@@ -128,7 +129,7 @@ def macro_text(name: str) -> str:
     return join_tokens(parts).replace(sentinel, CLASS_PLACEHOLDER)
 
 
-MAX_CHARS = 1_000_000
+MAX_CHARS: Final = 1_000_000
 """Largest COON or Dart text the codec takes (the biggest real Dart file we know is 76 KB): past it a FormatError,
 so one hostile 5 MB input cannot hold a caller for tens of seconds."""
 
@@ -159,9 +160,9 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-URI_KEYWORDS = ("import", "export")
+URI_KEYWORDS: Final = ("import", "export")
 # ``'package:a/b.dart'`` with a plain package name and path (no ``$``, backslash, quote or space).
-_PACKAGE_URI = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
+_PACKAGE_URI: Final = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
 
 
 def names_uri(prev: CTok | None) -> bool:
@@ -195,5 +196,5 @@ def short_uri(text: str) -> str | None:
     return short if expand_uri(short) == text else None
 
 
-ALIAS_KINDS = ("ident", "esc", "str")
+ALIAS_KINDS: Final = ("ident", "esc", "str")
 """Lexemes the per-document dictionary may define (``\\name``, ``\\`T``, ``\\'text'``) and repeat (``\\N``)."""

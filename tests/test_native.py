@@ -1,0 +1,190 @@
+"""The compiled COON codec (mypyc, ``setup.py``): it is what an install runs, it gives the same bytes as the Python
+source, and an extension module older than its source is never used."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coonbench import _native
+from coonbench.paths import REPO_ROOT, SHARED_DIR
+
+REAL = SHARED_DIR / "reference" / "dart-real"
+
+# encode (both comment modes) and decode of every file given; the digest of all outputs, or the error text
+_DIGEST = """
+import hashlib, json, sys
+from pathlib import Path
+import coonbench._native as native
+from coonbench.formats.coon import decode, encode
+digest, count = hashlib.sha256(), 0
+for root in sys.argv[1:]:
+    for path in sorted(Path(root).rglob("*.dart")):
+        source = path.read_text(encoding="utf-8", errors="replace")
+        for keep in (False, True):
+            try:
+                out = encode(source, keep_comments=keep)
+                out += "\\x00" + decode(out)
+            except Exception as err:
+                out = "ERR " + type(err).__name__ + str(err)
+            digest.update(out.encode("utf-8", "surrogatepass"))
+            count += 1
+import coonbench.formats._coon_encode as module
+print(json.dumps({"build": native.STATUS["build"], "file": module.__file__, "n": count, "sha": digest.hexdigest()}))
+"""
+
+
+def _run(code: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> dict[str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=cwd or REPO_ROOT,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_installed_codec_is_compiled() -> None:
+    """What README command 2 installs is the compiled codec (the speed figures in docs/coon.md are its)."""
+    if os.environ.get(_native.PURE_ENV, "") not in ("", "0"):
+        pytest.skip(f"{_native.PURE_ENV} is set: the Python source is asked for")
+    assert _native.STATUS["build"] == "compiled", _native.STATUS["why"]
+    import coonbench.formats._coon_encode as module
+
+    assert Path(module.__file__).suffix != ".py"
+
+
+def test_compiled_and_python_codecs_give_the_same_bytes() -> None:
+    """The same source compiled or interpreted: identical COON and Dart on our corpus (and the development set)."""
+    roots = [str(REPO_ROOT / "data" / "dart")] + ([str(REAL)] if REAL.exists() else [])
+    compiled = _run(_DIGEST, *roots)
+    python = _run(_DIGEST, *roots, env={_native.PURE_ENV: "1"})
+    assert python["build"] == "python" and python["file"].endswith(".py")
+    assert compiled["n"] == python["n"] > 200
+    assert compiled["sha"] == python["sha"]
+
+
+def _fake_build(tmp_path: Path, digest: str) -> Path:
+    """A copy of the package whose codec modules have (fake) extension modules beside them, and a stamp."""
+    root = tmp_path / "checkout"
+    shutil.copytree(REPO_ROOT / "coonbench", root / "coonbench", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    (root / "coonbench" / _native.STAMP).unlink(missing_ok=True)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for module in _native.NATIVE_MODULES:
+        path = root.joinpath(*module.split(".")).with_suffix(suffix)
+        path.write_bytes(b"not an extension module: importing it would fail")
+    (root / f"{_native.GROUP}__mypyc{suffix}").write_bytes(b"the build's shared part (found, never loaded)")
+    (root / "coonbench" / _native.STAMP).write_text(digest + "\n", encoding="utf-8")
+    return root
+
+
+_STATUS = """
+import json, warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import coonbench._native as native
+    from coonbench.formats.coon import decode, encode
+    back = decode(encode("void main() { print(1_000); }"))
+import coonbench.formats._coon_encode as module
+warned = [str(w.message) for w in caught]
+print(json.dumps({**native.STATUS, "file": module.__file__, "back": back, "warnings": warned}))
+"""
+
+
+def test_an_extension_older_than_its_source_is_not_used(tmp_path: Path) -> None:
+    root = _fake_build(tmp_path, "0" * 64)  # a stamp from other sources
+    status = _run(_STATUS, env={"PYTHONPATH": str(root)}, cwd=tmp_path)
+    assert status["build"] == "python" and "older than its source" in status["why"]
+    assert status["file"] == str(root / "coonbench" / "formats" / "_coon_encode.py")
+    assert "print(1_000);" in status["back"]
+    assert any("pip install -e ." in w for w in status["warnings"])
+
+
+def test_an_extension_that_matches_its_source_is_used(tmp_path: Path) -> None:
+    root = _fake_build(tmp_path, _native.source_digest())
+    code = "import json, coonbench._native as n; print(json.dumps(n.STATUS))"
+    assert _run(code, env={"PYTHONPATH": str(root)}, cwd=tmp_path)["build"] == "compiled"
+    forced = _run(code, env={"PYTHONPATH": str(root), _native.PURE_ENV: "1"}, cwd=tmp_path)
+    assert forced["build"] == "python" and _native.PURE_ENV in forced["why"]
+    # one codec source edited after the build: every codec module comes from source (a mypyc group calls across)
+    target = root / "coonbench" / "formats" / "_coon_format.py"
+    target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert _run(_STATUS, env={"PYTHONPATH": str(root)}, cwd=tmp_path)["build"] == "python"
+
+
+def test_a_build_without_its_shared_module_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build whose shared library is not installed (a rebuild that failed after an earlier one succeeded) would
+    fail at the first import: the Python source is used instead, with a warning."""
+    monkeypatch.setattr(_native, "STATUS", {"build": "python", "why": ""})
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.setattr(_native, "_compiled", lambda module: True)
+    monkeypatch.setattr(_native.importlib.util, "find_spec", lambda name, *args: None)
+    with pytest.warns(UserWarning, match="incomplete"):
+        status = _native.activate()
+    assert status["build"] == "python"
+    assert any(isinstance(finder, _native._SourceFinder) for finder in sys.meta_path)
+
+
+def test_the_stamp_is_the_digest_of_the_compiled_sources() -> None:
+    expected = hashlib.sha256()
+    for module in _native.NATIVE_MODULES:
+        expected.update(module.encode() + b"\0" + _native.source_path(module).read_bytes() + b"\0")
+    assert _native.source_digest() == expected.hexdigest()
+    stamp = REPO_ROOT / "coonbench" / _native.STAMP
+    if _native.STATUS["build"] == "compiled":
+        assert stamp.read_text(encoding="utf-8").strip() == expected.hexdigest()
+
+
+def test_a_pure_install_removes_an_earlier_build(tmp_path: Path) -> None:
+    """``COONBENCH_PURE_PYTHON=1 pip install -e .`` must not leave an earlier build's extensions in use."""
+    root = _fake_build(tmp_path, _native.source_digest())
+    shutil.copy(REPO_ROOT / "setup.py", root / "setup.py")
+    shutil.copy(REPO_ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(REPO_ROOT / "README.md", root / "README.md")
+    done = subprocess.run(
+        [sys.executable, "setup.py", "--name"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, _native.PURE_ENV: "1"},
+        cwd=root,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "not compiled" in done.stderr
+    assert not list(root.rglob("*" + importlib.machinery.EXTENSION_SUFFIXES[0]))
+    assert not (root / "coonbench" / _native.STAMP).exists()
+
+
+@pytest.mark.slow
+def test_a_codec_that_does_not_type_check_installs_as_pure_python(tmp_path: Path) -> None:
+    """mypyc refuses code its type check rejects: the install goes on with the Python source and says why."""
+    pytest.importorskip("mypyc.build", reason="mypy is not installed (pip install -e '.[dev]')")
+    root = tmp_path / "checkout"
+    shutil.copytree(REPO_ROOT / "coonbench", root / "coonbench", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(REPO_ROOT / name, root / name)
+    target = root / "coonbench" / "formats" / "_coon_format.py"
+    target.write_text(target.read_text(encoding="utf-8") + "\n\ndef _broken() -> int:\n    return 'text'\n")
+    done = subprocess.run(
+        [sys.executable, "setup.py", "--name"],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != _native.PURE_ENV},
+        cwd=root,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("coonbench")
+    assert "could not compile the COON codec" in done.stderr and "runs as pure Python" in done.stderr
+    assert "_coon_format.py" in done.stderr and "Incompatible return value" in done.stderr
