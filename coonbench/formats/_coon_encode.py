@@ -250,8 +250,6 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
     return out
 
 
-
-
 # kind → text → the one token for it: shared by every document, so a CTok is never changed once made
 _CTOKS: Final[dict[str, dict[str, CTok]]] = {}
 _CTOKS_MAX: Final = 1 << 16
@@ -370,7 +368,7 @@ def _merge_closers(toks: list[CTok]) -> list[CTok]:
     spelling; it parses to the same tree), instead of being kept apart by a space."""
     out: list[CTok] = []
     for tok in toks:
-        if tok.text == ">" and tok.kind == "op" and out and out[-1].kind == "op" and out[-1].text in (">", ">>"):
+        if tok.is_op(">") and out and out[-1].is_op(">", ">>"):
             out[-1] = _ctok("op", out[-1].text + ">")
         else:
             out.append(tok)
