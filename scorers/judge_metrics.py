@@ -118,6 +118,19 @@ def _judge_roles(scores: list[SampleScore]) -> list[str]:
     return sorted(roles)
 
 
+def judge_ratings(scores: list[SampleScore], roles: list[str], part: str) -> list[list[float]]:
+    """``ratings[judge][sample]`` of one part (``combined``, ``accuracy``…); NaN where a judge gave none."""
+    rows: list[list[float]] = []
+    for role in roles:
+        row: list[float] = []
+        for s in scores:
+            if isinstance(s.score.value, dict):
+                v = s.score.value.get(f"judge:{role}:{part}")
+                row.append(float(v) if isinstance(v, int | float) else math.nan)
+        rows.append(row)
+    return rows
+
+
 @metric(name="judge_agreement")
 def judge_agreement() -> Metric:
     """Krippendorff's α (interval) between judges over samples, for combined, accuracy and completeness.
@@ -132,20 +145,17 @@ def judge_agreement() -> Metric:
             if len(roles) < 2:
                 out[f"alpha_{part}"] = None
                 continue
-            matrix = [
-                [
-                    float(v)
-                    if isinstance((v := s.score.value.get(f"judge:{r}:{part}")), int | float)  # type: ignore[union-attr]
-                    else math.nan
-                    for s in scores
-                    if isinstance(s.score.value, dict)
-                ]
-                for r in roles
-            ]
-            out[f"alpha_{part}"] = interval_alpha(matrix)
+            out[f"alpha_{part}"] = interval_alpha(judge_ratings(scores, roles, part))
         return out
 
     return compute
+
+
+def v2_formula(accuracy: float, completeness: float, rate_term: float | None, attempt_term: float) -> float:
+    """0.4·accuracy + 0.4·completeness + 0.1·rate + 0.1·attempt; without a rate its weight is spread (÷ 0.9)."""
+    if rate_term is None:
+        return (0.4 * accuracy + 0.4 * completeness + 0.1 * attempt_term) / 0.9
+    return 0.4 * accuracy + 0.4 * completeness + 0.1 * rate_term + 0.1 * attempt_term
 
 
 @metric(name="airun_v2")
@@ -171,10 +181,7 @@ def airun_v2(max_generation_rate: float | None = None) -> Metric:
         attempts = _values(scores, "attempt_term")
         attempt_term = statistics.fmean(attempts) if attempts else 1.0
         assert acc is not None and comp is not None
-        if rate_term is None:
-            v2 = (0.4 * acc + 0.4 * comp + 0.1 * attempt_term) / 0.9
-        else:
-            v2 = 0.4 * acc + 0.4 * comp + 0.1 * rate_term + 0.1 * attempt_term
-        return {"v2": v2, "v2_generation_rate": rate_term, "v2_attempt_term": attempt_term}
+        return {"v2": v2_formula(acc, comp, rate_term, attempt_term), "v2_generation_rate": rate_term,
+                "v2_attempt_term": attempt_term}
 
     return compute
