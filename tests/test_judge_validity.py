@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 
-from coonbench.validity.judges import agreement, labelled_samples, mutate_answer, mutate_code, validate_judges
+from coonbench.validity.judges import label_accuracy, labelled_samples, mutate_answer, mutate_code, validate_judges
 
 LIMIT = 2
 CATEGORIES = ("nl-to-coon", "retrieval")  # modification takes a minute to build on a loaded 2-core machine
@@ -25,13 +25,13 @@ def test_mutants_change_exactly_one_literal() -> None:
         "NO", "42", "3.5", "Paris (edited)")
 
 
-def test_agreement_figures() -> None:
+def test_label_accuracy_figures() -> None:
     labels = [True, False, True, False]
-    assert agreement(labels, labels)[:2] == (1.0, 1.0)
-    acc, kappa, _ = agreement(labels, [True] * 4)
+    assert label_accuracy(labels, labels)[:2] == (1.0, 1.0)
+    acc, kappa, _ = label_accuracy(labels, [True] * 4)
     assert acc == 0.5 and kappa == pytest.approx(0.0)
-    assert agreement(labels, [not x for x in labels])[1] == pytest.approx(-1.0)
-    assert agreement([], []) == (None, None, None)
+    assert label_accuracy(labels, [not x for x in labels])[1] == pytest.approx(-1.0)
+    assert label_accuracy([], []) == (None, None, None)
 
 
 def _answer_in(prompt: str) -> str:

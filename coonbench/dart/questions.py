@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -416,8 +415,3 @@ def generate_questions(sample_id: str, source: str, *, seed: int = 0) -> list[Qu
                 )
             )
     return sorted(out, key=lambda q: (QUESTION_TYPES.index(q.question_type), q.subtype, q.id))
-
-
-def question_stats(questions: list[Question]) -> Counter[str]:
-    """Questions per type (for reports and the regeneration command)."""
-    return Counter(q.question_type for q in questions)

@@ -19,8 +19,7 @@ The gold reply (``metadata["gold"]``) is the encoded source in a code fence.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -192,18 +191,6 @@ def describe_subtree(w: WidgetCall, source_bytes: bytes) -> str | None:
 
 
 # ----------------------------------------------------------------------------------------------- builders
-
-
-@lru_cache(maxsize=4096)
-def round_trips(fmt_name: str, source: str) -> bool:
-    """Whether ``source`` survives encode → decode in ``fmt_name`` (a task whose gold cannot is left out)."""
-    from coonbench.dart.equivalence import ast_equivalent
-
-    fmt = get_format(fmt_name)
-    try:
-        return ast_equivalent(fmt.decode(fmt.encode(source)), source)
-    except Exception:  # noqa: BLE001 - a codec failure on one sample must not take the dataset down
-        return False
 
 
 def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask:
@@ -514,11 +501,3 @@ def generation_dataset(
     """The generation samples (answers in each condition of ``fmt_name``, COON by default)."""
     samples, _ = generation_samples(kinds, bands, fmt_name, corpus)
     return MemoryDataset(samples, name="coonbench-generation")
-
-
-def kind_counts(tasks: Iterable[GenerationTask]) -> dict[str, int]:
-    """How many tasks of each kind (for reports)."""
-    out: dict[str, int] = {}
-    for t in tasks:
-        out[t.kind] = out.get(t.kind, 0) + 1
-    return out

@@ -208,8 +208,12 @@ class JudgeValidation:
         return "\n".join(lines)
 
 
-def agreement(labels: Sequence[bool], verdicts: Sequence[bool]) -> tuple[float | None, float | None, tuple[float, float] | None]:
-    """Accuracy, Cohen's κ and its 95% CI (statsmodels) of binary verdicts against labels.
+def label_accuracy(
+    labels: Sequence[bool], verdicts: Sequence[bool]
+) -> tuple[float | None, float | None, tuple[float, float] | None]:
+    """Accuracy, Cohen's κ and its 95% CI (statsmodels) of binary verdicts against known labels.
+
+    Named apart from ``coonbench.agreement``, which measures agreement between judges (no ground truth).
 
     κ is 0 for a constant judge (it agrees only by chance) and undefined (None) when the labels and the verdicts
     are the same constant.
@@ -236,7 +240,7 @@ def _row(judge_model: str, mode: str, items: list[tuple[str, bool, bool | None]]
     judged = [(c, label, verdict) for c, label, verdict in items if verdict is not None]
     labels = [label for _, label, _ in judged]
     verdicts = [bool(v) for _, _, v in judged]
-    accuracy, kappa, ci = agreement(labels, verdicts)
+    accuracy, kappa, ci = label_accuracy(labels, verdicts)
     confusion: dict[str, int] = {}
     for label, verdict in zip(labels, verdicts, strict=True):
         key = f"{'pass' if label else 'fail'}/{'pass' if verdict else 'fail'}"
@@ -244,7 +248,7 @@ def _row(judge_model: str, mode: str, items: list[tuple[str, bool, bool | None]]
     by_category: dict[str, dict[str, float | int | None]] = {}
     for category in sorted({c for c, _, _ in items}):
         sub = [(label, bool(v)) for c, label, v in judged if c == category]
-        acc, kap, _ = agreement([a for a, _ in sub], [b for _, b in sub])
+        acc, kap, _ = label_accuracy([a for a, _ in sub], [b for _, b in sub])
         unscored = sum(1 for c, _, v in items if c == category and v is None)
         by_category[category] = {"n": len(sub), "unscored": unscored, "accuracy": acc, "kappa": kap}
     return JudgeValidity(judge_model, mode, len(judged), len(items) - len(judged), accuracy, kappa, ci, confusion,

@@ -14,10 +14,11 @@ SEED = 20261121
 DEFAULT_FORMATS = ("json", "json-compact", "toon", "tealeaf-compact", "yaml", "xml", "csv")
 CATEGORY = "retrieval"
 
-# TOON-style prompt (benchmarks/src/evaluate.ts): primer, fenced data, question, answer-format rules.
-PROMPT = """{primer}
+# TOON's prompt (benchmarks/src/evaluate.ts at f06ddca), after its .trim(): the data goes in verbatim. A peer's
+# suite is run with it unchanged (``retrieval.suite``).
+SUITE_PROMPT = """{primer}
 
-Given the following data in {format_label} format:
+Given the following data in {name} format:
 
 ```{fence}
 {data}
@@ -30,9 +31,11 @@ Answer format requirements:
 - For numbers: output digits only (no commas, currency symbols, or units)
 - For dates/field names: use the exact string from the data
 - For lists: output comma-separated values with no spaces
-- For yes/no questions: answer YES or NO
 
 Answer:"""
+# Our retrieval prompt: TOON's, with one more rule for the yes/no validation questions.
+YES_NO_RULE = "- For yes/no questions: answer YES or NO\n"
+PROMPT = SUITE_PROMPT.replace("{name}", "{format_label}").replace("\n\nAnswer:", "\n" + YES_NO_RULE + "\nAnswer:")
 
 FORMAT_LABELS: dict[str, str] = {
     "json": "JSON",

@@ -27,35 +27,17 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from coonbench.datasets.retrieval.common import SUITE_PROMPT
 from coonbench.datasets.retrieval.conditions import DataCondition
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.formats import FormatError, get_format
 from coonbench.normalize import ANSWER_TYPES, NormalizeOptions
-from coonbench.samples import sample_metadata, split_param
+from coonbench.samples import sample_metadata
 
 CATEGORY = "retrieval"
 OURS_PREFIX = "coonbench-"
 SUITE_BASELINE = "json-pretty"  # token change is reported against the suite's pretty JSON
 SUITE_FILES = ("questions.json", "datasets.json", "encoded.json", "formats.json")
-
-# TOON's prompt (benchmarks/src/evaluate.ts at f06ddca), after its .trim(): the data goes in verbatim.
-SUITE_PROMPT = """{primer}
-
-Given the following data in {name} format:
-
-```{fence}
-{data}
-```
-
-Question: {question}
-
-Answer format requirements:
-- Provide only the value itself, no explanation
-- For numbers: output digits only (no commas, currency symbols, or units)
-- For dates/field names: use the exact string from the data
-- For lists: output comma-separated values with no spaces
-
-Answer:"""
 
 # TOON's corruption kinds → ours (``CORRUPTIONS``).
 _CORRUPTION_KINDS = {"control": "none", "truncated": "truncated", "extra-rows": "extra-rows",
@@ -287,8 +269,3 @@ def _sample(q: SuiteQuestion, ds: SuiteDataset, fmt: str, prompt: str, source: s
         corruption=_CORRUPTION_KINDS[ds.corruption["kind"]] if ds.corruption else "none", text_source=source,
     )
     return Sample(id=f"{q.id}-{fmt}", input=prompt, target=q.ground_truth, metadata=meta)
-
-
-def parse_suite_formats(value: str | Sequence[str] | None) -> list[str] | None:
-    """``-T suite_formats=toon,json-pretty`` → names (None: every format of the suite)."""
-    return split_param(value)
