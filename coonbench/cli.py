@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import importlib
 import json
-import pkgutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -122,17 +121,10 @@ def _parses_badly(source: str) -> bool:
     return False
 
 
-def _task_functions() -> dict[str, Callable[..., Any]]:
-    """Task name → @task function, by the convention ``evals/<name>.py`` defines ``<name>()``."""
-    import evals
-
-    out: dict[str, Callable[..., Any]] = {}
-    for info in pkgutil.iter_modules(evals.__path__):
-        module = importlib.import_module(f"evals.{info.name}")
-        fn = getattr(module, info.name, None)
-        if callable(fn):
-            out[info.name] = fn
-    return out
+def _task_function(name: str) -> Callable[..., Any]:
+    """The @task function ``name`` (``evals/<name>.py`` defines ``<name>()``), importing that module only."""
+    module = importlib.import_module(f"evals.{name}")
+    return getattr(module, name)  # type: ignore[no-any-return]
 
 
 def _task_summaries() -> dict[str, str]:
@@ -204,11 +196,11 @@ async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
 
 
 def cmd_dump_prompts(args: argparse.Namespace) -> int:
-    tasks = _task_functions()
+    tasks = _task_summaries()
     name = args.task.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
     if name not in tasks:
         raise CliError(f"{args.task}: unknown task (expected one of {', '.join(sorted(tasks))})")
-    task = tasks[name](**_task_args(args.task_arg))
+    task = _task_function(name)(**_task_args(args.task_arg))
     out = Path(args.output)
     written = 0
     for sample in task.dataset:
@@ -226,7 +218,13 @@ def cmd_dump_prompts(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli")
+"""Modules that add their own subcommands (``register(subparsers)``); the report's imports pandas, so they are
+imported only when the command is not one of this module's own."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; given one of this module's own subcommands, without the plugged-in ones (import time)."""
     parser = argparse.ArgumentParser(prog="coonbench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("formats", help="list formats").set_defaults(fn=cmd_formats)
@@ -254,13 +252,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int)
     p.add_argument("-T", dest="task_arg", action="append", default=[], help="task argument NAME=VALUE")
     p.set_defaults(fn=cmd_dump_prompts)
-    importlib.import_module("coonbench.report.cli").register(sub)
-    importlib.import_module("coonbench.validity.cli").register(sub)
+    if command is None or command not in sub.choices:
+        for module in PLUGGED_IN:
+            importlib.import_module(module).register(sub)
     return parser
 
 
+def _command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option), if any."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(_command(argv)).parse_args(argv)
     try:
         return int(args.fn(args))
     except CliError as err:

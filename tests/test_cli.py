@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from coonbench.formats import list_formats
+from coonbench.paths import REPO_ROOT
 from coonbench.tokens import count_tokens
 
 
@@ -93,9 +94,12 @@ def test_list_tasks_names_the_tasks() -> None:
     out = cli("list-tasks")
     assert out.returncode == 0, out.stderr
     listed = {line.split()[0].removeprefix("coonbench/") for line in out.stdout.splitlines()}
-    from coonbench.cli import _task_functions
+    from coonbench.cli import _task_function
 
-    assert listed == set(_task_functions())  # read from syntax, it must agree with what imports
+    modules = {p.stem for p in (REPO_ROOT / "evals").glob("*.py") if p.stem != "__init__"}
+    assert listed == modules  # read from syntax: one task per evals/<name>.py
+    for name in listed:  # and it must agree with what imports
+        assert callable(_task_function(name)), name
     assert all(len(line.split(None, 2)) == 3 for line in out.stdout.splitlines())  # every task has a summary
 
 

@@ -8,6 +8,7 @@ model sees, and back where the format is lossless. Validation returns positioned
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -29,6 +30,11 @@ class FormatError(ValueError):
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
+
+    def __hash__(self) -> int:
+        """Hashable like every exception (Inspect collects the exceptions of a failure in a set), consistent with
+        the field-wise equality the dataclass gives."""
+        return hash((type(self), self.message, self.line, self.column, self.expected, self.source))
 
     def __str__(self) -> str:
         where = self.source or "<input>"
@@ -102,9 +108,22 @@ def _load_plugins() -> None:
         ep.load()
 
 
+def _import_builtin(module: str) -> None:
+    """Import ``coonbench.formats.<module>`` when this package has a public module of that name."""
+    if module.isidentifier() and not module.startswith("_") and module != "base":
+        if importlib.util.find_spec(f"coonbench.formats.{module}") is not None:
+            importlib.import_module(f"coonbench.formats.{module}")
+
+
 def get_format(name: str) -> Format:
-    """The registered format called ``name``; FormatError naming the known ones otherwise."""
-    _load_plugins()
+    """The registered format called ``name``; FormatError naming the known ones otherwise.
+
+    A built-in format is found by importing the module named like it (``dart-minified`` → ``dart``) first, so that
+    a command using one format does not import every plug-in (and their libraries)."""
+    if name not in _REGISTRY and not _LOADED:
+        _import_builtin(name.split("-", 1)[0])
+    if name not in _REGISTRY:
+        _load_plugins()
     try:
         return _REGISTRY[name]
     except KeyError:
