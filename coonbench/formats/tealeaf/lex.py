@@ -35,7 +35,7 @@ _SIMPLE_UNESCAPE = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "b": 
 
 
 @dataclass
-class _Tok:
+class Token:
     kind: str
     text: str
     line: int
@@ -43,7 +43,7 @@ class _Tok:
     value: Any = None
 
 
-class _Tuple(list):
+class TupleValue(list):
     """A parenthesised tuple: bound to a struct in a table/struct context, otherwise a plain array."""
 
     line = 0
@@ -57,16 +57,16 @@ class _Tilde:
         return "~"
 
 
-_TILDE = _Tilde()
+TILDE = _Tilde()
 
 
-def _unsupported(feature: str, tok: _Tok) -> FormatError:
+def unsupported(feature: str, tok: Token) -> FormatError:
     return FormatError(f"unsupported TeaLeaf feature: {feature}", tok.line, tok.col,
                        expected="plain data (values, objects, arrays, @struct/@table)")
 
 
-def _tokenize(text: str) -> list[_Tok]:
-    toks: list[_Tok] = []
+def tokenize(text: str) -> list[Token]:
+    toks: list[Token] = []
     pos, line, line_start, n = 0, 1, 0, len(text)
     match = _TOKEN_RE.match
     while pos < n:
@@ -89,7 +89,7 @@ def _tokenize(text: str) -> list[_Tok]:
             if sm is None:
                 raise FormatError("unterminated string", line, col, expected='a closing "')
             raw = text[end:sm.end() - 1]
-            toks.append(_Tok("string", raw, line, col, _unescape(raw, line, col)))
+            toks.append(Token("string", raw, line, col, _unescape(raw, line, col)))
             nl = raw.count("\n")
             if nl:
                 line += nl
@@ -101,7 +101,7 @@ def _tokenize(text: str) -> list[_Tok]:
             if close < 0:
                 raise FormatError("unterminated multiline string", line, col, expected='a closing """')
             raw = text[end:close]
-            toks.append(_Tok("string", raw, line, col, _dedent(raw)))
+            toks.append(Token("string", raw, line, col, _dedent(raw)))
             nl = text.count("\n", pos, close + 3)
             if nl:
                 line += nl
@@ -115,25 +115,25 @@ def _tokenize(text: str) -> list[_Tok]:
             if not ok:
                 raise FormatError(f"invalid {'hex' if kind == 'hex' else 'binary'} number: {word}", line, col,
                                   expected="hex digits" if kind == "hex" else "binary digits 0/1")
-            toks.append(_Tok("number", word, line, col, int(word, 16 if kind == "hex" else 2)))
+            toks.append(Token("number", word, line, col, int(word, 16 if kind == "hex" else 2)))
         elif kind == "number":
             nxt = text[end:end + 1]
             if nxt and (nxt.isalnum() or nxt in "_."):
                 raise FormatError(f"bad number {text[pos:end + 1]!r}", line, col, expected="a number")
             is_float = "." in word or "e" in word or "E" in word
             if is_float:
-                toks.append(_Tok("number", word, line, col, float(word)))
+                toks.append(Token("number", word, line, col, float(word)))
             else:
                 try:
-                    toks.append(_Tok("number", word, line, col, int(word)))
+                    toks.append(Token("number", word, line, col, int(word)))
                 except ValueError:  # more digits than Python converts
                     raise too_long_int(word, line, col) from None
         elif kind == "neginf":
-            toks.append(_Tok("number", word, line, col, float("-inf")))
+            toks.append(Token("number", word, line, col, float("-inf")))
         else:
-            toks.append(_Tok(kind, word, line, col))
+            toks.append(Token(kind, word, line, col))
         pos = end
-    toks.append(_Tok("eof", "", line, pos - line_start + 1))
+    toks.append(Token("eof", "", line, pos - line_start + 1))
     return toks
 
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from coonbench.formats._tealeaf_schema import (
+from coonbench.formats.base import FormatError
+from coonbench.formats.tealeaf.schema import (
     Schema,
-    _fits,
-    _Inferrer,
-    _object_matches,
-    _str,
+    fits,
+    Inferrer,
+    object_matches,
+    quote,
     singularize,
 )
-from coonbench.formats.base import FormatError
 
 def format_float(f: float, compact_floats: bool) -> str:
     """Rust's float text as the TeaLeaf writer produces it (see module docstring)."""
@@ -66,7 +66,7 @@ class _Writer:
     def scalar(self, v: Any) -> str | None:
         t = type(v)
         if t is str:
-            return _str(v)
+            return quote(v)
         if t is int:
             return str(v)
         if t is float:
@@ -87,11 +87,11 @@ class _Writer:
             schema = self.resolve(declared, hint)
             if schema is None and (hint is not None or declared is not None) and v and type(v[0]) is dict:
                 for cand in self.schemas.values():
-                    if _object_matches(v[0], cand):
+                    if object_matches(v[0], cand):
                         schema = cand
                         break
-            if (schema is not None and v and type(v[0]) is dict and _object_matches(v[0], schema)
-                    and all(type(x) is not dict or _fits(x, schema, self.schemas) for x in v)):
+            if (schema is not None and v and type(v[0]) is dict and object_matches(v[0], schema)
+                    and all(type(x) is not dict or fits(x, schema, self.schemas) for x in v)):
                 out.append(f"@table {schema.name}" + ("[\n" if self.compact else " [\n"))
                 self.rows(v, schema, indent)
                 return
@@ -106,14 +106,14 @@ class _Writer:
             obj_schema = self.resolve(declared, hint)
             if obj_schema is None:
                 for cand in self.schemas.values():
-                    if _object_matches(v, cand):
+                    if object_matches(v, cand):
                         obj_schema = cand
                         break
             out.append("{")
             for i, (k, x) in enumerate(v.items()):
                 if i:
                     out.append(self.sep)
-                out.append(_str(k))
+                out.append(quote(k))
                 out.append(self.kv)
                 f = obj_schema.by_name.get(k) if obj_schema is not None else None
                 self.value(x, k, indent, f.base if f is not None else None)
@@ -154,7 +154,7 @@ class _Writer:
             if s is not None:
                 out.append("null" if v is None else s)
                 continue
-            # The row passed _fits (recursively), so nested struct values fit their structs.
+            # The row passed fits (recursively), so nested struct values fit their structs.
             sub = schemas.get(f.base)
             if f.is_array and sub is not None and type(v) is list:
                 if not v:
@@ -173,7 +173,7 @@ def encode_tealeaf(data: Any, compact: bool = False, compact_floats: bool = Fals
     """JSON value → TeaLeaf text, as ``tealeaf from-json`` (with ``--compact --compact-floats`` options)."""
     is_root_array = type(data) is list
     doc = data if type(data) is dict else {"root": data}
-    inferrer = _Inferrer()
+    inferrer = Inferrer()
     for k, v in doc.items():
         inferrer.analyze_value(k, v)
     schemas = inferrer.schemas
@@ -182,12 +182,12 @@ def encode_tealeaf(data: Any, compact: bool = False, compact_floats: bool = Fals
     if is_root_array:
         out.append("@root-array\n" if compact else "@root-array\n\n")
     for schema in schemas.values():
-        fields = w.sep.join(f"{_str(f.name)}{w.kv}{f.type_text()}" for f in schema.fields)
+        fields = w.sep.join(f"{quote(f.name)}{w.kv}{f.type_text()}" for f in schema.fields)
         out.append(f"@struct {schema.name}{'' if compact else ' '}({fields})\n")
     if schemas and not compact:
         out.append("\n")
     for k, v in doc.items():
-        out.append(_str(k))
+        out.append(quote(k))
         out.append(w.kv)
         w.value(v, k, 0, None)
         out.append("\n")

@@ -6,6 +6,9 @@ CLI byte for byte (checked against the 44 CLI-generated fixtures in ``../shared/
 decoder reads everything the encoder emits plus the plain-data part of the TeaLeaf text grammar, so that
 round trips and validity can be checked.
 
+The package: ``schema`` (quoting and the ``@struct`` schemas inferred from uniform arrays of objects), ``encode``
+(JSON → TeaLeaf), ``lex`` (tokens) and ``parse`` (TeaLeaf → JSON); this module registers the two formats.
+
 Encoder rules (the CLI's code, which differs from the stale spec §6.3):
 
 * No header. A root array becomes ``@root-array`` + key ``root``; a scalar root becomes ``root: v`` (which
@@ -40,11 +43,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from coonbench.formats._limits import check_size, check_value
-from coonbench.formats._tealeaf_encode import encode_tealeaf, format_float
-from coonbench.formats._tealeaf_parse import decode_tealeaf, parse_tealeaf
-from coonbench.formats._tealeaf_schema import Schema, needs_quoting, singularize
 from coonbench.formats.base import Format, FormatError, register
+from coonbench.formats._limits import check_size, check_value
+from coonbench.formats.tealeaf.encode import encode_tealeaf, format_float
+from coonbench.formats.tealeaf.parse import decode_tealeaf, parse_tealeaf
+from coonbench.formats.tealeaf.schema import Schema, needs_quoting, singularize
 
 __all__ = [
     "Schema",

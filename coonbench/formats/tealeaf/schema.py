@@ -32,7 +32,7 @@ def needs_quoting(s: str) -> bool:
     return s in _RESERVED_WORDS or _BARE_RE.match(s) is None
 
 
-def _str(s: str) -> str:
+def quote(s: str) -> str:
     """A string value or key as TeaLeaf text (memoised: data repeats the same strings a lot)."""
     out = _quote_cache.get(s)
     if out is None:
@@ -115,7 +115,7 @@ def _infer(v: Any, memo: dict[int, tuple] | None = None) -> tuple:
 
 
 @dataclass
-class _Field:
+class Field:
     name: str
     base: str
     is_array: bool = False
@@ -130,20 +130,20 @@ class Schema:
     """A ``@struct``: name and ordered fields."""
 
     name: str
-    fields: list[_Field] = field(default_factory=list)
+    fields: list[Field] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fields}
         self.required = [f.name for f in self.fields if not f.nullable]
 
-    def add(self, f: _Field) -> None:
+    def add(self, f: Field) -> None:
         self.fields.append(f)
         self.by_name[f.name] = f
         if not f.nullable:
             self.required.append(f.name)
 
 
-def _object_matches(keys: Any, schema: Schema) -> bool:
+def object_matches(keys: Any, schema: Schema) -> bool:
     """Every non-nullable field present and every key a field (the CLI's structural match)."""
     if type(keys) is dict:
         keys = keys.keys()
@@ -152,25 +152,25 @@ def _object_matches(keys: Any, schema: Schema) -> bool:
     return keys <= schema.by_name.keys() and all(r in keys for r in schema.required)
 
 
-def _to_field_type(t: tuple, schemas: dict[str, Schema]) -> _Field:
+def _to_field_type(t: tuple, schemas: dict[str, Schema]) -> Field:
     kind = t[0]
     if kind == "null":
-        return _Field("", "string", nullable=True)
+        return Field("", "string", nullable=True)
     if kind in ("bool", "int", "float", "string"):
-        return _Field("", kind)
+        return Field("", kind)
     if kind == "array":
         inner = _to_field_type(t[1], schemas)
-        return _Field("", inner.base, True, inner.nullable)
+        return Field("", inner.base, True, inner.nullable)
     if kind == "object":
         names = {k for k, _ in t[1]}
         for name, schema in schemas.items():
-            if _object_matches(names, schema):
-                return _Field("", name)
-        return _Field("", "any")
-    return _Field("", "any")
+            if object_matches(names, schema):
+                return Field("", name)
+        return Field("", "any")
+    return Field("", "any")
 
 
-class _Inferrer:
+class Inferrer:
     """Schema inference over uniform arrays of objects, in the CLI's depth-first order."""
 
     def __init__(self) -> None:
@@ -287,7 +287,7 @@ class _Inferrer:
                         ft.base, ft.is_array = nested_name, True
             if nested_name in self.schemas and t[0] == "object":
                 # The CLI drops `?` here (a nested struct field of a nested object).
-                ft = _Field(nf, nested_name)
+                ft = Field(nf, nested_name)
             schema.add(ft)
         self.schemas[schema_name] = schema
 
@@ -300,9 +300,9 @@ def _array_matches(arr: list, schema: Schema) -> bool:
     return overlap > len(schema.fields) // 2 or overlap == len(schema.fields)
 
 
-def _fits(value: Any, schema: Schema, schemas: dict[str, Schema]) -> bool:
+def fits(value: Any, schema: Schema, schemas: dict[str, Schema]) -> bool:
     """Whether writing ``value`` as a tuple of ``schema`` loses nothing (this encoder's safety check)."""
-    if type(value) is not dict or not _object_matches(value, schema):
+    if type(value) is not dict or not object_matches(value, schema):
         return False
     for f in schema.fields:
         if f.name not in value:
@@ -312,8 +312,8 @@ def _fits(value: Any, schema: Schema, schemas: dict[str, Schema]) -> bool:
         if sub is None or v is None:
             continue
         if f.is_array:
-            if type(v) is list and not all(type(x) is not dict or _fits(x, sub, schemas) for x in v):
+            if type(v) is list and not all(type(x) is not dict or fits(x, sub, schemas) for x in v):
                 return False
-        elif type(v) is dict and not _fits(v, sub, schemas):
+        elif type(v) is dict and not fits(v, sub, schemas):
             return False
     return True

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from coonbench.formats._limits import MAX_DEPTH
-from coonbench.formats._tealeaf_lex import _TILDE, _Tok, _Tuple, _tokenize, _unsupported
-from coonbench.formats._tealeaf_schema import Schema, _Field
 from coonbench.formats.base import FormatError
+from coonbench.formats._limits import MAX_DEPTH
+from coonbench.formats.tealeaf.lex import TILDE, Token, TupleValue, tokenize, unsupported
+from coonbench.formats.tealeaf.schema import Schema, Field
 
 _WORD_VALUES: dict[str, Any] = {"true": True, "false": False, "null": None,
                                 "NaN": float("nan"), "inf": float("inf"), "Infinity": float("inf")}
@@ -18,23 +18,23 @@ _WORD_VALUES: dict[str, Any] = {"true": True, "false": False, "null": None,
 
 class _Parser:
     def __init__(self, text: str) -> None:
-        self.toks = _tokenize(text)
+        self.toks = tokenize(text)
         self.i = 0
         self.schemas: dict[str, Schema] = {}
         self.root_array = False
         self.errors: list[FormatError] = []
         self.depth = 0
 
-    def peek(self) -> _Tok:
+    def peek(self) -> Token:
         return self.toks[self.i]
 
-    def next(self) -> _Tok:
+    def next(self) -> Token:
         tok = self.toks[self.i]
         if tok.kind != "eof":
             self.i += 1
         return tok
 
-    def expect(self, text: str, what: str) -> _Tok:
+    def expect(self, text: str, what: str) -> Token:
         tok = self.next()
         if tok.text != text or tok.kind not in ("punct",):
             got = "end of input" if tok.kind == "eof" else repr(tok.text)
@@ -61,13 +61,13 @@ class _Parser:
                 elif tok.text in ("@union", "@include", "@map", "@table"):
                     if tok.text == "@table":
                         raise FormatError("@table must follow a key", tok.line, tok.col, expected="key: @table …")
-                    raise _unsupported(tok.text, tok)
+                    raise unsupported(tok.text, tok)
                 else:
                     raise FormatError(f"unknown directive {tok.text}", tok.line, tok.col,
                                       expected="@struct, @table or @root-array")
                 continue
             if tok.kind == "punct" and tok.text == "!":
-                raise _unsupported("references (!name)", tok)
+                raise unsupported("references (!name)", tok)
             key = self.key()
             self.expect(":", "':' after key")
             data[key] = self.value()
@@ -90,7 +90,7 @@ class _Parser:
         schema = Schema(name_tok.text)
         while not (self.peek().kind == "punct" and self.peek().text == ")"):
             fname = self.key()
-            ftype = _Field(fname, "string")
+            ftype = Field(fname, "string")
             if self.peek().text == ":" and self.peek().kind == "punct":
                 self.next()
                 if self.peek().text == "[":
@@ -122,28 +122,28 @@ class _Parser:
         if kind == "punct":
             t = tok.text
             if t == "~":
-                return _TILDE
+                return TILDE
             if t == "[":
                 return self.seq("]", list)
             if t == "(":
-                tup = self.seq(")", _Tuple)
+                tup = self.seq(")", TupleValue)
                 tup.line, tup.col = tok.line, tok.col
                 return tup
             if t == "{":
                 return self.obj()
             if t == "!":
-                raise _unsupported("references (!name)", tok)
+                raise unsupported("references (!name)", tok)
             if t == ":":
-                raise _unsupported("tagged values (:tag value)", tok)
+                raise unsupported("tagged values (:tag value)", tok)
         if kind == "directive":
             if tok.text == "@table":
                 return self.table(tok)
-            raise _unsupported(tok.text, tok) if tok.text in ("@map", "@union") else FormatError(
+            raise unsupported(tok.text, tok) if tok.text in ("@map", "@union") else FormatError(
                 f"unknown directive {tok.text} as a value", tok.line, tok.col, expected="a value")
         if kind == "timestamp":
-            raise _unsupported("timestamps", tok)
+            raise unsupported("timestamps", tok)
         if kind == "bytes":
-            raise _unsupported("bytes literals", tok)
+            raise unsupported("bytes literals", tok)
         got = "end of input" if kind == "eof" else repr(tok.text)
         raise FormatError(f"expected a value, got {got}", tok.line, tok.col, expected="a value")
 
@@ -198,13 +198,13 @@ class _Parser:
             if tok.kind == "eof":
                 raise FormatError("unclosed brace: expected '}'", tok.line, tok.col, expected="'}'")
             if tok.kind == "punct" and tok.text == "!":
-                raise _unsupported("references (!name)", tok)
+                raise unsupported("references (!name)", tok)
             k = self.key()
             self.expect(":", "':' after key")
             out[k] = self.value()
             self._comma()
 
-    def table(self, at: _Tok) -> Any:
+    def table(self, at: Token) -> Any:
         name = self.next()
         if name.kind != "word":
             raise FormatError("expected a struct name after @table", name.line, name.col, expected="a struct name")
@@ -216,24 +216,24 @@ class _Parser:
         rows = self.seq("]", list)
         if schema is None:
             return rows
-        return [self.bind(r, schema) if isinstance(r, _Tuple) else r for r in rows] if rows else rows
+        return [self.bind(r, schema) if isinstance(r, TupleValue) else r for r in rows] if rows else rows
 
-    def bind(self, tup: _Tuple, schema: Schema) -> dict[str, Any]:
+    def bind(self, tup: TupleValue, schema: Schema) -> dict[str, Any]:
         if len(tup) != len(schema.fields):
             self.errors.append(FormatError(
                 f"row has {len(tup)} values but struct '{schema.name}' has {len(schema.fields)} fields",
                 tup.line, tup.col, expected=f"{len(schema.fields)} values"))
         out: dict[str, Any] = {}
         for f, v in zip(schema.fields, tup):
-            if v is _TILDE:
+            if v is TILDE:
                 if not f.nullable:
                     out[f.name] = None
                 continue
             sub = self.schemas.get(f.base)
             if sub is not None:
                 if f.is_array and type(v) is list:
-                    v = [self.bind(x, sub) if isinstance(x, _Tuple) else x for x in v]
-                elif not f.is_array and isinstance(v, _Tuple):
+                    v = [self.bind(x, sub) if isinstance(x, TupleValue) else x for x in v]
+                elif not f.is_array and isinstance(v, TupleValue):
                     v = self.bind(v, sub)
             out[f.name] = v
         return out
@@ -244,9 +244,9 @@ def _plain(v: Any) -> Any:
     t = type(v)
     if t is dict:
         return {k: _plain(x) for k, x in v.items()}
-    if t is list or t is _Tuple:
+    if t is list or t is TupleValue:
         return [_plain(x) for x in v]
-    if v is _TILDE:
+    if v is TILDE:
         return None
     if t is float and (v != v or v in (float("inf"), float("-inf"))):
         return None
