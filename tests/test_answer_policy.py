@@ -19,7 +19,7 @@ PROMPT = (
 @pytest.mark.parametrize(
     ("reply", "expected", "kind", "ok"),
     [
-        # an echo of the prompt holds many different numbers and no marker: no answer (first number was 3 ≠ 2…)
+        # an echo of the prompt holds many different numbers and no marker: no answer (its first number, 3, is not 2…)
         (PROMPT, "3", "integer", False),
         (PROMPT, "1", "integer", False),
         # …but an echo followed by a marked answer is read at the marker

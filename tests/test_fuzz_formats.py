@@ -197,7 +197,7 @@ def test_encode_refuses_what_it_cannot_write(fmt: Format) -> None:
         _round_trip(fmt, shallow)
 
 
-# --- regressions: each bug the fuzzing found, with the error a user now gets ----------------------------
+# --- regressions: each bug the fuzzing found, with the error a user gets ----------------------------
 
 
 def _fmt(name: str) -> Format:

@@ -79,7 +79,7 @@ def test_numbered_steps_of_the_structured_schema_are_read_in_order() -> None:
 
 
 def test_scan_time_is_linear_in_the_reply() -> None:
-    """Spans of one text are disjoint, so 100 KB of small objects is one pass (the old parser restarted at each)."""
+    """Spans of one text are disjoint, so 100 KB of small objects is one pass, not a restart at each object."""
     text = '{"a": [1, 2]} ' * 7000
     spans = json_spans(text)
     assert len(spans) == 7000 and all(text[s] == "{" and text[e - 1] == "}" for s, e in spans)

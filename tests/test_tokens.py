@@ -96,7 +96,7 @@ def test_long_ordinary_text_counts_exactly() -> None:
 
 
 def test_degenerate_runs_are_counted_in_linear_time() -> None:
-    """5 MB of one letter took tiktoken over 20 s (BPE is quadratic in one pre-token); now bounded."""
+    """5 MB of one letter takes raw tiktoken over 20 s (BPE is quadratic in one pre-token); count_tokens bounds it."""
     from tests.hostile import check_contract
 
     for text in ("x" * 5_000_000, "{" * 5_000_000, "ab" * 2_500_000):
