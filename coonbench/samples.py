@@ -25,6 +25,32 @@ def split_param(value: str | Sequence[str] | None) -> list[str] | None:
     return [v.strip() for v in items if v.strip()]
 
 
+class TaskArgumentError(ValueError):
+    """A task argument (``-T name=value``) that names nothing usable. The message is one line naming the argument,
+    the value and what would be valid, so that it reads well as the last line of ``inspect eval``'s output."""
+
+
+def shown(value: object) -> str:
+    """How a task argument's value was written on the command line (a list as its comma form)."""
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def choose(
+    param: str, value: str | Sequence[str] | None, choices: Sequence[str], what: str = "value"
+) -> list[str] | None:
+    """The items of the comma-list task argument ``param`` (None when not given), each one of ``choices``;
+    TaskArgumentError naming the argument, the first unknown item and the choices otherwise."""
+    items = split_param(value)
+    unknown = [item for item in items or [] if item not in choices]
+    if unknown:
+        raise TaskArgumentError(
+            f"-T {param}={shown(value)}: unknown {what} '{unknown[0]}' (choose from {', '.join(choices)})"
+        )
+    return items
+
+
 def sample_metadata(
     *,
     format: str,

@@ -18,7 +18,7 @@ from inspect_ai.solver import generate
 
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
-from coonbench.datasets.retrieval.common import user_path
+from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.samples import split_param
 from scorers.answer import answer_match, answer_metrics
@@ -52,8 +52,9 @@ def retrieval(
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
     """
-    suite, questions_file, tasks_file = (str(user_path(p)) if p is not None else None
-                                         for p in (suite, questions_file, tasks_file))
+    suite = given_path("suite", suite, "a folder in TOON's published suite layout")
+    questions_file = given_path("questions_file", questions_file, "a JSONL question file or a Hugging Face dataset")
+    tasks_file = given_path("tasks_file", tasks_file, "a TeaLeaf task-definition JSON file")
     if tasks_file is not None:
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")

@@ -21,6 +21,7 @@ from coonbench.conditions import Skip
 from coonbench.dart.parse import DartParseError
 from coonbench.datasets.corpus import CorpusSample, measure
 from coonbench.paths import REPO_ROOT
+from coonbench.samples import TaskArgumentError, choose
 
 MAX_FILE_BYTES = 100_000  # larger files take seconds per codec pass; the reference set leaves them out too
 GCI_BANDS: tuple[tuple[float, str], ...] = ((0.3, "gci-low"), (0.45, "gci-mid"), (float("inf"), "gci-high"))
@@ -64,7 +65,7 @@ def resolve_dir(root: str | Path) -> Path:
         if path.is_dir():
             return path.resolve()
     tried = ", ".join(dict.fromkeys(str(c) for c in candidates))
-    raise ValueError(f"-T corpus={root}: not a directory (tried {tried})")
+    raise TaskArgumentError(f"-T corpus={root}: not a directory (give a directory of .dart files; tried {tried})")
 
 
 def load_dart_dir(root: str | Path) -> tuple[list[CorpusSample], list[Skip]]:
@@ -118,14 +119,13 @@ def load_dart_dir(root: str | Path) -> tuple[list[CorpusSample], list[Skip]]:
 
 def select_corpus(corpus: str | Path | None, bands: list[str] | None) -> tuple[list[CorpusSample], list[Skip]]:
     """The built-in corpus (``data/dart/``) when ``corpus`` is None, else the user's directory; filtered by band."""
-    from coonbench.datasets.corpus import load_corpus
+    from coonbench.datasets.corpus import BANDS, load_corpus
 
     if corpus is None or str(corpus) == "":
+        choose("bands", bands, BANDS, "band")
         return (load_corpus(bands=bands) if bands else load_corpus()), []
     samples, skips = load_dart_dir(corpus)
     if bands:
-        unknown = [b for b in bands if b not in USER_BANDS]
-        if unknown:
-            raise ValueError(f"unknown band(s) {unknown} for a user corpus; choose from {list(USER_BANDS)}")
+        choose("bands", bands, USER_BANDS, "band of a user corpus (-T corpus=)")
         samples = [s for s in samples if s.band in bands]
     return samples, skips

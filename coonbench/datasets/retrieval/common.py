@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from coonbench.paths import DATA_DIR, REPO_ROOT
+from coonbench.paths import DATA_DIR, REPO_ROOT, absent_reason
+from coonbench.samples import TaskArgumentError
 
 DATASET_VERSION = 1
 RETRIEVAL_DIR = DATA_DIR / "retrieval"
@@ -71,3 +72,14 @@ def user_path(path: str | Path) -> Path:
         if base and (Path(base) / given).exists():
             return Path(base) / given
     return given
+
+
+def given_path(param: str, value: str | None, expected: str) -> str | None:
+    """``user_path`` of the file or folder task argument ``-T param=value``; TaskArgumentError naming the argument,
+    why it names nothing and what it ``expected`` when it does not exist."""
+    if value is None:
+        return None
+    path = user_path(value)
+    if not path.exists():
+        raise TaskArgumentError(f"-T {param}={value}: {absent_reason(value)} (expected {expected})")
+    return str(path)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from coonbench.conditions import Condition, ConditionError, format_names, parse_condition
 from coonbench.datasets.retrieval.common import DEFAULT_FORMATS
 from coonbench.formats import FormatError
-from coonbench.samples import split_param
+from coonbench.samples import shown, split_param
 
 DataCondition = Condition
 """A registered data format shown with (or without) its primer: the code tasks' ``Condition``, for data formats."""
@@ -37,7 +37,7 @@ def parse_conditions(formats: str | Sequence[str] | None) -> list[DataCondition]
     try:
         out = [parse_condition(entry, kind="data") for entry in entries]
     except ConditionError as err:
-        raise FormatError(str(err), source="-T formats") from None
+        raise FormatError(str(err), source=f"-T formats={shown(formats)}") from None
     if not out:
         raise ValueError("formats: at least one format is needed")
     return list(dict.fromkeys(out))
