@@ -1,139 +1,251 @@
-"""The report's statistics against scipy/statsmodels and hand computations (no Inspect run needed)."""
+"""The report's statistics against independent oracles: closed forms written here, textbook values, and the
+definitions (Holm's step-down, the cluster sandwich, the binomial McNemar) — never the statsmodels calls the code
+makes. Each oracle is shown to reject a plausible wrong implementation (a mutated copy defined in this file), so
+a test that passes says something.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.api as sm
-from scipy import stats as scipy_stats
-from statsmodels.stats.proportion import proportion_confint
 
 from coonbench.report import stats
 from coonbench.report.tables import accuracy_rows, accuracy_section, comparisons, is_reference
+
+Z975 = 1.959963984540054  # the standard normal's 97.5% point
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion", Statistics in Medicine 17:857-872,
+# Table I, method 3 (Wilson score interval without continuity correction), to 4 decimals.
+NEWCOMBE_WILSON = {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605), (0, 20): (0.0000, 0.1611),
+                   (1, 29): (0.0061, 0.1718)}
+
+
+def wilson_closed_form(k: float, n: float, z: float = Z975) -> tuple[float, float]:
+    """Wilson (1927): centre (p̂ + z²/2n)/(1 + z²/n), half-width z/(1 + z²/n)·√(p̂(1−p̂)/n + z²/4n²)."""
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def wald_mutant(k: float, n: float) -> tuple[float, float]:
+    """A wrong 'Wilson': the Wald interval p̂ ± z√(p̂(1−p̂)/n)."""
+    p = k / n
+    half = Z975 * math.sqrt(p * (1 - p) / n)
+    return p - half, p + half
+
+
+def _is_wilson(impl: Callable[[int, int], tuple[float, float]]) -> bool:
+    cases = [(k, n) for n in (5, 20, 57, 263) for k in (0, 1, n // 3, n - 1, n)]
+    closed = all(np.allclose(impl(k, n), wilson_closed_form(k, n), atol=1e-9) for k, n in cases)
+    textbook = all(np.allclose(np.round(impl(k, n), 4), v, atol=1e-9) for (k, n), v in NEWCOMBE_WILSON.items())
+    return closed and textbook
+
+
+def test_wilson_matches_its_closed_form_and_newcombes_table() -> None:
+    assert _is_wilson(stats.wilson)
+    assert not _is_wilson(wald_mutant)
+
+
+def test_clopper_pearson_for_no_variance_is_the_exact_closed_form() -> None:
+    """0 of n: upper = 1 − (α/2)^(1/n); n of n: lower = (α/2)^(1/n) (the binomial tail solved exactly)."""
+    for n in (5, 20, 100):
+        assert stats.clopper_pearson(0, n) == pytest.approx((0.0, 1 - 0.025 ** (1 / n)))
+        assert stats.clopper_pearson(n, n) == pytest.approx((0.025 ** (1 / n), 1.0))
+    assert stats.clopper_pearson(0, 20)[1] == pytest.approx(0.1684, abs=5e-5)  # the textbook "rule of 3.7/n"
+    none = stats.mean_estimate(np.zeros(5), np.arange(5))
+    assert (none.ci_low, none.ci_high, none.interval) == (0.0, pytest.approx(1 - 0.025 ** 0.2), stats.EXACT)
+
+
+def holm_step_down(pvalues: list[float]) -> list[float]:
+    """Holm (1979) by definition: sort ascending; adjusted p_(i) = max over j ≤ i of min(1, (m − j + 1)·p_(j))."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def bonferroni_mutant(pvalues: list[float]) -> list[float]:
+    return [min(1.0, len(pvalues) * p) for p in pvalues]
+
+
+def _is_holm(impl: Callable[[list[float]], list[float]]) -> bool:
+    rng = np.random.default_rng(11)
+    cases = [[0.01, 0.02, 0.04], [0.04, 0.01, 0.03, 0.005, 0.2], *[list(rng.random(9) ** 3) for _ in range(20)]]
+    return all(np.allclose(impl(ps), holm_step_down(ps), atol=1e-12) for ps in cases)
+
+
+def test_holm_is_the_step_down_definition() -> None:
+    assert _is_holm(stats.holm)
+    assert not _is_holm(bonferroni_mutant)
+    assert holm_step_down([0.01, 0.02, 0.04]) == pytest.approx([0.03, 0.04, 0.04])  # by hand: 3·.01, 2·.02, 1·.04
+
+
+def sandwich_se(x: np.ndarray, clusters: np.ndarray) -> float:
+    """Cluster-robust SE of a mean by the sandwich V = (X'X)⁻¹ (Σ_c X_c'e_c e_c'X_c) (X'X)⁻¹ with X = 1."""
+    X = np.ones((x.size, 1))
+    e = x - x.mean()
+    bread = np.linalg.inv(X.T @ X)
+    meat = np.zeros((1, 1))
+    for c in np.unique(clusters):
+        s = X[clusters == c].T @ e[clusters == c]
+        meat += np.outer(s, s)
+    return float(np.sqrt((bread @ meat @ bread)[0, 0]))
+
+
+def squared_residuals_mutant(x: np.ndarray, clusters: np.ndarray) -> float:
+    """A wrong clustered SE: squares each residual instead of each cluster's sum (the naive SE in disguise)."""
+    return float(math.sqrt(np.sum((x - x.mean()) ** 2)) / x.size)
+
+
+def _is_clustered_se(impl: Callable[[np.ndarray, np.ndarray], float]) -> bool:
+    rng = np.random.default_rng(7)
+    ok = True
+    for files, per in ((12, 6), (5, 20), (30, 3)):
+        clusters = np.repeat(np.arange(files), per)
+        effect = rng.random(files)[clusters]  # answers within a file share a difficulty: correlated
+        x = (rng.random(clusters.size) < effect).astype(float)
+        ok &= bool(np.isclose(impl(x, clusters), sandwich_se(x, clusters), rtol=1e-9))
+    return ok
+
+
+def test_clustered_se_is_the_sandwich_formula() -> None:
+    assert _is_clustered_se(lambda x, c: stats.ols_standard_errors(x, c)[1])
+    assert _is_clustered_se(lambda x, c: stats.mean_estimate(x, c).se_clustered)
+    assert not _is_clustered_se(squared_residuals_mutant)
+
+
+def test_clustered_proportion_uses_wilson_at_the_design_effect_sample_size() -> None:
+    rng = np.random.default_rng(3)
+    clusters = np.repeat(np.arange(10), 8)
+    x = (rng.random(10)[clusters] < 0.5).astype(float)
+    est = stats.mean_estimate(x, clusters)
+    naive = x.std(ddof=1) / math.sqrt(x.size)
+    deff = max(1.0, (sandwich_se(x, clusters) / naive) ** 2)
+    assert deff > 1.5 and est.interval == stats.WILSON_DEFF
+    assert (est.ci_low, est.ci_high) == pytest.approx(wilson_closed_form(x.sum() / deff, x.size / deff))
+    plain = wilson_closed_form(x.sum(), x.size)
+    assert est.ci_low < plain[0] and est.ci_high > plain[1]  # clustering widens, never narrows
+
+
+def test_one_cluster_is_flagged_and_never_narrower_than_two() -> None:
+    """7 of 10 from one source item: plain Wilson, flagged; from two items it can only widen."""
+    x = np.array([1.0] * 7 + [0.0] * 3)
+    one = stats.mean_estimate(x, np.zeros(10))
+    two = stats.mean_estimate(x, np.array([0] * 5 + [1] * 5))
+    assert one.interval == stats.WILSON_ONE_CLUSTER and math.isnan(one.se_clustered)
+    assert (one.ci_low, one.ci_high) == pytest.approx(wilson_closed_form(7, 10))
+    assert two.ci_high - two.ci_low >= one.ci_high - one.ci_low - 1e-12
+
+
+def test_small_samples_get_sane_intervals() -> None:
+    """2 of 5 is not '0–100%' and 0 of 5 is not '0–0%'."""
+    two = stats.mean_estimate(np.array([1.0, 1, 0, 0, 0]), np.array(["a", "a", "b", "b", "b"]))
+    assert two.ci_low > 0.0 and two.ci_high < 1.0
+    assert two.ci_low <= wilson_closed_form(2, 5)[0] + 1e-12 and two.ci_high >= wilson_closed_form(2, 5)[1] - 1e-12
+
+
+def binomial_mcnemar(a_only: int, b_only: int) -> float:
+    """Exact McNemar by definition: two-sided binomial test of the discordant pairs at 1/2, summed with comb."""
+    n, k = a_only + b_only, min(a_only, b_only)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
+
+
+def test_mcnemar_p_value_is_the_binomial_test_on_discordant_pairs() -> None:
+    for a_only, b_only in ((17, 7), (0, 6), (3, 3), (40, 61)):
+        assert stats.mcnemar_exact(a_only, b_only, both=40, neither=20) == pytest.approx(binomial_mcnemar(a_only, b_only))
+    a = [1.0] * 17 + [0.0] * 7 + [1.0] * 40 + [0.0] * 20
+    b = [0.0] * 17 + [1.0] * 7 + [1.0] * 40 + [0.0] * 20
+    frame = pd.concat([_frame(a, [f"f{i}" for i in range(len(a))], "x"), _frame(b, [f"f{i}" for i in range(len(b))], "y")])
+    row = comparisons(frame).iloc[0]
+    assert (row["a_only"], row["b_only"], row["pairs"]) == (17, 7, len(a))
+    assert row["p_mcnemar"] == pytest.approx(binomial_mcnemar(17, 7))
+    assert row["diff"] == pytest.approx(10 / len(a))
+    assert row["sim_low"] <= row["diff_low"] < row["diff"] < row["diff_high"] <= row["sim_high"]
+
+
+def test_all_pairs_agreeing_get_an_exact_interval_not_zero_width() -> None:
+    a = np.array([1.0, 0.0] * 10)
+    cmp = stats.paired_comparison(a, a, np.ones(20), np.ones(20), np.arange(20), family=3)
+    assert cmp.diff == 0 and cmp.interval.startswith("exact")
+    assert cmp.diff_high == pytest.approx(1 - 0.025 ** (1 / 20)) and cmp.diff_low == -cmp.diff_high
+    assert cmp.sim_high == pytest.approx(1 - (0.05 / 3 / 2) ** (1 / 20))
+
+
+def test_minimum_detectable_difference_has_80_percent_power_at_the_corrected_alpha() -> None:
+    """At the MDD, a two-sided paired t-test at α/m rejects with ≈80% probability (noncentral t, by scipy)."""
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(3)
+    d = rng.integers(-1, 2, 400).astype(float)
+    for m in (1, 15):
+        mdd = stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / m)
+        se = d.std(ddof=1) / math.sqrt(d.size)
+        df = d.size - 1
+        crit = sps.t.ppf(1 - 0.025 / m, df)
+        power = sps.nct.sf(crit, df, mdd / se) + sps.nct.cdf(-crit, df, mdd / se)
+        assert power == pytest.approx(0.80, abs=0.01)
+    assert stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / 15) > stats.minimum_detectable_difference(d, 0.5)
+    clusters = np.repeat(np.arange(40), 10)
+    correlated = np.repeat(rng.integers(-1, 2, 40).astype(float), 10)
+    assert (stats.minimum_detectable_difference(correlated, 0.5, clusters)
+            > 2 * stats.minimum_detectable_difference(correlated, 0.5))  # the design effect is in it
 
 
 def _frame(correct: list[float], clusters: list[str], fmt: str = "a", system: str = "m") -> pd.DataFrame:
     n = len(correct)
     return pd.DataFrame({
-        "system": system, "format": fmt, "correct": correct, "cluster": clusters,
-        "input_tokens": 100.0, "pair": [f"q{i}" for i in range(n)], "epoch": 1,
+        "system": system, "format": fmt, "correct": correct, "cluster": clusters, "input_tokens": 100.0,
+        "usage_input_tokens": np.nan, "usage_output_tokens": np.nan, "pair": [f"q{i}" for i in range(n)], "epoch": 1,
+        "model": system, "question_type": "t", "complexity": "simple",
     })
 
 
-def test_k_of_n_and_wilson_interval_equal_statsmodels() -> None:
+def test_k_of_n_in_the_accuracy_row() -> None:
     rng = np.random.default_rng(1)
     correct = (rng.random(57) < 0.6).astype(float).tolist()
     k, n = int(sum(correct)), len(correct)
     row = accuracy_rows(_frame(correct, [f"f{i}" for i in range(n)]), ["system", "format"]).iloc[0]
-    assert (row["correct"], row["n"]) == (k, n)
-    assert row["accuracy"] == pytest.approx(k / n)
-    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
-    assert (row["wilson_low"], row["wilson_high"]) == (pytest.approx(low), pytest.approx(high))
+    assert (row["correct"], row["n"]) == (k, n) and row["accuracy"] == pytest.approx(k / n)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(wilson_closed_form(k, n))
+    assert row["acc_per_1k_tokens"] == pytest.approx(k / n / 100 * 1000)  # a fraction per 1K tokens, as Inspect
 
 
-def test_clustered_se_is_miller_formula_and_statsmodels_cluster_covariance() -> None:
-    rng = np.random.default_rng(7)
-    clusters = np.repeat([f"file{i}" for i in range(12)], 6)
-    x = rng.integers(0, 2, clusters.size).astype(float)
-    est = stats.mean_estimate(x, clusters)
-    # Miller 2024 eq. 4 by hand: sqrt(sum over clusters of (sum of residuals)^2) / n
-    resid = pd.Series(x - x.mean()).groupby(clusters).sum().to_numpy()
-    assert est.se_clustered == pytest.approx(math.sqrt(np.sum(resid**2)) / x.size)
-    fit = sm.OLS(x, np.ones((x.size, 1))).fit(
-        cov_type="cluster", cov_kwds={"groups": pd.factorize(clusters)[0], "use_correction": False}
-    )
-    assert est.se_clustered == pytest.approx(float(fit.bse[0]))
-    # 12 clusters: Student's t with 11 degrees of freedom on the larger SE, widened to hold the Wilson interval
-    t = scipy_stats.t.ppf(0.975, 11)
-    se = max(est.se_clustered, est.se_naive)
-    w_low, _ = proportion_confint(int(x.sum()), x.size, alpha=0.05, method="wilson")
-    assert est.ci_low == pytest.approx(min(x.mean() - t * se, w_low))
-
-
-def test_small_samples_get_honest_intervals() -> None:
-    """1 of 5 from two files is not '8.9%–31.1%' (a clustered SE from two clusters) and 0 of 5 is not '0%–0%'."""
-    one = stats.mean_estimate(np.array([1.0, 0, 0, 0, 0]), np.array(["a", "a", "a", "b", "b"]))
-    assert one.ci_low <= 0.0 + 1e-9 and one.ci_high >= proportion_confint(1, 5, method="wilson")[1] - 1e-9
-    none = stats.mean_estimate(np.zeros(5), np.arange(5))
-    assert none.ci_low == 0.0 and none.ci_high == pytest.approx(proportion_confint(0, 5, method="wilson")[1])
-
-
-def test_clustered_se_exceeds_naive_when_answers_are_correlated_within_a_file() -> None:
-    # each file is answered all right or all wrong: strongly correlated within files
-    files = [f"file{i}" for i in range(10) for _ in range(8)]
-    correct = [float(i % 2 == 0) for i in range(10) for _ in range(8)]
-    est = stats.mean_estimate(np.array(correct), np.array(files))
-    assert est.se_clustered > 2 * est.se_naive
-    independent = stats.mean_estimate(np.array(correct), np.arange(len(correct)))
-    assert independent.se_clustered == pytest.approx(independent.se_naive, rel=0.02)
-
-
-def test_mcnemar_p_value_is_the_binomial_test_on_discordant_pairs() -> None:
-    a_only, b_only = 17, 7
-    hand = scipy_stats.binomtest(a_only, a_only + b_only, 0.5, alternative="two-sided").pvalue
-    assert stats.mcnemar_exact(a_only, b_only, both=40, neither=20) == pytest.approx(hand)
-    # through the comparison table: built from answers, p computed from the pairs it found
-    a = [1.0] * a_only + [0.0] * b_only + [1.0] * 40 + [0.0] * 20
-    b = [0.0] * a_only + [1.0] * b_only + [1.0] * 40 + [0.0] * 20
-    frame = pd.concat([_frame(a, [f"f{i}" for i in range(len(a))], "x"), _frame(b, [f"f{i}" for i in range(len(b))], "y")])
-    row = comparisons(frame).iloc[0]
-    assert (row["a_only"], row["b_only"], row["pairs"]) == (a_only, b_only, len(a))
-    assert row["p_mcnemar"] == pytest.approx(hand)
-    assert row["diff"] == pytest.approx((a_only - b_only) / len(a))
-    assert row["diff_low"] < row["diff"] < row["diff_high"]
-
-
-def test_holm_and_cannot_tell_apart() -> None:
-    ps = [0.01, 0.02, 0.04]
-    from statsmodels.stats.multitest import multipletests
-
-    assert stats.holm(ps) == pytest.approx(list(multipletests(ps, method="holm")[1]))
-    # identical accuracy on different questions: no significant difference, the report says so
-    a = [1.0, 0.0] * 30
-    b = [0.0, 1.0] * 30
-    frame = pd.concat([_frame(a, [f"f{i}" for i in range(60)], "x"), _frame(b, [f"f{i}" for i in range(60)], "y")])
-    row = comparisons(frame).iloc[0]
-    assert row["conclusion"] == "cannot tell apart"
-    assert row["p_mcnemar"] == pytest.approx(1.0)
-
-
-def test_minimum_detectable_difference_shrinks_with_more_pairs() -> None:
-    rng = np.random.default_rng(3)
-    small = stats.minimum_detectable_difference(rng.integers(-1, 2, 50).astype(float), 0.5)
-    large = stats.minimum_detectable_difference(rng.integers(-1, 2, 800).astype(float), 0.5)
-    assert 0 < large < small
-    assert large == pytest.approx(small * math.sqrt(50 / 800), rel=0.25)
-
-
-def test_bootstrap_is_seeded() -> None:
+def test_bootstrap_is_seeded_and_the_simultaneous_interval_is_wider() -> None:
     rng = np.random.default_rng(5)
     a, b = rng.integers(0, 2, 200).astype(float), rng.integers(0, 2, 200).astype(float)
     tok = np.full(200, 100.0)
     cl = np.array([f"f{i // 4}" for i in range(200)], dtype=object)
-    first = stats.paired_comparison(a, b, tok, tok * 2, cl)
-    second = stats.paired_comparison(a, b, tok, tok * 2, cl)
-    assert (first.diff_low, first.diff_high) == (second.diff_low, second.diff_high)
+    first = stats.paired_comparison(a, b, tok, tok * 2, cl, family=6)
+    second = stats.paired_comparison(a, b, tok, tok * 2, cl, family=6)
+    assert (first.diff_low, first.diff_high, first.sim_low) == (second.diff_low, second.diff_high, second.sim_low)
     assert first.eff_ratio == pytest.approx(2 * a.mean() / b.mean())
     assert first.eff_ratio_low < first.eff_ratio < first.eff_ratio_high
+    assert first.sim_low < first.diff_low and first.sim_high > first.diff_high
 
 
 def _systems_frame(systems: dict[str, list[float]]) -> pd.DataFrame:
-    """Two formats × a few questions per system; ``systems`` maps a system to its per-question correctness."""
     rows = []
     for system, answers in systems.items():
         for q, correct in enumerate(answers):
             for fmt, tokens in (("dart", 200), ("coon", 100)):
-                rows.append({"system": system, "format": fmt, "correct": correct, "cluster": f"file{q % 3}",
-                             "pair": f"q{q}", "epoch": 1, "input_tokens": tokens, "question_type": "t",
+                rows.append({"system": system, "model": system.split(" ")[0], "format": fmt, "correct": correct,
+                             "cluster": f"file{q % 3}", "pair": f"q{q}", "epoch": 1, "input_tokens": tokens,
+                             "usage_input_tokens": np.nan, "usage_output_tokens": np.nan, "question_type": "t",
                              "complexity": "simple"})
     return pd.DataFrame(rows)
 
 
-def test_references_are_never_pooled_and_rank_last() -> None:
-    """Gold and trivial baselines keep their own rows, after the models; 'all' pools only systems under test."""
+def test_references_are_never_pooled_and_get_no_findings() -> None:
     gold, floor = "mockllm/model [coonbench/gold]", "mockllm/model [coonbench/baseline_constant]"
     models = {"a/one": [1, 0, 1, 0, 1, 0], "b/two": [0, 0, 1, 1, 0, 0]}
     frame = _systems_frame({**models, gold: [1] * 6, floor: [0] * 6})
@@ -141,14 +253,21 @@ def test_references_are_never_pooled_and_rank_last() -> None:
     sec = accuracy_section("comprehension", frame)
     acc = next(t.frame for t in sec.tables if t.name == "comprehension_accuracy")
     pooled = acc[acc["system"] == "all"].set_index("format")
-    assert pooled.loc["dart", "n"] == 12  # the two models' 6 questions each, not 24
-    assert pooled.loc["dart", "correct"] == sum(models["a/one"]) + sum(models["b/two"])
-    ranking = next(t.frame for t in sec.tables if t.name == "comprehension_efficiency")
-    order = list(dict.fromkeys(ranking["system"]))
+    assert pooled.loc["dart", "n"] == 12 and pooled.loc["dart", "correct"] == sum(models["a/one"]) + sum(models["b/two"])
+    order = list(dict.fromkeys(acc["system"]))
     assert order[0] == "all" and set(order[-2:]) == {gold, floor}
-    assert "all:" in sec.findings[0]  # the headline speaks of the models, not of the oracle
+    cmp = next(t.frame for t in sec.tables if t.name == "comprehension_comparisons")
+    assert not set(cmp["system"]) & {gold, floor}
+    assert not any("coonbench/" in f for f in sec.findings)
 
-    one_model = accuracy_section("comprehension", _systems_frame({"a/one": models["a/one"], gold: [1] * 6}))
-    acc = next(t.frame for t in one_model.tables if t.name == "comprehension_accuracy")
-    assert "all" not in set(acc["system"])  # one model and a reference: nothing to pool
-    assert one_model.findings[0].startswith("a/one:")
+
+def test_a_tie_is_never_ranked() -> None:
+    """Four formats at the same accuracy: no 'most accurate', every format named as indistinguishable."""
+    rows = []
+    for fmt in ("a", "b", "c", "d"):
+        answers = [1.0 if (q + ord(fmt)) % 10 == 0 else 0.0 for q in range(40)]
+        rows.append(_frame(answers, [f"f{q}" for q in range(40)], fmt, "m/one"))
+    sec = accuracy_section("retrieval", pd.concat(rows, ignore_index=True))
+    text = " ".join(sec.summary)
+    assert "most accurate" not in text.lower().replace("most accurate: cannot tell apart", "")
+    assert "cannot tell apart any of the 4 formats" in text

@@ -32,12 +32,10 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     samples, _ = load_samples(logs)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    sections = sections_for(samples)
+    sections = sections_for(samples, price_table)
+    sections.append(cost_section(samples, price_table))
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
-    cost = cost_section(samples, price_table)
-    plots.plot_cost(cost, out_dir / "plots")
-    sections.append(cost)
     header = {
         "generator": "coonbench report",
         "logs": sorted({str(p) for p in samples["log"]}),
@@ -46,6 +44,8 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
         "categories": sorted(samples["category"].unique().tolist()),
         "formats": sorted(samples["format"].unique().tolist()),
         "epochs": int(samples["epoch"].max()),
+        "warnings": list(samples.attrs.get("warnings", [])),
+        "intervals": render.interval_methods(sections),
     }
     csv = render.write_csv(sections, out_dir)
     return ReportPaths(

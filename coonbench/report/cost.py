@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -9,9 +10,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from coonbench.report import stats
+from coonbench.report import stats, wording
 from coonbench.report.load import ReportInputError
-from coonbench.report.tables import NOPRIMER_SUFFIXES, Section, Table, baseline_of
+from coonbench.report.tables import NOPRIMER_SUFFIXES, Section, Table, baseline_of, sample_tokens
 
 
 def read_prices(path: str | Path) -> dict[str, dict[str, float]]:
@@ -38,28 +39,80 @@ def _price_of(model: str, prices: dict[str, dict[str, float]]) -> dict[str, floa
     return prices.get(model) or prices.get(model.split("/", 1)[-1])
 
 
+@functools.lru_cache(maxsize=64)
+def _plugin_primer_tokens(fmt: str) -> float:
+    """Tokens (o200k) of a format plug-in's short primer; NaN for a name no plug-in has."""
+    from coonbench.formats import get_format
+    from coonbench.tokens import count_tokens
+
+    name = fmt
+    for suffix in (*NOPRIMER_SUFFIXES, "-fullprimer", ":full"):
+        name = name.removesuffix(suffix)
+    try:
+        return float(count_tokens(get_format(name).primer("short")))
+    except Exception:  # noqa: BLE001 - an unknown or foreign format: its primer is not known here
+        return math.nan
+
+
+def primer_tokens(frame: pd.DataFrame) -> pd.Series:
+    """Primer tokens in each sample's prompt: metadata ``primer_tokens``; else, where metadata ``primer`` says a
+    primer was shown, the format plug-in's primer counted with ``coonbench.tokens``; else 0."""
+    out = pd.Series(0.0, index=frame.index)
+    if "primer" in frame.columns:
+        shown = frame["primer"].map(lambda v: str(v).lower() in ("true", "1", "1.0")).astype(bool)
+        out[shown] = [_plugin_primer_tokens(f) for f in frame.loc[shown, "format"]]
+    if "primer_tokens" in frame.columns:
+        out = frame["primer_tokens"].where(frame["primer_tokens"].notna(), out)
+    return out.fillna(0.0).astype(float)
+
+
+def usd(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.Series:
+    """Each sample's cost in USD from the price table (NaN for a model it does not name)."""
+    ins, outs = sample_tokens(frame)
+    price_in = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("input", math.nan))
+    price_out = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("output", math.nan))
+    return (ins.fillna(0) * price_in + outs * price_out) / 1e6
+
+
+def per_correct(frame: pd.DataFrame, system: str | None, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
+    """Per format (of ``frame``, already narrowed to the system(s) meant): tokens per correct answer (input +
+    output), the primer's share of the input tokens and, with prices, USD per correct answer."""
+    ins, outs = sample_tokens(frame)
+    data = frame.assign(_in=ins, _out=outs, _primer=primer_tokens(frame), _usd=usd(frame, prices))
+    rows = {}
+    for fmt, g in data.groupby("format", sort=True):
+        k = float(g["correct"].sum()) if "correct" in g.columns else math.nan
+        rows[fmt] = {
+            "correct": k, "tokens": float(g["_in"].sum() + g["_out"].sum()),
+            "tokens_per_correct": (g["_in"].sum() + g["_out"].sum()) / k if k else math.nan,
+            "primer_share": float(g["_primer"].sum() / g["_in"].sum()) if g["_in"].sum() else 0.0,
+            "usd_per_correct": float(g["_usd"].sum()) / k if k and g["_usd"].notna().all() else math.nan,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 def token_table(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
-    """Per category, system and format: mean tokens (tiktoken input; provider input/output), latency p50/p95, cost."""
+    """Per category, system and format: tokens (tiktoken input; provider input/output), tokens and money per correct
+    answer with the primer's share, latency p50/p95."""
     rows = []
-    for (cat, system, fmt), g in samples.groupby(["category", "system", "format"], sort=True):
+    ins, outs = sample_tokens(samples)
+    data = samples.assign(_in=ins, _out=outs, _primer=primer_tokens(samples), _usd=usd(samples, prices))
+    for (cat, system, fmt), g in data.groupby(["category", "system", "format"], sort=True):
+        k = int(g["correct"].sum()) if "correct" in g.columns and g["correct"].notna().any() else 0
+        spent = float(g["_in"].sum() + g["_out"].sum())
         row = {
-            "category": cat, "system": system, "format": fmt, "n": len(g),
+            "category": cat, "system": system, "format": fmt, "n": len(g), "correct": k,
             "input_tokens": float(g["input_tokens"].mean()),
             "usage_input_tokens": float(g["usage_input_tokens"].mean()),
             "usage_output_tokens": float(g["usage_output_tokens"].mean()),
+            "tokens_per_correct": spent / k if k else math.nan,
+            "primer_share": float(g["_primer"].sum() / g["_in"].sum()) if g["_in"].sum() else 0.0,
             "latency_p50_s": stats.percentile(g["total_time"], 50),
             "latency_p95_s": stats.percentile(g["total_time"], 95),
         }
-        if "correct" in g.columns and g["correct"].notna().any():
-            row["correct"] = int(g["correct"].sum())
-        price = _price_of(str(g["model"].iloc[0]), prices or {})
-        if price is not None:
-            ins = g["usage_input_tokens"].where(g["usage_input_tokens"].notna(), g["input_tokens"]).fillna(0)
-            outs = g["usage_output_tokens"].fillna(0)
-            usd = float((ins * price["input"] + outs * price["output"]).sum() / 1e6)
-            row["usd_total"] = usd
-            if row.get("correct"):
-                row["usd_per_correct"] = usd / row["correct"]
+        if g["_usd"].notna().all():
+            row["usd_total"] = float(g["_usd"].sum())
+            row["usd_per_correct"] = row["usd_total"] / k if k else math.nan
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -95,10 +148,12 @@ def primer_table(samples: pd.DataFrame) -> pd.DataFrame:
                             "compression_ratio": ratio,
                             "break_even_baseline_tokens": primer / (1 - ratio) if ratio < 1 else math.inf})
             rows.append(row)
-        if "primer_tokens" in g.columns and g["primer_tokens"].notna().any():
-            for fmt, h in g[g["primer_tokens"].notna()].groupby("format"):
-                rows.append({"category": cat, "format": fmt, "without_primer": "", "pairs": len(h),
-                             "primer_tokens": float(h["primer_tokens"].median()), "baseline": base or ""})
+        paired = {r["format"] for r in rows if r["category"] == cat}
+        if "primer_tokens" in g.columns and (g["primer_tokens"] > 0).any():
+            for fmt, h in g[g["primer_tokens"] > 0].groupby("format"):
+                if fmt not in paired:  # a format measured by pairing is not reported twice
+                    rows.append({"category": cat, "format": fmt, "without_primer": "", "pairs": len(h),
+                                 "primer_tokens": float(h["primer_tokens"].median()), "baseline": base or ""})
     return pd.DataFrame(rows)
 
 
@@ -117,18 +172,22 @@ def primer_findings(primer: pd.DataFrame) -> list[str]:
 
 
 def cost_section(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> Section:
-    sec = Section(id="cost", title="Cost: tokens, primer, latency and money")
+    sec = Section(id="cost", title="Cost: tokens per correct answer, primer, latency and money")
     tokens = token_table(samples, prices)
-    sec.tables.append(Table("cost_tokens", "Mean tokens per sample, latency p50/p95 (s) and cost per system and format", tokens))
+    sec.lead.append(Table("cost_tokens", "Tokens per correct answer (input + output; the primer's share of the input), "
+                                         "mean tokens per sample, latency p50/p95 (s) and money with --prices", tokens))
+    sec.summary.append("Tokens per correct answer = (input + output tokens of every sample) ÷ correct answers: the "
+                       "provider's reported usage where there is some, else tiktoken o200k input counts and the "
+                       "scorer's output counts.")
     primer = primer_table(samples)
     if not primer.empty:
         sec.tables.append(Table("cost_primer", "The primer's tokens and the amortised break-even document size", primer))
-        sec.findings.extend(primer_findings(primer))
+        sec.summary.extend(wording.unique(primer_findings(primer)))
     if tokens["usage_input_tokens"].isna().all():
-        sec.findings.append("No provider reported token usage (e.g. the gold solver): input tokens are tiktoken o200k counts.")
+        sec.summary.append("No provider reported token usage (e.g. the gold solver): input tokens are tiktoken o200k counts.")
     if prices is None:
-        sec.findings.append("No price table given (`--prices FILE`): money is not shown.")
+        sec.summary.append("No price table given (`--prices FILE`): money is not shown.")
     elif "usd_total" not in tokens.columns:
-        sec.findings.append("The price table names none of the models in these logs.")
+        sec.summary.append("The price table names none of the models in these logs.")
     return sec
 

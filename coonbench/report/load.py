@@ -23,8 +23,15 @@ PAIR_KEY = "pair_id"
 BASE_COLUMNS = (
     "category", "task", "model", "solver", "system", "log", "id", "epoch", "format", "question_type",
     "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
-    "cluster", "pair", "primer", "primer_tokens", "error",
+    "cluster", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
 )
+REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
+"""Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
+
+
+def is_reference(system: str) -> bool:
+    """Whether a system is a reference (``model [coonbench/gold]``, ``model [coonbench/baseline_…]``)."""
+    return any(f"[{name}" in system for name in REFERENCE_SOLVERS)
 
 
 class ReportInputError(Exception):
@@ -119,8 +126,8 @@ def _meta(df: pd.DataFrame, key: str) -> pd.Series:
     return pd.Series([pd.NA] * len(df), index=df.index, dtype="object")
 
 
-# Metadata the report reads (the rest — gold answers, references, criteria — is left in the log: reading every key
-# of every sample was most of the time on 10,000 samples).
+# Metadata the report reads (the rest — gold answers, references, criteria — stays in the log: reading every key
+# of every sample would dominate the time on 10,000 samples).
 METADATA_KEYS = (
     "category", "format", "question_type", "complexity", "input_tokens", PAIR_KEY, "primer", "primer_tokens",
     *CLUSTER_KEYS,
@@ -135,10 +142,23 @@ def _columns() -> tuple[list[Any], list[Any]]:
         EvalColumn("task_name", path="eval.task", required=True),
         EvalColumn("model", path="eval.model", required=True),
         EvalColumn("solver", path="eval.solver"),
+        EvalColumn("created", path="eval.created"),
+        EvalColumn("sandbox", path=_sandbox),
     ]
-    # One column computed in Python per sample (a callable path): a JSON path per key was most of the time.
+    # One column computed in Python per sample (a callable path): one JSON path per key costs far more.
     sample_cols = [SampleColumn("record", path=_record, required=True)]
     return eval_cols, sample_cols
+
+
+def _sandbox(log: Any) -> str:
+    """What the run's sandbox enforced: eval metadata ``sandbox`` (a string or a mapping), else the task's sandbox
+    type (``docker``, ``local``), else ""."""
+    meta = getattr(log.eval, "metadata", None) or {}
+    value = meta.get("sandbox") if isinstance(meta, dict) else None
+    if value is None:
+        spec = getattr(log.eval, "sandbox", None)
+        value = getattr(spec, "type", None) or ""
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
 
 
 def _record(sample: Any) -> str:
@@ -247,10 +267,41 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     out["primer_tokens"] = pd.to_numeric(_meta(raw, "primer_tokens"), errors="coerce").astype(float)
     err = raw["error"].astype("object") if "error" in raw.columns else pd.Series([""] * len(raw), index=raw.index)
     out["error"] = err.where(err.notna(), "").astype(str)
+    out["created"] = raw["eval_id"].map(info["created"]).astype(str) if "created" in info.columns else ""
+    sandbox = raw["eval_id"].map(info["sandbox"]) if "sandbox" in info.columns else pd.Series("", index=raw.index)
+    out["sandbox"] = sandbox.astype("object").where(sandbox.notna(), "").astype(str)
+    out["reference"] = out["system"].map(is_reference).astype(bool)
     scores = _score_columns(raw)
     scores = scores.drop(columns=[c for c in scores.columns if c in out.columns])  # e.g. input_tokens: same figure
     samples = pd.concat([out.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
+    samples, warnings = drop_reruns(samples)
+    samples.attrs["warnings"] = warnings
     return samples, evals
+
+
+RUN_KEY = ["task", "system", "format", "id", "epoch"]
+
+
+def drop_reruns(samples: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """One run per (task, system, format, sample, epoch): the newest log's (by ``eval.created``), with a warning
+    naming what was dropped — two runs of one question in one folder would count it twice in accuracies and
+    once in the paired comparisons."""
+    dup = samples.duplicated(RUN_KEY, keep=False)
+    if not dup.any():
+        return samples, []
+    ordered = samples.assign(_row=range(len(samples))).sort_values(["created", "log"], ascending=False, kind="stable")
+    kept = ordered.drop_duplicates(RUN_KEY, keep="first")
+    warnings = []
+    dropped = ordered.loc[~ordered.index.isin(kept.index)]
+    for (task, system), g in dropped.groupby(["task", "system"], sort=True):
+        newest = kept[(kept["task"] == task) & (kept["system"] == system) & kept.index.isin(samples.index[dup])]
+        warnings.append(
+            f"{len(g)} sample(s) of task {task} for {system} appear in more than one run "
+            f"({', '.join(sorted(set(Path(p).name for p in g['log'])))} and "
+            f"{', '.join(sorted(set(Path(p).name for p in newest['log'])))}): the newest run is kept, the older "
+            "dropped, in every table")
+    kept = kept.sort_values("_row").drop(columns="_row").reset_index(drop=True)
+    return kept, warnings
 
 
 def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> list[str]:

@@ -1,0 +1,74 @@
+"""How numbers are written in sentences: signs without "-0.0", p-values, and comparisons printed at a precision
+at which the printed numbers say what the comparison decided (never "1.50× < 1.5×")."""
+
+from __future__ import annotations
+
+import math
+
+MAX_EXTRA_DIGITS = 4
+
+
+def _zero(text: str) -> str:
+    """'-0.0' → '0.0' (a rounded negative zero carries no sign)."""
+    return text[1:] if text.startswith("-") and not any(c in "123456789" for c in text) else text
+
+
+def number(value: float, digits: int = 1) -> str:
+    return "–" if not math.isfinite(value) else _zero(f"{value:,.{digits}f}")
+
+
+def pct(value: float, digits: int = 1) -> str:
+    """A rate as a percentage: 0.2 → '20.0%'."""
+    return "–" if not math.isfinite(value) else number(value * 100, digits) + "%"
+
+
+def points(value: float, digits: int = 1) -> str:
+    """A difference of rates in percentage points, signed: 0.008 → '+0.8', 0 → '0.0'."""
+    if not math.isfinite(value):
+        return "–"
+    text = number(value * 100, digits)
+    return text if text.startswith("-") or text.strip("0.") == "" else "+" + text
+
+
+def interval(low: float, high: float, digits: int = 1) -> str:
+    """A CI of a difference in points: '-1.2 to +3.0'."""
+    return f"{points(low, digits)} to {points(high, digits)}"
+
+
+def pvalue(p: float) -> str:
+    """Two significant digits, 'p < 0.0001' style below that; 1 for 1."""
+    if not math.isfinite(p):
+        return "–"
+    if p >= 0.9995:
+        return "1"
+    if p < 0.0001:
+        return "< 0.0001"
+    return f"{p:.2g}"
+
+
+def against(value: float, threshold: float, digits: int = 2, scale: float = 1.0) -> str:
+    """``value × scale`` written with enough decimals that it differs from the threshold as printed, unless it
+    equals it: 1.497 against 1.5 → '1.497', not '1.50'."""
+    if not math.isfinite(value):
+        return "–"
+    v, t = value * scale, threshold * scale
+    for d in range(digits, digits + MAX_EXTRA_DIGITS + 1):
+        if v == t or round(v, d) != round(t, d):
+            return number(v, d)
+    return number(v, digits + MAX_EXTRA_DIGITS)
+
+
+def tokens(value: float) -> str:
+    return "–" if not math.isfinite(value) else f"{value:,.0f}"
+
+
+def join(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def unique(sentences: list[str]) -> list[str]:
+    """The sentences in order, each once."""
+    return list(dict.fromkeys(sentences))
