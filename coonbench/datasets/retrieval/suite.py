@@ -116,12 +116,8 @@ def _field(path: Path, entry: str, rec: Any, name: str, kind: type | tuple[type,
     return value
 
 
-def load_suite(root: str | Path) -> Suite:
-    """Read and validate the four files of a suite folder (every reference between them is checked)."""
-    root = Path(root)
-    if not root.is_dir():
-        raise SuiteError(f"{root}: suite folder not found")
-    fpath, dpath, epath, qpath = (root / n for n in ("formats.json", "datasets.json", "encoded.json", "questions.json"))
+def _load_formats(root: Path) -> dict[str, SuiteFormat]:
+    fpath = root / "formats.json"
     raw_formats = _read(root, "formats.json")
     if not isinstance(raw_formats, dict) or not raw_formats:
         raise SuiteError(f"{fpath}: expected a non-empty object {{format: {{name, displayName, fence, primer}}}}")
@@ -133,13 +129,17 @@ def load_suite(root: str | Path) -> Suite:
             fence=_field(fpath, entry, rec, "fence", str), primer=_field(fpath, entry, rec, "primer", str))
         if formats[key].name != key:
             raise SuiteError(f"{fpath}: entry {entry}: field 'name' is {formats[key].name!r}, not the key {key!r}")
+    return formats
+
+
+def _load_datasets(root: Path) -> dict[str, SuiteDataset]:
+    dpath = root / "datasets.json"
     raw_datasets = _read(root, "datasets.json")
     if not isinstance(raw_datasets, list):
         raise SuiteError(f"{dpath}: expected a list of datasets")
     datasets: dict[str, SuiteDataset] = {}
     for i, rec in enumerate(raw_datasets):
-        entry = f"#{i}"
-        name = _field(dpath, entry, rec, "name", str)
+        name = _field(dpath, f"#{i}", rec, "name", str)
         entry = f"#{i} ({name!r})"
         meta = _field(dpath, entry, rec, "metadata", dict, required=False) or {}
         structure = meta.get("structureClass", "custom")
@@ -154,52 +154,79 @@ def load_suite(root: str | Path) -> Suite:
         if name in datasets:
             raise SuiteError(f"{dpath}: entry {entry}: field 'name': duplicate dataset {name!r}")
         datasets[name] = SuiteDataset(name, structure, rec["data"], corruption)
+    return datasets
+
+
+def _load_encoded(
+    root: Path, datasets: dict[str, SuiteDataset], formats: dict[str, SuiteFormat]
+) -> dict[str, dict[str, str]]:
+    epath = root / "encoded.json"
     raw_encoded = _read(root, "encoded.json")
     if not isinstance(raw_encoded, dict):
         raise SuiteError(f"{epath}: expected an object {{dataset: {{format: text}}}}")
     encoded: dict[str, dict[str, str]] = {}
     for dname, texts in raw_encoded.items():
         if dname not in datasets:
-            raise SuiteError(f"{epath}: entry {dname!r}: no dataset of that name in {dpath.name}")
+            raise SuiteError(f"{epath}: entry {dname!r}: no dataset of that name in datasets.json")
         if not isinstance(texts, dict):
             raise SuiteError(f"{epath}: entry {dname!r}: expected an object {{format: text}}")
         for fname, text in texts.items():
             if fname not in formats:
-                raise SuiteError(f"{epath}: entry {dname!r}: field {fname!r}: no format of that name in {fpath.name}")
+                raise SuiteError(f"{epath}: entry {dname!r}: field {fname!r}: no format of that name in formats.json")
             if not isinstance(text, str):
                 raise SuiteError(f"{epath}: entry {dname!r}: field {fname!r} must be a string")
         encoded[dname] = dict(texts)
+    return encoded
+
+
+def _question(qpath: Path, i: int, rec: Any, datasets: dict[str, SuiteDataset], seen: set[str]) -> SuiteQuestion:
+    qid = _field(qpath, f"#{i}", rec, "id", str)
+    entry = f"#{i} ({qid!r})"
+    if qid in seen:
+        raise SuiteError(f"{qpath}: entry {entry}: field 'id': duplicate id")
+    seen.add(qid)
+    truth = _field(qpath, entry, rec, "groundTruth", (str, int, float, bool))
+    dname = _field(qpath, entry, rec, "dataset", str)
+    if dname not in datasets:
+        raise SuiteError(f"{qpath}: entry {entry}: field 'dataset': no dataset {dname!r} in datasets.json")
+    answer_type = _field(qpath, entry, rec, "answerType", str, required=False) or "string"
+    if answer_type not in ANSWER_TYPES:
+        raise SuiteError(f"{qpath}: entry {entry}: field 'answerType': unknown type {answer_type!r} "
+                         f"(expected one of {', '.join(ANSWER_TYPES)})")
+    options = _field(qpath, entry, rec, "normalizationOptions", dict, required=False)
+    try:
+        NormalizeOptions.coerce(options)
+    except (TypeError, ValueError) as err:
+        raise SuiteError(f"{qpath}: entry {entry}: field 'normalizationOptions': {err}") from None
+    return SuiteQuestion(
+        id=qid, prompt=_field(qpath, entry, rec, "prompt", str), ground_truth=str(truth),
+        type=_field(qpath, entry, rec, "type", str, required=False) or "custom", dataset=dname,
+        answer_type=answer_type, options=options or None)
+
+
+def _load_questions(root: Path, datasets: dict[str, SuiteDataset]) -> list[SuiteQuestion]:
+    qpath = root / "questions.json"
     raw_questions = _read(root, "questions.json")
     if not isinstance(raw_questions, list):
         raise SuiteError(f"{qpath}: expected a list of questions")
     questions: list[SuiteQuestion] = []
     seen: set[str] = set()
     for i, rec in enumerate(raw_questions):
-        qid = _field(qpath, f"#{i}", rec, "id", str)
-        entry = f"#{i} ({qid!r})"
-        if qid in seen:
-            raise SuiteError(f"{qpath}: entry {entry}: field 'id': duplicate id")
-        seen.add(qid)
-        truth = _field(qpath, entry, rec, "groundTruth", (str, int, float, bool))
-        dname = _field(qpath, entry, rec, "dataset", str)
-        if dname not in datasets:
-            raise SuiteError(f"{qpath}: entry {entry}: field 'dataset': no dataset {dname!r} in {dpath.name}")
-        answer_type = _field(qpath, entry, rec, "answerType", str, required=False) or "string"
-        if answer_type not in ANSWER_TYPES:
-            raise SuiteError(f"{qpath}: entry {entry}: field 'answerType': unknown type {answer_type!r} "
-                             f"(expected one of {', '.join(ANSWER_TYPES)})")
-        options = _field(qpath, entry, rec, "normalizationOptions", dict, required=False)
-        try:
-            NormalizeOptions.coerce(options)
-        except (TypeError, ValueError) as err:
-            raise SuiteError(f"{qpath}: entry {entry}: field 'normalizationOptions': {err}") from None
-        questions.append(SuiteQuestion(
-            id=qid, prompt=_field(qpath, entry, rec, "prompt", str), ground_truth=str(truth),
-            type=_field(qpath, entry, rec, "type", str, required=False) or "custom", dataset=dname,
-            answer_type=answer_type, options=options or None))
+        questions.append(_question(qpath, i, rec, datasets, seen))
     if not questions:
         raise SuiteError(f"{qpath}: the suite has no questions")
-    return Suite(root, questions, datasets, encoded, formats)
+    return questions
+
+
+def load_suite(root: str | Path) -> Suite:
+    """Read and validate the four files of a suite folder (every reference between them is checked)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise SuiteError(f"{root}: suite folder not found")
+    formats = _load_formats(root)
+    datasets = _load_datasets(root)
+    encoded = _load_encoded(root, datasets, formats)
+    return Suite(root, _load_questions(root, datasets), datasets, encoded, formats)
 
 
 def suite_prompt(fmt: SuiteFormat, data_text: str, question: str) -> str:
