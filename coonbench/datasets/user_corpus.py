@@ -65,7 +65,7 @@ def resolve_dir(root: str | Path) -> Path:
         if path.is_dir():
             return path.resolve()
     tried = ", ".join(dict.fromkeys(str(c) for c in candidates))
-    raise TaskArgumentError(f"-T corpus={root}: not a directory (give a directory of .dart files; tried {tried})")
+    raise TaskArgumentError(f"-T corpus={root}: not a directory (tried {tried}); give a directory of .dart files")
 
 
 def load_dart_dir(root: str | Path) -> tuple[list[CorpusSample], list[Skip]]:
