@@ -4,7 +4,6 @@ benchmark's encoded datasets, clear errors, and a complete registry."""
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pytest
@@ -15,21 +14,9 @@ from hypothesis import strategies as st
 from coonbench.formats import FormatError, get_format, list_formats
 from coonbench.paths import SHARED_DIR
 from coonbench.formats._compare import first_difference
+from tests.equality import strict_equal
 
 TOON_GEN = SHARED_DIR / "reference" / "toon" / "generated"
-
-
-def strict_equal(a: Any, b: Any) -> bool:
-    """JSON equality that tells 1 from 1.0 and True from 1, and keeps key order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(strict_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, float):
-        return a == b and math.copysign(1, a) == math.copysign(1, b)
-    return a == b
 
 
 def numeric_equal(a: Any, b: Any) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from coonbench.formats import FormatError, get_format
 from coonbench.formats.tealeaf import decode_tealeaf, encode_tealeaf, format_float, singularize
 from coonbench.paths import SHARED_DIR
 from coonbench.formats._compare import first_difference
+from tests.equality import strict_equal as _strict_equal
 
 TL = SHARED_DIR / "reference" / "tealeaf"
 CLI_DIR = TL / "fixtures" / "cli-generated"
@@ -35,17 +35,8 @@ def _need(paths: list[Path], what: Path) -> None:
 
 
 def strict_equal(a: Any, b: Any) -> bool:
-    """JSON equality that tells 1 from 1.0 and True from 1; key order is not compared (table rows follow
-    their struct's field order)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, float):
-        return a == b and math.copysign(1, a) == math.copysign(1, b)
-    return a == b
+    """Strict JSON equality without key order (table rows follow their struct's field order)."""
+    return _strict_equal(a, b, key_order=False)
 
 
 def numeric_equal(a: Any, b: Any) -> bool:

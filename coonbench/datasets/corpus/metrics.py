@@ -47,7 +47,7 @@ import tree_sitter
 
 from coonbench.dart.parse import parse_dart
 from coonbench.dart.query import iter_nodes, node_text
-from coonbench.dart.widgets import FLUTTER_WIDGETS
+from coonbench.dart.widgets import FLUTTER_WIDGETS, call_at
 
 # ``Widget.method(...)`` calls that are static helpers, not widget constructors.
 STATIC_HELPERS: frozenset[str] = frozenset(
@@ -181,28 +181,15 @@ def _class_name(cls: tree_sitter.Node) -> str:
 
 
 def _widget_call(siblings: list[tree_sitter.Node], i: int, widgets: frozenset[str]) -> tuple[str, int] | None:
-    """A widget construction starting at ``siblings[i]``: (type name, index of its argument selector)."""
-    node = siblings[i]
-    if node.type != "identifier":
+    """A widget construction starting at identifier ``siblings[i]``: (type name, index of its argument selector).
+
+    ``const``/``new`` constructions are ``_object_call``'s."""
+    if siblings[i].type != "identifier" or (call := call_at(siblings, i)) is None:
         return None
-    name = node_text(node)
-    if name not in widgets:
+    name, _, method = call[0].partition(".")
+    if name not in widgets or method in STATIC_HELPERS:
         return None
-    j = i + 1
-    if j < len(siblings) and siblings[j].type == "type_arguments":
-        j += 1
-    if j < len(siblings) and siblings[j].type == "selector":
-        sel = siblings[j].named_children
-        if sel and sel[0].type == "unconditional_assignable_selector":
-            method = node_text(sel[0].named_children[0]) if sel[0].named_children else ""
-            if method in STATIC_HELPERS:
-                return None
-            j += 1
-    if j < len(siblings) and siblings[j].type == "selector":
-        sel = siblings[j].named_children
-        if sel and sel[0].type == "argument_part":
-            return name, j
-    return None
+    return name, call[2] - 1
 
 
 def _object_call(node: tree_sitter.Node, widgets: frozenset[str]) -> str | None:
