@@ -31,15 +31,16 @@ def _sample(sid: str, fmt: str, correct: float, tokens: int, epoch: int = 1, **m
     )
 
 
-def _write(folder: Path, samples: list[EvalSample], name: str = "t", epochs: int = 1) -> Path:
+def _write(folder: Path, samples: list[EvalSample], name: str = "t", epochs: int = 1, solver: str | None = None,
+           created: str = "2026-01-01T00:00:00+00:00", file: str | None = None, **eval_meta: Any) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     log = EvalLog(
         status="success",
-        eval=EvalSpec(created="2026-01-01T00:00:00+00:00", task=name, model=MODEL, config=EvalConfig(epochs=epochs),
-                      dataset=EvalDataset(name=name, samples=len(samples))),
+        eval=EvalSpec(created=created, task=name, model=MODEL, config=EvalConfig(epochs=epochs), solver=solver,
+                      dataset=EvalDataset(name=name, samples=len(samples)), metadata=eval_meta or None),
         plan=EvalPlan(), stats=EvalStats(), samples=samples,
     )
-    path = folder / f"{name}.eval"
+    path = folder / f"{file or name}.eval"
     write_eval_log(log, str(path))
     return path
 
@@ -51,7 +52,7 @@ def _tables(out: Path) -> dict[str, list[dict[str, Any]]]:
 
 def _findings(out: Path) -> list[str]:
     doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    return [f for s in doc["sections"] for f in s["findings"]]
+    return [f for s in doc["sections"] for f in s["summary"] + s["findings"]]
 
 
 def test_primer_tokens_and_break_even_with_any_naming(tmp_path: Path) -> None:
@@ -74,6 +75,8 @@ def test_primer_tokens_and_break_even_with_any_naming(tmp_path: Path) -> None:
     assert row["compression_ratio"] == pytest.approx(ratio)
     assert row["break_even_baseline_tokens"] == pytest.approx(500 / (1 - ratio))
     assert any("pays for itself on documents over" in f for f in _findings(tmp_path / "out"))
+    summary = [f for f in _findings(tmp_path / "out") if "primer costs" in f]
+    assert len(summary) == len(set(summary)) == 1  # one sentence per primer, never twice
     # pairs found across the ':' suffix: the comparison coon vs coon:noprimer has all 6 questions
     cmp = _tables(tmp_path / "out")["comprehension_comparisons"]
     assert all(r["pairs"] == 6 for r in cmp)
@@ -126,3 +129,77 @@ def test_judge_section_reports_each_judge_and_unscored(tmp_path: Path) -> None:
     }
     finding = next(f for f in _findings(tmp_path / "out") if "judge(s)" in f)
     assert "unscored samples: 0" in finding and "α (interval): 0." in finding
+
+
+def _small_run(folder: Path, model_answers: dict[str, list[float]], **kw: Any) -> None:
+    """Five questions about two files, in each format: ``model_answers`` maps a format to its five answers."""
+    samples = [_sample(f"q{q}-{fmt}", fmt, right, 100 + 50 * len(fmt), sample_id=f"file{q % 2}", pair_id=f"q{q}")
+               for fmt, answers in model_answers.items() for q, right in enumerate(answers)]
+    _write(folder, samples, **kw)
+
+
+def test_gold_and_baselines_alone_say_no_model_is_under_test(tmp_path: Path) -> None:
+    formats = ("coon", "dart")
+    _small_run(tmp_path / "logs", {f: [1.0] * 5 for f in formats}, solver="coonbench/gold", file="gold")
+    _small_run(tmp_path / "logs", {f: [0.0] * 5 for f in formats}, solver="coonbench/baseline_constant", file="floor")
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    doc = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    [sec] = [s for s in doc["sections"] if s["id"] == "comprehension"]
+    assert sec["summary"][0].startswith("No model under test") and "No verdicts" in sec["summary"][0]
+    names = {t["name"] for t in sec["tables"]}
+    assert "comprehension_verdict" not in names and "comprehension_comparisons" not in names
+    md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "most accurate" not in md.lower() and "success" not in md and "failure" not in md
+
+
+def test_a_rerun_into_the_same_folder_is_counted_once_and_warned(tmp_path: Path) -> None:
+    answers = {"coon": [1.0, 0.0, 1.0, 0.0, 0.0], "dart": [1.0, 1.0, 0.0, 0.0, 0.0]}
+    _small_run(tmp_path / "logs", {f: [0.0] * 5 for f in answers}, created="2026-01-01T00:00:00+00:00", file="old")
+    _small_run(tmp_path / "logs", answers, created="2026-01-02T00:00:00+00:00", file="new")
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    tables = _tables(tmp_path / "out")
+    acc = {r["format"]: r for r in tables["comprehension_accuracy"]}
+    assert {f: (acc[f]["n"], acc[f]["correct"]) for f in answers} == {f: (5, int(sum(a))) for f, a in answers.items()}
+    [cmp] = tables["comprehension_comparisons"]
+    assert cmp["pairs"] == 5
+    assert {r["n"] for r in tables["cost_tokens"]} == {5}
+    doc = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert len(doc["warnings"]) == 1 and "old.eval" in doc["warnings"][0] and "newest run is kept" in doc["warnings"][0]
+    assert "Warning:" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+
+
+def test_small_samples_read_sanely(tmp_path: Path) -> None:
+    """README command 1's shape: 20 samples, 5 per format, 4 right in all."""
+    answers = {"coon": [1.0, 0, 0, 0, 0], "coon-noprimer": [0.0] * 5, "dart": [1.0, 1, 0, 0, 0],
+               "dart-minified": [0.0, 0, 1, 0, 0]}
+    _small_run(tmp_path / "logs", answers)
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "4/20 = 20%" in md
+    rows = {r["format"]: r for r in _tables(tmp_path / "out")["comprehension_accuracy"]}
+    assert 0 < rows["dart"]["ci_low"] and rows["dart"]["ci_high"] < 1  # 2/5 is not "0–100%"
+    assert rows["dart"]["acc_per_1k_tokens"] == pytest.approx(0.4 / rows["dart"]["input_tokens"] * 1000)
+    for bad in ("+-", "nan", "| never |", "0.0%–100.0%", "-0.0 "):
+        assert bad not in md, bad
+    for name, rows_ in _tables(tmp_path / "out").items():
+        for row in rows_:
+            for key, value in row.items():  # numeric columns hold numbers (or null), never words
+                if key in {"ci_low", "ci_high", "diff", "diff_low", "diff_high", "eff_ratio_high", "mdd", "p_holm"}:
+                    assert value is None or isinstance(value, (int, float)), (name, key, value)
+    findings = _findings(tmp_path / "out")
+    assert len(findings) == len(set(findings))
+
+
+def test_correction_reports_first_attempt_against_after_feedback_and_the_sandbox(tmp_path: Path) -> None:
+    first = [0.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+    final = [1.0, 1.0, 1.0, 0.0, 1.0, 1.0]
+    samples = [_sample(f"p{i}", "python", f, 100, category="correction",
+                       value={"first_attempt_success": a, "iterations": 1.0 + (a == 0)}, problem_id=f"p{i}")
+               for i, (a, f) in enumerate(zip(first, final))]
+    _write(tmp_path / "logs", samples, name="correction", sandbox="unsafe-local")
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    [row] = _tables(tmp_path / "out")["correction_feedback"]
+    assert (row["first_attempt"], row["after_feedback"]) == (pytest.approx(2 / 6), pytest.approx(5 / 6))
+    assert (row["fixed"], row["broken"]) == (3, 0) and row["p_mcnemar"] == pytest.approx(0.25)  # 2·(1/2)³
+    text = " ".join(_findings(tmp_path / "out"))
+    assert "ungated: grading could be gamed" in text and "unsafe-local" in text

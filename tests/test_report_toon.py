@@ -107,4 +107,62 @@ def test_paired_mcnemar_toon_vs_json_is_reported_and_not_significant(toon_report
     assert row["p_mcnemar"] > 0.05 and row["conclusion"] == "cannot tell apart"
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "all: toon vs json-pretty" in md and "cannot tell apart" in md  # baseline named second
-    assert "all: most accurate **toon** 72.2%" in md
+
+
+def _raw(results: Path) -> list[dict[str, Any]]:
+    return [rec for path in sorted((results / "accuracy" / "models").glob("*.json"))
+            for rec in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def _summary(out: Path) -> str:
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return " ".join(next(s for s in doc["sections"] if s["id"] == "retrieval")["summary"])
+
+
+def test_first_paragraph_gives_the_answer_with_cost_per_correct_answer(toon_report: tuple[Path, Path, Path]) -> None:
+    """TOON and JSON cannot be told apart (p = 0.43); TOON beats JSON-compact; tokens per correct answer of each."""
+    results, _, out = toon_report
+    text = _summary(out)
+    assert re.search(r"toon vs json-pretty: \+0\.8 points .*McNemar p = 0\.43, .* — cannot tell apart", text)
+    assert re.search(r"toon beats json-compact \(\+3\.3 points, Holm p = 0\.0094\)", text)
+    assert "4 model(s) under test" in text and "most accurate: **toon**" not in text.lower()
+    spent: dict[str, float] = {}
+    right: dict[str, int] = {}
+    for rec in _raw(results):  # tokens per correct answer straight from TOON's files
+        spent[rec["format"]] = spent.get(rec["format"], 0) + rec["inputTokens"] + rec["outputTokens"]
+        right[rec["format"]] = right.get(rec["format"], 0) + bool(rec["isCorrect"])
+    for fmt in ("toon", "json-pretty", "json-compact"):
+        assert f"{fmt} {spent[fmt] / right[fmt]:,.0f}" in text, fmt
+
+
+def test_no_most_accurate_on_a_tie_anywhere(toon_report: tuple[Path, Path, Path]) -> None:
+    _, _, out = toon_report
+    for row in _tables(out)["retrieval_comparisons"]:
+        assert ("more accurate" in row["conclusion"]) == (row["p_holm"] < 0.05)
+    for row in _tables(out)["retrieval_summary"]:
+        assert row["rank"] != "best"  # no format is ahead of every other, for any model
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "▲" not in md.split("behind the leader")[-1]
+    for line in md.splitlines():
+        low = line.lower()
+        if "most accurate" in low:
+            assert "most accurate: cannot tell apart" in low, line
+        if line.startswith("- ") and "more accurate" in low:  # a comparison's conclusion: Holm p < 0.05 in it
+            p = re.search(r"Holm p = (< )?([\d.]+)", line)
+            assert p is not None and (p.group(1) or float(p.group(2)) < 0.05), line
+
+
+def test_verdict_for_a_format_on_fewer_questions_uses_the_shared_ones(toon_report: tuple[Path, Path, Path]) -> None:
+    """claude-haiku's csv ran on 109 of json-pretty's 244 questions: the verdict compares those 109."""
+    results, _, out = toon_report
+    haiku = [r for r in _raw(results) if r["model"].startswith("claude-haiku")]
+    csv = {r["questionId"]: bool(r["isCorrect"]) for r in haiku if r["format"] == "csv"}
+    pretty = {r["questionId"]: bool(r["isCorrect"]) for r in haiku if r["format"] == "json-pretty"}
+    shared = sorted(set(csv) & set(pretty))
+    assert len(shared) == 109 and len(pretty) == 244
+    row = next(r for r in _tables(out)["retrieval_verdict"] if r["system"].startswith("toon/claude-haiku")
+               and r["format"] == "csv")
+    assert row["pairs"] == 109 and row["baseline"] == "json-pretty"
+    assert row["accuracy"] == pytest.approx(sum(csv[q] for q in shared) / 109)
+    assert row["gap"] == pytest.approx(sum(pretty[q] - csv[q] for q in shared) / 109)
+    assert "on the 109 questions both answered" in (out / "report.md").read_text(encoding="utf-8")

@@ -194,6 +194,6 @@ def compact_table(cat: str, frame: pd.DataFrame, acc: pd.DataFrame, cmp: pd.Data
                                   f" · {wording.tokens(r['tokens_per_correct'])} tok/✓{symbol[r['rank']]}")
         display[s] = cells
     shown = pd.DataFrame.from_dict(display, orient="index").rename_axis("system").reset_index().fillna("")
-    caption = ("Accuracy (95% CI) · tokens per correct answer; ▲ most accurate, = cannot tell apart from the "
-               "leader, ▼ less accurate than the leader (paired McNemar, Holm)")
+    caption = ("Accuracy (95% CI) · tokens per correct answer; ▲ ahead of every other format, = cannot tell apart "
+               "from the leader, ▼ behind the leader (paired McNemar, Holm); overall: all formats together")
     return Table(f"{cat}_summary", caption, tidy, display=shown)

@@ -105,6 +105,8 @@ def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
     """Every pair of formats of each system under test, paired on (question, epoch); one Holm family per system."""
     rows = []
     data = frame[frame[key].notna() & ~frame["system"].map(is_reference)]
+    if data.empty:
+        return pd.DataFrame()
     data = data.assign(system_orig=data["system"])
     index = ["pair", "epoch"]
     for system, g in with_pooled(data).groupby("system", sort=True):
