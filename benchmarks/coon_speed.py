@@ -19,10 +19,10 @@ from pathlib import Path
 
 from coonbench.dart.equivalence import unit_diff, unit_scan
 from coonbench.dart.parse import DartParseError, parse_unit
-from coonbench.formats._coon_decode import decode_texts
-from coonbench.formats._coon_encode import encode_unit, parse_source
-from coonbench.formats._coon_format import format_dart
-from coonbench.formats._coon_words import collector_paused
+from coonbench.formats.coon.decoder import decode_texts
+from coonbench.formats.coon.encoder import encode_unit, parse_source
+from coonbench.formats.coon.layout import format_dart
+from coonbench.formats.coon.words import collector_paused
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode
 from coonbench._native import STATUS

@@ -2,7 +2,7 @@
 
 The codec's rules are plain Python; ``setup.py`` compiles the modules below with mypyc (the same source, so there is
 one piece of code per idea) and writes a stamp: the SHA-256 of those sources at build time. A compiled module that
-no longer matches its source (an editable checkout edited or updated after ``pip install -e .``) would silently run
+does not match its source (an editable checkout edited or updated after ``pip install -e .``) would silently run
 the old rules, so ``activate`` — run when ``coonbench`` is imported — then loads every one of them from its
 ``.py`` instead and warns. ``COONBENCH_PURE_PYTHON=1`` asks for the Python source on purpose (the tests compare the
 two builds). Standard library only: ``setup.py`` reads this file before anything is installed.
@@ -22,15 +22,16 @@ from types import ModuleType
 from typing import Final, Sequence
 
 NATIVE_MODULES: Final = (
+    "coonbench.dart.scan",
     "coonbench.dart.strings",
     "coonbench.dart.minify",
     "coonbench.dart.equivalence",
-    "coonbench.formats._coon_tables",
-    "coonbench.formats._coon_lex",
-    "coonbench.formats._coon_words",
-    "coonbench.formats._coon_decode",
-    "coonbench.formats._coon_format",
-    "coonbench.formats._coon_encode",
+    "coonbench.formats.coon.tables",
+    "coonbench.formats.coon.lexer",
+    "coonbench.formats.coon.words",
+    "coonbench.formats.coon.decoder",
+    "coonbench.formats.coon.layout",
+    "coonbench.formats.coon.encoder",
 )
 """Compiled together (one mypyc group: calls between them are direct C calls)."""
 

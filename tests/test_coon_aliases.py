@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coonbench.dart import ast_diff
-from coonbench.formats import _coon_encode as codec
-from coonbench.formats._coon_lex import CTok, lex
-from coonbench.formats._coon_verify import check_roundtrip
+from coonbench.formats.coon import encoder as codec
+from coonbench.formats.coon.lexer import CTok, lex
+from coonbench.formats.coon.verifier import check_roundtrip
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode, validate
 from coonbench.tokens import count_tokens

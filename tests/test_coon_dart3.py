@@ -13,7 +13,7 @@ import pytest
 from coonbench.dart import ast_diff
 from coonbench.dart.parse import parse_unit
 from coonbench.formats import FormatError
-from coonbench.formats import _coon_verify
+from coonbench.formats.coon import verifier
 from coonbench.formats.coon import VERIFY_ENV, decode, encode
 
 SNIPPETS: dict[str, str] = {
@@ -129,8 +129,8 @@ def test_grammar_rejection_says_so() -> None:
 
 def _corrupting(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
     """Make the unverified encoder wrong on purpose (as an encoder bug would be)."""
-    real = _coon_verify.encode_unit
-    monkeypatch.setattr(_coon_verify, "encode_unit", lambda unit, **kw: real(unit, **kw).replace(old, new))
+    real = verifier.encode_unit
+    monkeypatch.setattr(verifier, "encode_unit", lambda unit, **kw: real(unit, **kw).replace(old, new))
 
 
 def test_a_wrong_encoding_is_refused_with_construct_and_position(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from coonbench.dart import ast_equivalent
 from coonbench.formats import get_format
-from coonbench.formats._coon_docs import DOC, EXAMPLES, render
+from coonbench.formats.coon.docs import DOC, EXAMPLES, render
 from coonbench.formats.coon import TABLES, decode, encode, label_aliases, primer, widget_aliases
 
 
 def test_doc_generated_sections_are_current() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert "<!-- BEGIN GENERATED: tables -->" in text and "<!-- BEGIN GENERATED: examples -->" in text
-    assert render(text) == text, "run: python -m coonbench.formats._coon_docs"
+    assert render(text) == text, "run: python -m coonbench.formats.coon.docs"
     assert "| `Scaffold` | `S` |" in text and "```coon" in text
 
 

@@ -17,7 +17,7 @@ from coonbench.dart.parse import parse_unit
 from coonbench.dart.query import iter_tokens
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon import decode, encode, validate
-from coonbench.formats._coon_decode import decode_tokens
+from coonbench.formats.coon.decoder import decode_tokens
 from tests.hostile import FUZZ_SETTINGS, SLOW_FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
 
 VALID_DART = [

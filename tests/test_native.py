@@ -37,7 +37,7 @@ for root in sys.argv[1:]:
                 out = "ERR " + type(err).__name__ + str(err)
             digest.update(out.encode("utf-8", "surrogatepass"))
             count += 1
-import coonbench.formats._coon_encode as module
+import coonbench.formats.coon.encoder as module
 print(json.dumps({"build": native.STATUS["build"], "file": module.__file__, "n": count, "sha": digest.hexdigest()}))
 """
 
@@ -60,7 +60,7 @@ def test_the_installed_codec_is_compiled() -> None:
     if os.environ.get(_native.PURE_ENV, "") not in ("", "0"):
         pytest.skip(f"{_native.PURE_ENV} is set: the Python source is asked for")
     assert _native.STATUS["build"] == "compiled", _native.STATUS["why"]
-    import coonbench.formats._coon_encode as module
+    import coonbench.formats.coon.encoder as module
 
     assert Path(module.__file__).suffix != ".py"
 
@@ -96,7 +96,7 @@ with warnings.catch_warnings(record=True) as caught:
     import coonbench._native as native
     from coonbench.formats.coon import decode, encode
     back = decode(encode("void main() { print(1_000); }"))
-import coonbench.formats._coon_encode as module
+import coonbench.formats.coon.encoder as module
 warned = [str(w.message) for w in caught]
 print(json.dumps({**native.STATUS, "file": module.__file__, "back": back, "warnings": warned}))
 """
@@ -106,7 +106,7 @@ def test_an_extension_older_than_its_source_is_not_used(tmp_path: Path) -> None:
     root = _fake_build(tmp_path, "0" * 64)  # a stamp from other sources
     status = _run(_STATUS, env={"PYTHONPATH": str(root)}, cwd=tmp_path)
     assert status["build"] == "python" and "older than its source" in status["why"]
-    assert status["file"] == str(root / "coonbench" / "formats" / "_coon_encode.py")
+    assert status["file"] == str(root / "coonbench" / "formats" / "coon" / "encoder.py")
     assert "print(1_000);" in status["back"]
     assert any("pip install -e ." in w for w in status["warnings"])
 
@@ -118,7 +118,7 @@ def test_an_extension_that_matches_its_source_is_used(tmp_path: Path) -> None:
     forced = _run(code, env={"PYTHONPATH": str(root), _native.PURE_ENV: "1"}, cwd=tmp_path)
     assert forced["build"] == "python" and _native.PURE_ENV in forced["why"]
     # one codec source edited after the build: every codec module comes from source (a mypyc group calls across)
-    target = root / "coonbench" / "formats" / "_coon_format.py"
+    target = root / "coonbench" / "formats" / "coon" / "layout.py"
     target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert _run(_STATUS, env={"PYTHONPATH": str(root)}, cwd=tmp_path)["build"] == "python"
 
@@ -174,7 +174,7 @@ def test_a_codec_that_does_not_type_check_installs_as_pure_python(tmp_path: Path
     shutil.copytree(REPO_ROOT / "coonbench", root / "coonbench", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     for name in ("setup.py", "pyproject.toml", "README.md"):
         shutil.copy(REPO_ROOT / name, root / name)
-    target = root / "coonbench" / "formats" / "_coon_format.py"
+    target = root / "coonbench" / "formats" / "coon" / "layout.py"
     target.write_text(target.read_text(encoding="utf-8") + "\n\ndef _broken() -> int:\n    return 'text'\n")
     done = subprocess.run(
         [sys.executable, "setup.py", "--name"],
@@ -187,4 +187,4 @@ def test_a_codec_that_does_not_type_check_installs_as_pure_python(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("coonbench")
     assert "could not compile the COON codec" in done.stderr and "runs as pure Python" in done.stderr
-    assert "_coon_format.py" in done.stderr and "Incompatible return value" in done.stderr
+    assert "layout.py" in done.stderr and "Incompatible return value" in done.stderr

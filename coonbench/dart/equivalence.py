@@ -113,7 +113,9 @@ def _path_text(root: str, path: _Path | None) -> str:
     return "/".join(steps)
 
 
-_WHOLE_TYPES: Final = ATOMIC_TYPES | COMMENT_TYPES
+SCRIPT_TAG: Final = "script_tag"
+"""``#!/usr/bin/env dart``: the grammar's leaves are ``#!`` and the newline, the path between them is a gap."""
+_WHOLE_TYPES: Final = ATOMIC_TYPES | COMMENT_TYPES | {SCRIPT_TAG}
 
 
 class Token:
@@ -174,6 +176,8 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
             start: int = node.start_byte
             end: int = node.end_byte
             text = data[start - offset : end - offset].decode("utf-8")
+            if kind == SCRIPT_TAG:
+                text = text.rstrip("\r\n")
             if text:
                 if tokens_too:
                     token = Token(text, node, kind, above[-1], above[-2])
@@ -197,9 +201,12 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
             end = node.end_byte
             text = data[start - offset : end - offset].decode("utf-8")
             if text and tokens_too:  # MISSING nodes and zero-width leaves are no token
-                token = Token(text, node, kind, above[-1], above[-2])
-                tokens.append(token)
-                code.append(token)
+                if text == "?" and code and code[-1].text == "..." and code[-1].node.end_byte == start:
+                    code[-1].text = "...?"  # one token to Dart's scanner (``...? a`` is not ``... ?a``), two leaves here
+                else:
+                    token = Token(text, node, kind, above[-1], above[-2])
+                    tokens.append(token)
+                    code.append(token)
             if text in CLOSERS and len(shape) >= 3 and shape[-1] == "," and shape[-3] == depth:
                 del shape[-3:]  # a trailing comma: the closer is its sibling
             shape.append(depth)

@@ -1,7 +1,8 @@
 """Minified Dart: the tree-sitter token stream joined with the fewest separators that keep it lexing the same.
 
 Comments and insignificant whitespace go; string literals (and everything else) stay verbatim. ``join_tokens`` is
-shared with the COON codec, which must put the same tokens back together.
+shared with the COON codec, which must put the same tokens back together. ``minify`` checks its output with Dart's
+own lexical rules (``scan``): the minified text has the source's tokens, or it raises instead of returning it.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from functools import lru_cache
 from typing import Final
 
 from coonbench.dart.annotations import detached_names
-from coonbench.dart.parse import parse_unit
+from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.dart.query import unit_tokens
+from coonbench.dart.scan import DartScanError, first_difference
 
 # Dart operators and punctuators of two or more characters (longest match decides how text lexes).
 DART_OPERATORS: Final[tuple[str, ...]] = tuple(
@@ -24,6 +26,8 @@ DART_OPERATORS: Final[tuple[str, ...]] = tuple(
     )
 )
 OPERATOR_CHARS: Final = frozenset("+-*/%<>=!&|^~?.:@#")
+LINE_ENDED: Final = ("//", "#!")
+"""Tokens that run to the end of their line (a line comment, the script tag): a newline follows them."""
 
 
 def _word(ch: str) -> bool:
@@ -46,7 +50,7 @@ def needs_space(prev: str, nxt: str) -> bool:
     """Whether ``prev`` and ``nxt`` would lex differently written without whitespace between them."""
     if not prev or not nxt:
         return False
-    if prev.startswith("//"):
+    if prev.startswith(LINE_ENDED):
         return True  # handled as a newline by join_tokens
     if prev in _INERT or nxt[0] in _INERT:
         return False  # four tokens in ten: answered before the cache
@@ -77,13 +81,13 @@ def join_tokens(tokens: Iterable[str]) -> str:
     out: list[str] = []
     prev = ""
     for tok in tokens:
-        if prev.startswith("//"):
+        if prev.startswith(LINE_ENDED):
             out.append("\n")
         elif needs_space(prev, tok):
             out.append(" ")
         out.append(tok)
         prev = tok
-    if prev.startswith("//"):
+    if prev.startswith(LINE_ENDED):
         out.append("\n")
     return "".join(out)
 
@@ -106,4 +110,14 @@ def minify(source: str, *, keep_comments: bool = False) -> str:
     unit = parse_unit(source)
     detached = detached_names(unit)
     texts = [t.text + " " if t.node.end_byte in detached else t.text for t in unit_tokens(unit, comments=keep_comments)]
-    return join_tokens(merge_closers(texts))
+    out = join_tokens(merge_closers(texts))
+    try:
+        found = first_difference(source, out, comments=keep_comments)
+    except DartScanError as err:
+        raise DartParseError(f"its tokens cannot be read ({err})", 1, 1) from None
+    if found is not None:
+        offset, want, got = found
+        line = source.count("\n", 0, offset) + 1
+        column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+        raise DartParseError(f"minified, {want!r} would read as {got!r}", line, column)
+    return out

@@ -1,10 +1,15 @@
-"""Self-verifying COON encode: decode the output, compare trees, and refuse loudly instead of being silently lossy.
+"""Self-verifying COON encode: decode the output, compare it with the source, refuse loudly instead of being lossy.
 
-``encode`` is lossless by design (``_reading`` mirrors the decoder), but a design is not a proof: Dart keeps
-growing (dot shorthands, digit separators, …). So by default every encode decodes its own output and compares
-the tree with the source's (``coonbench.dart.equivalence``, plus the comments when they are kept). When they
-differ, ``encode`` raises a ``FormatError`` naming the construct and its line and column in the source — silent
-corruption is impossible by construction. ``verify=False`` (or ``COONBENCH_COON_VERIFY=0``) skips the check.
+``encode`` is lossless by design (``reading`` mirrors the decoder), but a design is not a proof: Dart keeps
+growing (dot shorthands, digit separators, …). So by default every encode decodes its own output and compares it
+with the source twice: as Dart's scanner reads them (``coonbench.dart.scan``, written from the language
+specification: the same tokens, the comments too when they are kept) and as tree-sitter parses them (the same tree,
+``coonbench.dart.equivalence``). The scanner catches what the grammar reads alike (``...?a`` and ``... ?a``); the
+tree catches the two things the token comparison lets pass (a dropped trailing comma that made ``(1,)`` a record,
+``>>`` against ``> >``). Where only the trees differ and the two token streams are the same to the last comma,
+tree-sitter has misread one of them and the COON is kept: it is the same program for Dart. When they differ,
+``encode`` raises a ``FormatError`` naming the token or construct and its line and column in the source.
+``verify=False`` (or ``COONBENCH_COON_VERIFY=0``) skips the check.
 """
 
 from __future__ import annotations
@@ -14,14 +19,15 @@ import re
 
 import tree_sitter
 
-from coonbench.dart.equivalence import node_position, unit_diff, unit_scan
+from coonbench.dart.equivalence import node_position, unit_diff
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
-from coonbench.formats._coon_decode import decode_texts
-from coonbench.formats._coon_encode import encode_unit, parse_source
-from coonbench.formats._coon_format import format_dart
-from coonbench.formats._coon_tables import HEADER_PREFIX, VERSION
-from coonbench.formats._coon_words import collector_paused
+from coonbench.dart.scan import DartScanError, first_difference, scan
+from coonbench.formats.coon.decoder import decode_texts
+from coonbench.formats.coon.encoder import encode_unit, parse_source
+from coonbench.formats.coon.layout import format_dart
+from coonbench.formats.coon.tables import HEADER_PREFIX, VERSION
+from coonbench.formats.coon.words import collector_paused
 from coonbench.formats.base import FormatError
 
 VERIFY_ENV = "COONBENCH_COON_VERIFY"
@@ -78,7 +84,7 @@ def _refusal(
 
 
 def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: bool) -> None:
-    """Raise FormatError when ``coon`` does not decode to ``source``'s tree (and comments, when kept)."""
+    """Raise FormatError when ``coon`` does not decode to ``source``'s tokens and tree (and comments, when kept)."""
     try:
         texts, _ = decode_texts(coon)
     except FormatError as err:
@@ -87,27 +93,56 @@ def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: boo
     try:
         back = parse_unit(decoded, unit.kind)  # the source's reading only: one parse
     except DartParseError as err:
+        if _same_program(source, decoded, keep_comments):
+            return None  # tree-sitter cannot read the decoded Dart, but it is token for token the source
+        _check_tokens(source, decoded, keep_comments)
         significant = [t for t in texts if not t.startswith(("//", "/*"))]
         return _raise_mismatch(source, unit, significant, f"decoded Dart does not parse ({err})")
-    if keep_comments:
-        unit_scan(back)  # its comments are compared below: one walk of the decoded tree serves both checks
     diff = unit_diff(unit, back, source)
-    if diff is not None:
+    if diff is None:
+        return _check_tokens(source, decoded, keep_comments)  # what the grammar reads alike (``...?a``, ``... ?a``)
+    if _same_program(source, decoded, keep_comments):
+        return None  # tree-sitter reads one of the two otherwise, but for Dart they are the same tokens
+    raise FormatError(
+        f"COON cannot represent this {diff.construct} exactly: {diff.left!r} would decode as {diff.right!r}",
+        diff.line,
+        diff.column,
+        expected=_EXPECTED,
+    )
+
+
+_EXPECTED = "Dart that COON round-trips (encode(..., verify=False) skips this check)"
+
+
+def _check_tokens(source: str, decoded: str, keep_comments: bool) -> None:
+    """The decoded Dart read by Dart's lexical rules gives the source's tokens (``scan.comparable``)."""
+    try:
+        found = first_difference(source, decoded, comments=keep_comments)
+    except DartScanError as err:
+        try:
+            scan(source)
+        except DartScanError as bad:
+            raise FormatError(f"not Dart (its tokens cannot be read: {bad})", 1, 1, expected="valid Dart") from None
+        raise FormatError(f"COON cannot represent this source exactly: {err}", 1, 1, expected=_EXPECTED) from None
+    if found is not None:
+        offset, want, got = found
+        line = source.count("\n", 0, offset) + 1
+        column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+        what = "comment" if want.startswith(("//", "/*")) else "annotation" if " (" in (want, got) else "token"
         raise FormatError(
-            f"COON cannot represent this {diff.construct} exactly: {diff.left!r} would decode as {diff.right!r}",
-            diff.line,
-            diff.column,
-            expected="Dart that COON round-trips (encode(..., verify=False) skips this check)",
+            f"COON cannot represent this {what} exactly: {want!r} would decode as {got!r}",
+            line,
+            column,
+            expected=_EXPECTED,
         )
-    if keep_comments:
-        want = [t for t in unit_tokens(unit, comments=True) if t.is_comment]
-        got = [t.text.rstrip() for t in unit_tokens(back, comments=True) if t.is_comment]
-        for k, tok in enumerate(want):
-            if k >= len(got) or got[k] != tok.text.rstrip():
-                raise _refusal(source, unit, tok.node, "this comment would not come back", "comment")
-        if len(got) > len(want):
-            raise FormatError("COON round trip adds a comment", expected="an exact round trip")
-    return None
+
+
+def _same_program(source: str, decoded: str, keep_comments: bool) -> bool:
+    """Token for token the same, trailing commas and ``>`` runs as written: Dart reads both alike."""
+    try:
+        return first_difference(source, decoded, comments=keep_comments, loose=False) is None
+    except DartScanError:
+        return False
 
 
 def _raise_mismatch(source: str, unit: ParsedUnit, decoded: list[str], detail: str) -> None:

@@ -1,10 +1,10 @@
-"""Format ``coon``: coonbench's lossless COON dialect for Dart/Flutter (spec: docs/coon.md).
+"""The registered formats ``coon`` and ``coon-comments``, and the codec's public API (re-exported by the package).
 
-Everything here is generated from the tables in ``_coon_tables`` — encoder, decoder, validator, the primer and the
+Everything here is generated from the tables in ``tables`` — encoder, decoder, validator, the primer and the
 table section of the docs — so none of them can drift from the others.
 
 Public API: ``encode(src, keep_comments=False, header=False, verify=None)`` (verifies its own round trip unless
-``verify=False`` or ``COONBENCH_COON_VERIFY=0``; see ``_coon_verify``), ``decode(text)``, ``validate(text)``,
+``verify=False`` or ``COONBENCH_COON_VERIFY=0``; see ``verifier``), ``decode(text)``, ``validate(text)``,
 ``primer(variant)``, ``TABLES``, ``widget_aliases()``, ``label_aliases()``, ``type_aliases()``, ``macro_table()``,
 ``prefix_meanings()``, ``VERSION``. The registered ``coon`` format drops comments; ``coon-comments`` keeps them.
 """
@@ -18,10 +18,10 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from coonbench.dart.parse import FRAGMENT_WRAPPERS, DartParseError, first_error, parse_dart
-from coonbench.formats._coon_decode import decode, decode_tokens
-from coonbench.formats._coon_words import macro_text
-from coonbench.formats._coon_verify import VERIFY_ENV, encode
-from coonbench.formats._coon_tables import (
+from coonbench.formats.coon.decoder import decode, decode_tokens
+from coonbench.formats.coon.words import macro_text
+from coonbench.formats.coon.verifier import VERIFY_ENV, encode
+from coonbench.formats.coon.tables import (
     CALL_ENUMS,
     CLASHES,
     ENUM_LABELS,

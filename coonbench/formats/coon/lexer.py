@@ -113,7 +113,7 @@ def lex(text: str) -> list[CTok]:
         if is_string_start(text, i):
             end = scan_string(text, i, line, col)
             append(CTok("str", text[i:end], line, col))
-        elif text.startswith("//", i):
+        elif text.startswith("//", i) or (i == 0 and text.startswith("#!")):  # a line comment, the script tag
             end = text.find("\n", i)
             end = n if end < 0 else end
             append(CTok("comment", text[i:end].rstrip("\r"), line, col))

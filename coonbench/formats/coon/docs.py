@@ -1,6 +1,6 @@
 """Generated sections of docs/coon.md (tables and worked examples), so the document cannot drift from the codec.
 
-Regenerate with ``python -m coonbench.formats._coon_docs`` (rewrites the marked sections in place);
+Regenerate with ``python -m coonbench.formats.coon.docs`` (rewrites the marked sections in place);
 ``tests/test_coon_docs.py`` fails when the document is stale.
 """
 
@@ -10,10 +10,10 @@ import re
 import sys
 from pathlib import Path
 
-from coonbench.formats._coon_decode import decode
-from coonbench.formats._coon_words import macro_text
-from coonbench.formats._coon_verify import encode
-from coonbench.formats._coon_tables import (
+from coonbench.formats.coon.decoder import decode
+from coonbench.formats.coon.words import macro_text
+from coonbench.formats.coon.verifier import encode
+from coonbench.formats.coon.tables import (
     CALL_ENUMS,
     CLASHES,
     ENUM_LABELS,

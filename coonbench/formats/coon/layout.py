@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from coonbench.dart.minify import needs_space
+from coonbench.dart.minify import LINE_ENDED, needs_space
 
 WIDTH: Final = 80
 INDENT: Final = "  "
@@ -85,7 +85,7 @@ class _Spacer:
     def between(prev: str, prev2: str, nxt: str) -> str:
         if not prev:
             return ""
-        if prev.startswith("//"):
+        if prev.startswith(LINE_ENDED):
             return "\n"
         if needs_space(prev, nxt):
             return " "
@@ -186,7 +186,7 @@ def _gaps(items: list[str | Group]) -> list[str]:
 
 
 def _hard_token(item: str) -> bool:
-    return item.startswith("//") or ("\n" in item and not item.startswith(("'", '"', "r")))
+    return item.startswith(LINE_ENDED) or ("\n" in item and not item.startswith(("'", '"', "r")))
 
 
 def _flat(group: Group) -> str:
@@ -247,7 +247,7 @@ def _statements(items: list[str | Group]) -> list[tuple[int, int]]:
     n = len(items)
     for k, it in enumerate(items):
         if type(it) is str:
-            if k == start and it.startswith(("//", "/*")):
+            if k == start and it.startswith(("//", "/*", "#!")):
                 spans.append((k, k + 1))
                 start = k + 1
             elif it == ";":

@@ -1,7 +1,7 @@
 """Dart → COON by walking the tree-sitter-dart token stream (string literals whole), never the source text: the tree
 says which identifier is a named-argument label, which value is ``Enum.member`` for that label, which comma is
-trailing. Every word is checked against the decoder's ``reading`` (``_coon_words``) and escaped where it would read
-back differently. Not verified here: ``_coon_verify.encode`` decodes and compares."""
+trailing. Every word is checked against the decoder's ``reading`` (``words``) and escaped where it would read
+back differently. Not verified here: ``verifier.encode`` decodes and compares."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from typing import Final
 import tree_sitter
 
 from coonbench.dart.annotations import detached_names
-from coonbench.dart.minify import needs_space
+from coonbench.dart.minify import LINE_ENDED, needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import Token, unit_tokens
 from coonbench.dart.strings import string_end
-from coonbench.formats._coon_lex import CTok, lex
-from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, LABELS, MACROS, TYPES, WIDGETS
-from coonbench.formats._coon_words import (
+from coonbench.formats.coon.lexer import CTok, lex
+from coonbench.formats.coon.tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, LABELS, MACROS, TYPES, WIDGETS
+from coonbench.formats.coon.words import (
     ALIAS_KINDS,
     CLASS_MACROS,
     IMPLIED_TOKENS,
@@ -58,8 +58,8 @@ class _Item:
 
 
 def _classify(text: str, node_type: str) -> str:
-    if node_type in ("comment", "documentation_comment", "block_comment"):
-        return "comment"
+    if node_type in ("comment", "documentation_comment", "block_comment", "script_tag"):
+        return "comment"  # written as it is (the script tag is kept with or without comments: it is no comment)
     if node_type == "string_literal":
         return "str"
     if text[0].isdigit() or (text[0] == "." and len(text) > 1):
@@ -471,7 +471,7 @@ def _join(toks: list[CTok]) -> str:
     for tok in toks:
         text = spelled = _spell(tok)
         if prev is not None:
-            if prev.kind == "comment" and ptext.startswith("//"):
+            if prev.kind == "comment" and ptext.startswith(LINE_ENDED):
                 parts.append("\n")
             elif prev.kind == "def":
                 pass  # ``\\word``: the definition mark is glued to its lexeme
@@ -494,7 +494,7 @@ def _join(toks: list[CTok]) -> str:
                 parts.append(" ")  # ``@x (int, int) f()``: the decoder keeps the gap (``annotations``)
         parts.append(text)
         prev, ptext = tok, spelled
-    if prev is not None and prev.kind == "comment" and prev.text.startswith("//"):
+    if prev is not None and prev.kind == "comment" and prev.text.startswith(LINE_ENDED):
         parts.append("\n")
     return "".join(parts)
 

@@ -1,5 +1,5 @@
 """COON's shared reading rules: how the decoder reads a word, macro instantiation, short package URIs, the size
-limit. The decoder (``_coon_decode``) applies them; the encoder (``_coon_encode``) checks every word it writes
+limit. The decoder (``decoder``) applies them; the encoder (``encoder``) checks every word it writes
 against ``reading`` and escapes it whenever the decoder would read it differently — that is what makes the dialect
 lossless. One module, so that the two directions cannot drift apart.
 """
@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from typing import Final
 
 from coonbench.dart.minify import join_tokens
-from coonbench.formats._coon_lex import CTok
-from coonbench.formats._coon_tables import (
+from coonbench.formats.coon.lexer import CTok
+from coonbench.formats.coon.tables import (
     CLASS_PLACEHOLDER,
     ENUM_LABELS,
     IMPLIED,
@@ -139,7 +139,7 @@ def check_size(text: str, what: str) -> None:
     if len(text) > MAX_CHARS:
         raise FormatError(
             f"{what} text of {len(text):,} characters is over the codec's limit", 1, 1,
-            expected=f"at most {MAX_CHARS:,} characters (coonbench.formats._coon_words.MAX_CHARS)",
+            expected=f"at most {MAX_CHARS:,} characters (coonbench.formats.coon.words.MAX_CHARS)",
         )
 
 

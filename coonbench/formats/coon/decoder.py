@@ -1,4 +1,4 @@
-"""COON → Dart: the COON lexer's tokens read by the shared rules of ``_coon_words``, then laid out as formatted
+"""COON → Dart: the COON lexer's tokens read by the shared rules of ``words``, then laid out as formatted
 Dart. Every error is a FormatError with the COON line and column."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from coonbench.formats._coon_format import format_dart
-from coonbench.formats._coon_lex import CTok, check_brackets, lex
-from coonbench.formats._coon_tables import CALL_ENUMS, ENUM_LABELS, HEADER_PREFIX, IMPLIED, MACROS, VERSION
-from coonbench.formats._coon_words import (
+from coonbench.formats.coon.layout import format_dart
+from coonbench.formats.coon.lexer import CTok, check_brackets, lex
+from coonbench.formats.coon.tables import CALL_ENUMS, ENUM_LABELS, HEADER_PREFIX, IMPLIED, MACROS, VERSION
+from coonbench.formats.coon.words import (
     ALIAS_KINDS,
     CLASS_MACROS,
     IDENT_RE,
