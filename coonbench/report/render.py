@@ -107,11 +107,12 @@ def write_markdown(sections: list[Section], out: Path, header: dict[str, Any]) -
 
 
 def interval_methods(sections: list[Section]) -> list[str]:
-    """Every way an accuracy interval was made in these sections (the ``interval`` column's values)."""
+    """Every way an interval of the main accuracy tables was made (their ``interval`` column's values; the
+    breakdowns by source item are one cluster each by construction)."""
     found: set[str] = set()
     for sec in sections:
         for table in sec.all_tables():
-            if "interval" in table.frame.columns and "accuracy" in table.frame.columns:
+            if table.name.endswith(("_accuracy", "_summary")) and "interval" in table.frame.columns:
                 found.update(str(v) for v in table.frame["interval"].dropna())
     return sorted(found)
 
@@ -153,11 +154,12 @@ CSS = """*{box-sizing:border-box}body{font-family:system-ui,sans-serif;max-width
 padding:0 1em;color:#222;line-height:1.45}p.answer{font-size:15px;overflow-wrap:anywhere}
 .warn{background:#fff4e5;border-left:4px solid #e69500;padding:.4em .8em;overflow-wrap:anywhere}
 .scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:13px;margin:.5em 0 1.5em}
-th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}th{background:#f0f0f0}
+th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top;white-space:pre-line}th{background:#f0f0f0}
 td:first-child,th:first-child{text-align:left}img{width:100%;height:auto;display:block;margin:1em 0}
 code{background:#f4f4f4;padding:0 3px;overflow-wrap:anywhere}details{margin:.5em 0 2em}
 summary{cursor:pointer;font-weight:600}li,p,h1,h2,h3{overflow-wrap:anywhere}
-caption{text-align:left;font-weight:600;padding:.3em 0;caption-side:top}"""
+caption{text-align:left;font-weight:600;padding:.3em 0;caption-side:top}
+table.compact td{white-space:pre}table.compact td:first-child{white-space:normal;max-width:15em}"""
 
 
 def _img(out: Path, plot: str) -> str:
@@ -205,7 +207,8 @@ def _html_table(table: Table | pd.DataFrame) -> str:
     if isinstance(table, Table):
         caption = (f"<caption>{_inline(table.caption)} <code>tables/{html.escape(_safe(table.name))}.csv</code>"
                    "</caption>")
-    return f'<div class="scroll"><table>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
+    kind = ' class="compact"' if isinstance(table, Table) and table.display is not None else ""
+    return f'<div class="scroll"><table{kind}>{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
 
 
 def _json_value(value: Any) -> Any:

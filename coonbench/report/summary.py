@@ -187,11 +187,12 @@ def compact_table(cat: str, frame: pd.DataFrame, acc: pd.DataFrame, cmp: pd.Data
         if s == POOLED:
             rows = rows[~rows["system"].map(is_reference)]
         overall = stats.mean_estimate(rows["correct"], rows["cluster"])
-        cells = {"overall": f"{int(rows['correct'].sum())}/{overall.n} = {wording.pct(overall.mean, 0)} "
+        cells = {"overall": f"{int(rows['correct'].sum())}/{overall.n} = {wording.pct(overall.mean, 0)}\n"
                             f"({wording.pct(overall.ci_low, 0)}–{wording.pct(overall.ci_high, 0)})"}
         for _, r in g.iterrows():
-            cells[r["format"]] = (f"{wording.pct(r['accuracy'])} ({wording.pct(r['ci_low'])}–{wording.pct(r['ci_high'])})"
-                                  f" · {wording.tokens(r['tokens_per_correct'])} tok/✓{symbol[r['rank']]}")
+            cells[r["format"]] = (f"{wording.pct(r['accuracy'])} ({wording.number(r['ci_low'] * 100)}–"
+                                  f"{wording.number(r['ci_high'] * 100)}){symbol[r['rank']]}\n"
+                                  f"{wording.tokens(r['tokens_per_correct'])} tok/✓")
         display[s] = cells
     shown = pd.DataFrame.from_dict(display, orient="index").rename_axis("system").reset_index().fillna("")
     caption = ("Accuracy (95% CI) · tokens per correct answer; ▲ ahead of every other format, = cannot tell apart "
