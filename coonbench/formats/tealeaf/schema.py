@@ -246,10 +246,7 @@ class Inferrer:
         schema = Schema(schema_name)
         for fname in names:
             t = types[fname]
-            ft = _to_field_type(t, self.schemas)
-            ft.name = fname
-            if has_null.get(fname):
-                ft.nullable = True
+            ft = self._field(fname, t, bool(has_null.get(fname)))
             nested_name = singularize(fname)
             rep_arr = next((o[fname] for o in arr if type(o.get(fname)) is list), None)
             if rep_arr is not None and nested_name in self.schemas:
@@ -259,6 +256,14 @@ class Inferrer:
                 ft.base, ft.is_array = nested_name, False
             schema.add(ft)
         self.schemas[schema_name] = schema
+
+    def _field(self, name: str, t: tuple, has_null: bool) -> Field:
+        """The field ``name`` of type ``t`` (nullable when a row holds null there)."""
+        ft = _to_field_type(t, self.schemas)
+        ft.name = name
+        if has_null:
+            ft.nullable = True
+        return ft
 
     def analyze_nested_objects(self, fname: str, objs: list[dict]) -> None:
         if not objs:
@@ -275,10 +280,7 @@ class Inferrer:
         schema = Schema(schema_name)
         for nf in names:
             t = types[nf]
-            ft = _to_field_type(t, self.schemas)
-            ft.name = nf
-            if has_null.get(nf):
-                ft.nullable = True
+            ft = self._field(nf, t, bool(has_null.get(nf)))
             nested_name = singularize(nf)
             if t[0] == "array":
                 rep_arr = next((o[nf] for o in objs if type(o.get(nf)) is list), None)
