@@ -274,6 +274,14 @@ def _plain_weight_buffers(llama_cpp: Any) -> Iterator[None]:
         low.llama_model_default_params = defaults
 
 
+def context_length(path: Path, n_ctx: int | None = None) -> int:
+    """The context to allocate: ``n_ctx``, else the model's trained context (at most ``DEFAULT_MAX_CTX``), rounded
+    up to a multiple of ``CTX_PAD`` (llama.cpp pads it; llama-cpp-python's own buffers then need the padded size)."""
+    if n_ctx is None or n_ctx <= 0:
+        n_ctx = min(trained_context(path) or DEFAULT_MAX_CTX, DEFAULT_MAX_CTX)
+    return -(-n_ctx // CTX_PAD) * CTX_PAD
+
+
 def load_model(
     path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = 512,
     chat_format: str | None = None,
@@ -284,10 +292,7 @@ def load_model(
     """
     llama_cpp = import_llama_cpp()
     path = path.resolve()
-    if n_ctx is None or n_ctx <= 0:
-        n_ctx = min(trained_context(path) or DEFAULT_MAX_CTX, DEFAULT_MAX_CTX)
-    # llama.cpp pads the context to a multiple of 256; llama-cpp-python's own buffers then need the padded size.
-    n_ctx = -(-n_ctx // CTX_PAD) * CTX_PAD
+    n_ctx = context_length(path, n_ctx)
     threads = n_threads or os.cpu_count() or 1
     key = (str(path), n_ctx, threads, n_batch, chat_format)
     with _LOADED_LOCK:
