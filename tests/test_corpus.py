@@ -241,3 +241,26 @@ def test_stateful_band_uses_set_state_and_navigation() -> None:
         assert "extends StatefulWidget" in sample.source and "setState(" in sample.source, sample.id
     navigating = [s for s in load_corpus(["stateful"]) if "Navigator." in s.source]
     assert len(navigating) >= 10
+
+
+def test_cli_checks_the_manifest_and_reports_bands(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m coonbench.datasets.corpus`` (the package's ``__main__``): --check passes on the committed
+    manifest, and the summary counts every sample."""
+    import subprocess
+    import sys
+
+    from coonbench.datasets.corpus.cli import main
+
+    assert main(["--check"]) == 0 and capsys.readouterr().out.strip() == "manifest current"
+    assert main([]) == 0
+    assert f"total: {sum(BAND_SIZES.values())} samples" in capsys.readouterr().out
+    run = subprocess.run([sys.executable, "-m", "coonbench.datasets.corpus", "--check"], capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert run.returncode == 0 and run.stdout.strip() == "manifest current", run.stderr[-500:]
+
+
+def test_split_file_markers_reads_every_section() -> None:
+    from coonbench.datasets.corpus import split_file_markers
+
+    text = "=====\nFILE: lib/a.dart\n=====\nclass A {}\n=====\nFILE: lib/b.dart \n=====\nclass B {}\n"
+    assert split_file_markers(text) == [("lib/a.dart", "class A {}\n"), ("lib/b.dart", "class B {}\n")]
