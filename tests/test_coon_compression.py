@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from coonbench.dart import ast_diff
 from coonbench.datasets.corpus import iter_data_dart
 from coonbench.dart.minify import minify
 from coonbench.formats import FormatError
 from coonbench.formats.coon import TABLES, decode, encode, macro_table, primer, validate
 from coonbench.tokens import count_tokens
+from tests.coon_oracle import unverified_roundtrip
 
 STATELESS = """
 class Hello extends StatelessWidget {
@@ -34,8 +34,8 @@ class _CounterState extends State<Counter> {
 
 
 def _round_trip(source: str, keep_comments: bool = False) -> str:
-    coon = encode(source, keep_comments=keep_comments)
-    assert ast_diff(source, decode(coon)) is None, coon
+    coon, wrong = unverified_roundtrip(source, keep_comments=keep_comments)
+    assert wrong is None, (wrong, coon)
     assert validate(coon) == [], coon
     return coon
 

@@ -1,0 +1,64 @@
+"""The encoder's self-check reads the decoded Dart with Dart's own lexical rules (``coonbench.dart.scan``) as well
+as with tree-sitter: what the grammar reads alike (``{...?a}`` and ``{... ?a}``) is refused, and what only
+tree-sitter reads otherwise (the same tokens, another tree) is kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from coonbench.dart import ast_diff
+from coonbench.dart.minify import minify
+from coonbench.dart.parse import parse_unit
+from coonbench.formats import FormatError, get_format
+from coonbench.formats.coon import decode, encode
+from coonbench.formats.coon.verifier import check_roundtrip
+from tests.coon_oracle import token_difference
+
+SPREADS = "var m = {...?a, 'k': 1};\nvar l = [...?x, ...y];\n"
+GLUED = (
+    "void f() { a?..b()..c(); x = a?.b ?? c; y >>>= 1; z ??= 2; w = -(-1) - -1; v = a - --b; q = a!.b; "
+    "p = a >> b >>> c; o = x?[0]; var s = {...?m}; }"
+)
+
+
+def test_the_grammar_reads_a_broken_spread_alike_and_the_scanner_does_not() -> None:
+    broken = "var m = {... ?a, 'k': 1};\nvar l = [... ?x, ...y];\n"  # what COON decoded before the walk glued '...?'
+    assert ast_diff(SPREADS, broken) is None  # tree-sitter: the same tree
+    assert token_difference(SPREADS, broken) == "offset 9: '...?' came back as '...'"
+
+
+def test_a_coon_that_decodes_to_a_broken_spread_is_refused() -> None:
+    unit = parse_unit(SPREADS)
+    check_roundtrip(SPREADS, unit, encode(SPREADS), False)  # the encoder's own COON passes
+    with pytest.raises(FormatError) as info:
+        check_roundtrip(SPREADS, unit, "var m={... ?a,'k':1};var l=[...?x,...y];", False)
+    assert "'...?'" in info.value.message and (info.value.line, info.value.column) == (1, 10)
+
+
+@pytest.mark.parametrize("fmt", ["coon", "coon-comments", "dart-minified"])
+@pytest.mark.parametrize("source", [SPREADS, GLUED, "#!/usr/bin/env dart\n// hi\nvoid main() => print(1);\n"])
+def test_glued_tokens_and_the_script_tag_survive_every_compact_format(fmt: str, source: str) -> None:
+    if fmt == "dart-minified":
+        out = back = get_format(fmt).encode(source)
+    else:
+        out = encode(source, keep_comments=fmt == "coon-comments", verify=False)
+        back = decode(out)
+    assert token_difference(source, back, comments=fmt == "coon-comments") is None, (out, back)
+    if "#!" in source:
+        assert back.startswith("#!/usr/bin/env dart\n") and out.startswith("#!/usr/bin/env dart\n")
+    assert "...?" in back or "...?" not in source
+
+
+def test_minify_of_a_spread_writes_one_token() -> None:
+    assert minify(SPREADS) == "var m={...?a,'k':1};var l=[...?x,...y];"
+
+
+def test_tree_sitter_misreading_is_accepted_when_the_tokens_are_the_same() -> None:
+    """Stand-in for tree-sitter reading a file wrongly (the unit of another program than the text): the trees
+    differ, the decoded Dart is the source token for token, so the COON is kept; with another token it is not."""
+    source = "var a = f(x);\n"
+    misread = parse_unit("var a = f(y);\n")  # tree-sitter's (wrong) reading of ``source``
+    check_roundtrip(source, misread, encode(source), False)
+    with pytest.raises(FormatError):
+        check_roundtrip(source, misread, "var a=f(z);", False)
+    assert ast_diff(source, "var a = f(y);\n") is not None  # the stand-in really is another tree
