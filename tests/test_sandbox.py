@@ -4,16 +4,33 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
+import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import includes
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import sandbox
 
-from coonbench.execution import Outcome, Problem, get_executor
-from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities, network_isolation_method
+from coonbench.execution import Outcome, Problem, get_executor, isolation
+from coonbench.execution.isolation import UNGATED, IsolationUnavailable
+from coonbench.execution.sandbox import (
+    SANDBOX_METADATA_KEY,
+    LocalLimitedSandbox,
+    LocalSandboxConfig,
+    capabilities,
+    choose_sandbox,
+    network_isolation_method,
+    sandbox_metadata,
+)
 
 LOOP_PROBLEM = Problem.model_validate(
     {
@@ -150,7 +167,8 @@ def test_files_land_only_in_the_temp_dir(tmp_path: Path) -> None:
     out = run(_py(box, probe))
     assert out.success, out.stderr
     assert (Path(box.directory) / "inside.txt").exists()
-    assert out.stdout.splitlines()[-1] == box.directory
+    # the program sees its directory at a neutral path, never the host's temporary directory
+    assert out.stdout.splitlines()[-1] == ("/sandbox" if capabilities()["private_root"] else box.directory)
     if capabilities()["drop_privileges"]:
         assert "DENIED" in out.stdout and not target.exists()
     assert not (Path.cwd() / "inside.txt").exists()
@@ -171,3 +189,67 @@ def test_capabilities_reports_network_method() -> None:
     assert caps["network"] in ("netns", "userns+netns", "none")
     assert caps["docker_available"] in (True, False)
     assert sys.platform.startswith("linux")
+
+
+def test_without_isolation_the_task_refuses_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only user + network namespaces (no private root, no PID namespace): the local sandbox is refused, at task
+    creation and at sample start, unless the run asks for unsafe-local, which the metadata flags as ungated."""
+    monkeypatch.setattr(isolation, "jail_namespaces", lambda: ("user", "net"))
+    monkeypatch.setattr(isolation, "docker_available", lambda: False)
+    with pytest.raises(IsolationUnavailable) as err:
+        choose_sandbox("auto")
+    assert "-T sandbox=docker" in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(IsolationUnavailable):
+        run(LocalLimitedSandbox.sample_init("t", LocalSandboxConfig(), {}))
+    meta = sandbox_metadata(choose_sandbox("unsafe-local"))
+    assert meta["kind"] == "unsafe-local" and meta["gated"] is False and meta["warning"] == UNGATED
+    assert meta["enforced"]["isolation"].startswith("none")
+
+
+def test_correction_log_records_the_sandbox() -> None:
+    from evals.correction import correction
+
+    meta = correction(target="python", limit=1).metadata[SANDBOX_METADATA_KEY]
+    assert meta["kind"] in ("local", "docker")
+    if meta["kind"] == "local":
+        assert meta["gated"] is (capabilities()["isolation"] == "full")
+        assert meta["enforced"]["memory_budget"] == capabilities()["memory_budget"]
+
+
+@solver
+def _print_in_sandbox() -> Solver:
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        result = await sandbox().exec(["python3", "-c", "import os; print(6 * 7, os.getcwd())"])
+        state.output.completion = result.stdout.strip()
+        return state
+
+    return solve
+
+
+def test_unsafe_local_runs_and_is_flagged_in_the_log(tmp_path: Path) -> None:
+    spec = choose_sandbox("unsafe-local")
+    task = Task(dataset=[Sample(input="x", target="42")], solver=_print_in_sandbox(), scorer=includes(),
+                sandbox=spec, metadata={SANDBOX_METADATA_KEY: sandbox_metadata(spec)})
+    log = inspect_eval(task, model="mockllm/model", log_dir=str(tmp_path), display="none")[0]
+    assert log.status == "success" and log.samples and log.samples[0].output.completion.startswith("42 "), log.error
+    meta = log.eval.metadata[SANDBOX_METADATA_KEY]
+    assert meta["kind"] == "unsafe-local" and meta["gated"] is False and meta["warning"] == UNGATED
+
+
+def _no_user_namespaces() -> list[str]:
+    """A shell prefix under which no further user namespace can be created (the limit set to 1 in a user
+    namespace of our own), running as uid 1000 in it."""
+    return ["unshare", "--user", "--map-root-user", "sh", "-c",
+            'echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=1000 --map-group=1000 "$@"',
+            "sh"]
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0, reason="needs root and unshare(1)")
+def test_inspect_eval_refuses_where_no_user_namespace_can_be_made(tmp_path: Path) -> None:
+    cmd = [*_no_user_namespaces(), sys.executable, "-m", "inspect_ai", "eval", "coonbench/correction",
+           "-T", "target=python", "--solver", "coonbench/gold", "--model", "mockllm/model", "--limit", "1",
+           "--log-dir", str(tmp_path)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "-T sandbox=docker" in " ".join(out.split()), out[-3000:]
+    assert "Traceback" not in out and not list(tmp_path.glob("*.eval")), out[-3000:]

@@ -1,16 +1,19 @@
 """Where model-written code runs: Inspect's ``docker`` sandbox when a Docker engine answers, else our own
-``coonbench-local`` sandbox environment, which runs each command through ``jail.py`` (see there).
+``coonbench-local`` sandbox environment, which runs each command through ``jail.py`` (see there; what this
+machine allows is decided in ``isolation.py``).
 
-What ``coonbench-local`` enforces (``capabilities()`` reports what this machine allows; ``docs/sandbox.md``):
-- a fresh temporary directory per sample and a dedicated random uid per sample (when we are root): the
-  child can write only there, ``RLIMIT_NPROC`` bounds its processes, and every process of that uid is killed
-  when a command ends (the "uid sweep"), whatever session or process group it moved to;
-- a fresh PID namespace: when the command ends, its PID 1 exits and the kernel kills all that remains;
-- a fresh mount namespace with an empty root view: read-only ``/usr`` and libraries, ``/dev/null`` & co., the
-  sample directory, an empty ``/etc`` — host files such as ``/etc/passwd`` do not exist for the child;
-- no network: a fresh network namespace (only a down loopback device; as root directly, otherwise inside a user
-  namespace); when neither is allowed the network is NOT isolated (``capabilities()["network"] == "none"``);
-- wall-clock timeout, ``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_FSIZE``, no core dumps, ``no_new_privs``;
+What ``coonbench-local`` enforces, for root and ordinary users alike where the kernel allows user namespaces
+(``capabilities()`` reports what holds here; ``docs/sandbox.md``):
+- a fresh PID namespace: when the command ends its PID 1 kills everything left (``setsid`` daemons included);
+- a fresh mount namespace with an empty root view: read-only ``/usr`` and libraries, ``/dev/null`` & co., an
+  empty ``/etc``, and the sample directory at ``/sandbox`` on a size-limited tmpfs (copied in before the
+  command, copied back after it) — no host path, no host file such as ``/etc/passwd`` exists for the child;
+- no network (a fresh network namespace with only a down loopback device);
+- as root a dedicated random uid per sample (``RLIMIT_NPROC`` on it, swept after each command); as any other
+  user the caller's own uid inside a user namespace, without capabilities, ``RLIMIT_NPROC`` counted there;
+- whole-sample budgets: memory across all processes (a cgroup where one can be made, else PID 1's watchdog),
+  disk (the tmpfs), processes, wall time across all commands; per process ``RLIMIT_CPU``, ``RLIMIT_AS``,
+  ``RLIMIT_FSIZE``, no core dumps, ``no_new_privs``;
 - an empty environment (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the sample directory);
 - output read incrementally: the last ``OUTPUT_LIMIT`` bytes of each stream are kept, and a command writing more
   than ``OUTPUT_CAP`` bytes is killed (``OutputLimitExceededError``), so a flood cannot grow the host.
@@ -20,17 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import json
 import math
 import os
 import secrets
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Literal, Union, overload
 
@@ -42,109 +42,43 @@ from inspect_ai.util import (
     SandboxEnvironmentSpec,
     sandboxenv,
 )
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
-LOCAL_SANDBOX = "coonbench-local"
+from coonbench.execution import cgroups
+from coonbench.execution.isolation import (
+    LOCAL_SANDBOX,
+    REFUSAL,
+    SANDBOX_METADATA_KEY,
+    SAFE_PATH,
+    IsolationUnavailable,
+    LocalSandboxConfig,
+    SandboxKind,
+    capabilities,
+    isolated,
+    jail_command,
+    jail_namespaces,
+    memory_mechanism,
+    network_isolation_method,
+    process_limit_applies,
+    sandbox_metadata,
+)
+from coonbench.execution.isolation import choose_sandbox as _choose
+from coonbench.execution.jail import INSIDE
+
+__all__ = ["LOCAL_SANDBOX", "SANDBOX_METADATA_KEY", "IsolationUnavailable", "LocalLimitedSandbox", "LocalSandboxConfig", "capabilities",
+           "choose_sandbox", "network_isolation_method", "processes_of", "sandbox_metadata", "sweep_uid"]
+
 COMPOSE_FILE = Path(__file__).resolve().parents[2] / "docker" / "correction" / "compose.yaml"
-JAIL_SCRIPT = Path(__file__).resolve().with_name("jail.py")
-SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
-ALL_NAMESPACES = ("pid", "mount", "net", "ipc", "uts")
 UID_BASE, UID_SPAN = 2_000_000, 1 << 30  # dedicated uids: no account, no files outside the sample directory
 OUTPUT_LIMIT = 1024 * 1024  # bytes kept per stream (the tail)
 OUTPUT_CAP = 10 * 1024 * 1024  # bytes per stream after which the command is killed (as Inspect's docker does)
 JAIL_FAILED = 127
+SYSTEM_PREFIXES = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/")
 
 
-class LocalSandboxConfig(BaseModel):
-    """Limits of the local sandbox (per command); frozen because Inspect hashes sandbox specs."""
-
-    model_config = ConfigDict(frozen=True)
-
-    memory_mb: int = Field(default=1024, ge=64, description="RLIMIT_AS; Node needs ~1 GiB of address space")
-    file_size_mb: int = Field(default=16, ge=1)
-    default_timeout_s: float = Field(default=30.0, gt=0)
-    max_processes: int = Field(default=64, ge=4, description="RLIMIT_NPROC of the dedicated uid (threads count)")
-    drop_privileges: bool = True
-
-
-def _jail_argv(cfg: dict[str, Any], command: list[str]) -> list[str]:
-    return [sys.executable, "-I", "-S", str(JAIL_SCRIPT), json.dumps(cfg), *command]
-
-
-def _probe(namespaces: list[str]) -> bool:
-    """Does a jail with these namespaces start ``/bin/true`` here?"""
-    with tempfile.TemporaryDirectory(prefix="coonbench-probe-") as tmp:
-        cfg = {"parent": os.getpid(), "namespaces": namespaces, "sample_dir": tmp, "workdir": tmp, "uid": None,
-               "nproc": 64, "cpu_s": 10, "memory_mb": 1024, "file_size_mb": 1, "env": {"PATH": SAFE_PATH}}
-        true = shutil.which("true", path=SAFE_PATH) or "/bin/true"
-        try:
-            proc = subprocess.run(_jail_argv(cfg, [true]), capture_output=True, timeout=20, start_new_session=True)
-        except (subprocess.SubprocessError, OSError):
-            return False
-        return proc.returncode == 0
-
-
-@lru_cache(maxsize=1)
-def jail_namespaces() -> tuple[str, ...]:
-    """The namespaces this machine lets the jail create (probed once, in throwaway children)."""
-    if os.geteuid() == 0:
-        if _probe(list(ALL_NAMESPACES)):
-            return ALL_NAMESPACES
-        return tuple(ns for ns in ALL_NAMESPACES if _probe([ns]))
-    if _probe(["user", "net"]):
-        return ("user", "net")
-    return ()
-
-
-def network_isolation_method() -> Literal["netns", "userns+netns", "none"]:
-    """How the network is cut here: a network namespace (as root or inside a user namespace) or not at all."""
-    namespaces = jail_namespaces()
-    if "net" not in namespaces:
-        return "none"
-    return "userns+netns" if "user" in namespaces else "netns"
-
-
-def capabilities() -> dict[str, Any]:
-    """What the local sandbox enforces on this machine (for logs, reports and test skips)."""
-    namespaces = jail_namespaces()
-    root = os.geteuid() == 0
-    kill = ["process group"] + (["uid sweep"] if root else []) + (["PID namespace"] if "pid" in namespaces else [])
-    return {
-        "namespaces": list(namespaces),
-        "network": network_isolation_method(),
-        "pid_namespace": "pid" in namespaces,
-        "private_root": "mount" in namespaces,
-        "dedicated_uid": root,
-        "drop_privileges": root,
-        "process_limit": "RLIMIT_NPROC on the dedicated uid" if root else None,
-        "kill_all": " + ".join(kill),
-        "cgroup": "not used: RLIMIT_NPROC on a dedicated uid bounds processes, the PID namespace and uid sweep kill them",
-        "rlimits": ["RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_CORE"] + (["RLIMIT_NPROC"] if root else []),
-        "output": f"read incrementally; last {OUTPUT_LIMIT} bytes kept per stream, killed past {OUTPUT_CAP}",
-        "environment": "empty (PATH, HOME, LANG, TMPDIR only)",
-        "docker_available": docker_available(),
-    }
-
-
-@lru_cache(maxsize=1)
-def docker_available() -> bool:
-    """True when a Docker engine answers (a client alone is not enough)."""
-    if shutil.which("docker") is None:
-        return False
-    try:
-        proc = subprocess.run(["docker", "info", "--format", "{{.ServerVersion}}"], capture_output=True, timeout=10)
-    except (subprocess.SubprocessError, OSError):
-        return False
-    return proc.returncode == 0 and bool(proc.stdout.strip())
-
-
-def choose_sandbox(
-    kind: Literal["auto", "docker", "local"] = "auto", config: LocalSandboxConfig | None = None
-) -> SandboxEnvironmentSpec:
-    """The sandbox spec for the task: docker when asked for or available, else coonbench-local."""
-    if kind == "docker" or (kind == "auto" and docker_available()):
-        return SandboxEnvironmentSpec("docker", str(COMPOSE_FILE))
-    return SandboxEnvironmentSpec(LOCAL_SANDBOX, config or LocalSandboxConfig())
+def choose_sandbox(kind: SandboxKind = "auto", config: LocalSandboxConfig | None = None) -> SandboxEnvironmentSpec:
+    """The sandbox spec for the task (``isolation.choose_sandbox`` with this repository's compose file)."""
+    return _choose(kind, config, str(COMPOSE_FILE))
 
 
 def processes_of(uid: int) -> list[int]:
@@ -238,7 +172,7 @@ async def _exited(proc: asyncio.subprocess.Process, wall: float) -> bool:
 
 @sandboxenv(name=LOCAL_SANDBOX)
 class LocalLimitedSandbox(SandboxEnvironment):
-    """A per-sample temp directory and uid; every ``exec`` runs jailed (see module doc)."""
+    """A per-sample directory, uid, cgroup and time budget; every ``exec`` runs jailed (see module doc)."""
 
     def __init__(self, config: LocalSandboxConfig) -> None:
         super().__init__()
@@ -249,6 +183,11 @@ class LocalLimitedSandbox(SandboxEnvironment):
         if self.uid is not None:
             os.chown(self.directory, self.uid, self.uid)
         os.chmod(self.directory, 0o700)
+        self.cgroup = (
+            cgroups.create(config.sample_memory_mb, config.max_processes)
+            if memory_mechanism().startswith("cgroup") else None
+        )
+        self.time_used = 0.0
 
     @classmethod
     def config_deserialize(cls, config: dict[str, Any]) -> BaseModel:
@@ -259,8 +198,10 @@ class LocalLimitedSandbox(SandboxEnvironment):
     async def sample_init(
         cls, task_name: str, config: SandboxEnvironmentConfigType | None, metadata: dict[str, str]
     ) -> dict[str, SandboxEnvironment]:
-        """A fresh environment (directory and uid) per sample."""
+        """A fresh environment per sample; refused where nothing isolates it, unless the config is ``unsafe``."""
         cfg = config if isinstance(config, LocalSandboxConfig) else LocalSandboxConfig()
+        if not cfg.unsafe and not isolated():
+            raise IsolationUnavailable(REFUSAL)
         return {"default": cls(cfg)}
 
     @classmethod
@@ -271,16 +212,34 @@ class LocalLimitedSandbox(SandboxEnvironment):
         environments: dict[str, SandboxEnvironment],
         interrupted: bool,
     ) -> None:
-        """Kill anything of the sample's uid still alive, remove its directory."""
+        """Kill anything of the sample's uid still alive, remove its directory and cgroup."""
         for env in environments.values():
-            box = env.as_type(LocalLimitedSandbox)
-            if box.uid is not None:
-                sweep_uid(box.uid)
-            shutil.rmtree(box.directory, ignore_errors=True)
+            env.as_type(LocalLimitedSandbox).close()
+
+    def close(self) -> None:
+        """Kill what is left of this sample, remove its directory and cgroup."""
+        if self.uid is not None:
+            sweep_uid(self.uid)
+        shutil.rmtree(self.directory, ignore_errors=True)
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+    @property
+    def mounted(self) -> bool:
+        """Does the program see the sample directory at ``INSIDE`` (a private mount namespace)?"""
+        return "mount" in jail_namespaces()
 
     def _resolve(self, file: str) -> str:
         path = Path(file)
+        if path.is_absolute() and (file == INSIDE or file.startswith(INSIDE + "/")):
+            return self.directory + file[len(INSIDE):]
         return str(path if path.is_absolute() else Path(self.directory) / path)
+
+    def _inside(self, path: str) -> str:
+        """How the program names a host path of the sample directory."""
+        if self.mounted and (path == self.directory or path.startswith(self.directory + "/")):
+            return INSIDE + path[len(self.directory):]
+        return path
 
     def _program_dirs(self, exe: str) -> list[str]:
         """The directory of an absolute program outside the system directories and the sample directory (the
@@ -288,13 +247,41 @@ class LocalLimitedSandbox(SandboxEnvironment):
         if not os.path.isabs(exe):
             return []
         real = os.path.realpath(exe)
-        inside = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/", self.directory + "/")
-        return [] if real.startswith(inside) else [os.path.dirname(real)]
+        return [] if real.startswith((*SYSTEM_PREFIXES, self.directory + "/")) else [os.path.dirname(real)]
 
     def _cleanup_processes(self, pid: int) -> None:
         _kill_group(pid)
         if self.uid is not None:
             sweep_uid(self.uid)
+
+    def jail_config(self, cmd: list[str], cwd: str | None, env: dict[str, str] | None, wall: float) -> dict[str, Any]:
+        """What the jail is told for one command (paths as the program sees them)."""
+        home = self._inside(self.directory)
+        child_env = {"PATH": SAFE_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": home, **(env or {})}
+        exe = shutil.which(cmd[0], path=child_env["PATH"]) if "/" not in cmd[0] else cmd[0]
+        if exe is None:
+            raise FileNotFoundError(f"{cmd[0]}: command not found")
+        namespaces = jail_namespaces()
+        cgroup = self.cgroup
+        return {
+            "parent": os.getpid(),
+            "argv": [self._inside(exe), *(self._inside(a) for a in cmd[1:])],
+            "extra_dirs": self._program_dirs(exe),
+            "namespaces": list(namespaces),
+            "sample_dir": self.directory,
+            "workdir": self._inside(self._resolve(cwd) if cwd else self.directory),
+            "uid": self.uid,
+            "nproc": self.config.max_processes if process_limit_applies(namespaces) else None,
+            # One second beyond the wall limit: a single-threaded child always meets the wall clock first
+            # (reported as TimeoutError); RLIMIT_CPU is the backstop for a parent that cannot kill it in time.
+            "cpu_s": math.ceil(wall) + 1,
+            "memory_mb": self.config.memory_mb,
+            "file_size_mb": self.config.file_size_mb,
+            "disk_mb": self.config.disk_mb,
+            "cgroup_procs": cgroup.procs if cgroup is not None else [],
+            "memory_watchdog_mb": None if cgroup is not None else self.config.sample_memory_mb,
+            "env": child_env,
+        }
 
     async def exec(
         self,
@@ -307,38 +294,42 @@ class LocalLimitedSandbox(SandboxEnvironment):
         timeout_retry: bool = True,
         concurrency: bool = True,
     ) -> ExecResult[str]:
-        """Run ``cmd`` jailed; TimeoutError past the wall limit, OutputLimitExceededError past ``OUTPUT_CAP``."""
-        wall = float(timeout) if timeout is not None else self.config.default_timeout_s
-        workdir = self._resolve(cwd) if cwd else self.directory
-        child_env = {"PATH": SAFE_PATH, "HOME": self.directory, "LANG": "C.UTF-8", "TMPDIR": self.directory}
-        child_env.update(env or {})
-        exe = shutil.which(cmd[0], path=child_env["PATH"]) if "/" not in cmd[0] else cmd[0]
-        if exe is None:
-            return ExecResult(False, 127, "", f"{cmd[0]}: command not found")
-        cfg = {
-            "parent": os.getpid(),
-            "extra_dirs": self._program_dirs(exe),
-            "namespaces": list(jail_namespaces()),
-            "sample_dir": self.directory,
-            "workdir": workdir,
-            "uid": self.uid,
-            "nproc": self.config.max_processes,
-            # One second beyond the wall limit: a single-threaded child always meets the wall clock first
-            # (reported as TimeoutError); RLIMIT_CPU is the backstop for a parent that cannot kill it in time.
-            "cpu_s": math.ceil(wall) + 1,
-            "memory_mb": self.config.memory_mb,
-            "file_size_mb": self.config.file_size_mb,
-            "env": child_env,
-        }
+        """Run ``cmd`` jailed; TimeoutError past the wall limit (the command's, or what is left of the
+        sample's), OutputLimitExceededError past ``OUTPUT_CAP``."""
+        left = self.config.sample_time_s - self.time_used
+        if left <= 0:
+            raise TimeoutError(f"the sample's {self.config.sample_time_s:g} s time budget is spent")
+        wall = min(float(timeout) if timeout is not None else self.config.default_timeout_s, left)
+        try:
+            cfg = self.jail_config(cmd, cwd, env, wall)
+        except FileNotFoundError as exc:
+            return ExecResult(False, 127, "", str(exc))
         data = input.encode() if isinstance(input, str) else input
-        proc = await asyncio.create_subprocess_exec(
-            *_jail_argv(cfg, [exe, *cmd[1:]]),
-            stdin=asyncio.subprocess.PIPE if data is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env={},
-            start_new_session=True,
-        )
+        start = time.monotonic()
+        try:
+            code, stdout, stderr = await self._run(cfg, data, wall)
+        finally:
+            self.time_used += time.monotonic() - start
+        if code == -signal.SIGXCPU or code == -signal.SIGKILL and "CPU" in stderr:
+            stderr += "\n(CPU time limit exceeded)"
+        return ExecResult(code == 0, code, stdout, stderr)
+
+    async def _run(self, cfg: dict[str, Any], data: bytes | None, wall: float) -> tuple[int, str, str]:
+        """Start the jail, feed and read it, kill what is left; (exit code, stdout tail, stderr tail)."""
+        argv, fd = jail_command(cfg, cfg.pop("argv"))
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *argv,
+                executable=sys.executable,
+                stdin=asyncio.subprocess.PIPE if data is not None else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env={},
+                start_new_session=True,
+                pass_fds=(fd,),
+            )
+        finally:
+            os.close(fd)
         out, err = _Tail(OUTPUT_LIMIT), _Tail(OUTPUT_LIMIT)
         kill = lambda: self._cleanup_processes(proc.pid)  # noqa: E731
         io = [
@@ -360,10 +351,7 @@ class LocalLimitedSandbox(SandboxEnvironment):
         code = proc.returncode if proc.returncode is not None else -1
         if code > 128:  # the jail passes a signal s on as 128 + s
             code = -(code - 128)
-        stdout, stderr = out.text(), err.text()
-        if code == -signal.SIGXCPU or code == -signal.SIGKILL and "CPU" in stderr:
-            stderr += "\n(CPU time limit exceeded)"
-        return ExecResult(code == 0, code, stdout, stderr)
+        return code, out.text(), err.text()
 
     async def write_file(self, file: str, contents: str | bytes) -> None:
         """Write into the sample directory (parents created; owned by the sample's uid)."""
