@@ -110,6 +110,12 @@ def alpha_closed_form(a: list[float], b: list[float]) -> float:
     return 1 - d_o / d_e
 
 
+def computed(metric: Any, scores: list[SampleScore]) -> dict[str, Any]:
+    """A metric's figures (Inspect types a metric's input loosely; these metrics return a dict)."""
+    out: dict[str, Any] = metric(scores)
+    return out
+
+
 def sample(**judges: float) -> SampleScore:
     parts = ("combined", "accuracy", "completeness")
     value = {f"judge:{role}:{part}": v for role, v in judges.items() for part in parts}
@@ -122,9 +128,8 @@ def test_agreement_between_judges_matches_the_closed_form() -> None:
     assert judge_ratings(scores, ["j1", "j2"], "combined") == [a, b]
     expected = alpha_closed_form(a, b)
     assert interval_alpha([a, b]) == pytest.approx(expected)
-    metric = judge_agreement()(scores)
-    assert metric["alpha_combined"] == pytest.approx(expected) and 0 < expected < 1
-    assert judge_agreement()([sample(j1=1.0)])["alpha_combined"] is None
+    assert computed(judge_agreement(), scores)["alpha_combined"] == pytest.approx(expected) and 0 < expected < 1
+    assert computed(judge_agreement(), [sample(j1=1.0)])["alpha_combined"] is None
 
 
 def test_v2_formula_by_hand() -> None:
@@ -132,6 +137,6 @@ def test_v2_formula_by_hand() -> None:
     assert v2_formula(1.0, 0.5, None, 1.0) == pytest.approx((0.4 + 0.2 + 0.1) / 0.9)
     scores = [SampleScore(score=Score(value={"accuracy": acc, "completeness": 1.0, "generation_rate": rate}),
                           sample_id=str(i)) for i, (acc, rate) in enumerate([(1.0, 10.0), (0.0, 30.0)])]
-    out = airun_v2()(scores)  # rate term: mean 20 over the run's highest 30; one attempt
+    out = computed(airun_v2(), scores)  # rate term: mean 20 over the run's highest 30; one attempt
     assert out["v2_generation_rate"] == pytest.approx(20 / 30) and out["v2_attempt_term"] == 1.0
     assert out["v2"] == pytest.approx(0.4 * 0.5 + 0.4 * 1.0 + 0.1 * 20 / 30 + 0.1)
