@@ -11,7 +11,7 @@ from inspect_ai import Task, task
 
 from coonbench.datasets.correction import correction_dataset
 from coonbench.execution import get_executor
-from coonbench.execution.sandbox import LocalSandboxConfig, choose_sandbox
+from coonbench.execution.sandbox import SANDBOX_METADATA_KEY, LocalSandboxConfig, choose_sandbox, sandbox_metadata
 from scorers.correction import correction_scorer
 from solvers.correction import DEFAULT_CASE_TIMEOUT, DEFAULT_MAX_RETRIES, correction_protocol
 
@@ -24,14 +24,16 @@ def correction(
     problems: str | list[str] | None = None,
     categories: str | list[str] | None = None,
     limit: int | None = None,
-    sandbox: Literal["auto", "docker", "local"] = "auto",
+    sandbox: Literal["auto", "docker", "local", "unsafe-local"] = "auto",
     memory_mb: int = 1024,
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
 
-    ``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers.
+    ``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers
+    (unsafe-local: run locally even without isolation; the log marks it ungated).
     """
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
+    spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
     return Task(
         dataset=correction_dataset(
             target,
@@ -41,6 +43,6 @@ def correction(
         ),
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),
         scorer=correction_scorer(case_timeout=case_timeout),
-        sandbox=choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb)),
-        metadata={"target": target, "max_retries": max_retries},
+        sandbox=spec,
+        metadata={"target": target, "max_retries": max_retries, SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
     )
