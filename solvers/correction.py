@@ -21,25 +21,35 @@ DEFAULT_MAX_RETRIES = 3
 
 FEEDBACK_PROMPT = """Your program failed: {outcome}.
 {message}
-{case_block}
+{case_block}{hidden_block}
 Fix the program. Reply with the complete corrected program in one ```{fence} code block."""
 
-CASE_BLOCK = """Failing test {number} of {total}: {call}
+CASE_BLOCK = """Failing public test {number} of {public}: {call}
 Expected: {expected}
 Actual: {actual}
 """
 
+HIDDEN_BLOCK = """Hidden tests: {failed} of {hidden} fail ({kinds}). Their inputs and expected values are not shown.
+"""
+
 
 def feedback_message(result: AttemptResult, executor: Executor) -> str:
-    """The user turn that reports a failure: error message, failing input, expected and actual."""
-    case_block = ""
+    """The user turn that reports a failure: the first failing public test (input, expected, actual) and how
+    many hidden tests fail of which error type, never a hidden input or expected value."""
+    public = result.details.get("public", result.total)
+    case_block = hidden_block = ""
     if result.case_index is not None:
         case_block = CASE_BLOCK.format(
-            number=result.case_index + 1, total=result.total, call=result.call, expected=result.expected,
+            number=result.case_index + 1, public=public, call=result.call, expected=result.expected,
             actual=result.actual,
         )
+    failures: dict[str, int] = result.details.get("hidden_failures") or {}
+    if failures:
+        kinds = ", ".join(f"{kind} x{n}" for kind, n in sorted(failures.items()))
+        hidden_block = HIDDEN_BLOCK.format(failed=sum(failures.values()), hidden=result.details.get("hidden"), kinds=kinds)
     return FEEDBACK_PROMPT.format(
-        outcome=result.outcome.value, message=result.message, case_block=case_block, fence=executor.fence
+        outcome=result.outcome.value, message=result.message, case_block=case_block, hidden_block=hidden_block,
+        fence=executor.fence,
     )
 
 

@@ -1,8 +1,9 @@
 """Grading cannot be gamed: a program that hunts for the expected outputs, or forges the result record, scores 0.
 
 The expected outputs are random tokens (``EXP-…``) that no computation on the inputs (``IN-…``) can produce, so
-the only ways to pass are to find them or to forge the harness's verdict. Each cheater also proves that its
-search works (it reports the input tokens it found) so that "found nothing" is not an artefact of a broken search.
+the only ways to pass are to find them or to forge the harness's verdict. No file in the program's view lists the
+tests (the inputs reach it one at a time on its stdin), so the search finds no input either; it proves that it
+works by finding a canary token planted in the sandbox, so "found nothing" is not an artefact of a broken search.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from coonbench.execution.python import python_to_ast_json
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
 
 _rng = random.Random(16)
-INPUTS = [f"IN-{_rng.getrandbits(64):016x}" for _ in range(3)]
-EXPECTED = [f"EXP-{_rng.getrandbits(64):016x}" for _ in range(3)]
+INPUTS = [f"IN-{_rng.getrandbits(64):016x}" for _ in range(6)]  # 3 public, 3 hidden
+EXPECTED = [f"EXP-{_rng.getrandbits(64):016x}" for _ in range(6)]
+CANARY = f"IN-{_rng.getrandbits(64):016x}"
 SECRET_PROBLEM = Problem.model_validate(
     {
         "id": "t_secret",
@@ -55,8 +57,9 @@ def search():
                 except Exception:
                     pass
     return found
-FOUND = sorted(search())
+FOUND = []
 def f(key):
+    FOUND[:] = FOUND or sorted(search())  # searched while a case is running, too
     hits = [t for t in FOUND if t.startswith("EXP-")]
     return hits[0] if hits else "found:" + ",".join(FOUND)
 '''
@@ -141,6 +144,7 @@ def _code(target: str, py: str, js: str) -> str:
 
 def _run(target: str, code: str) -> tuple:  # type: ignore[type-arg]
     box = LocalLimitedSandbox(LocalSandboxConfig())
+    asyncio.run(box.write_file("planted/canary.txt", CANARY))
     result = asyncio.run(get_executor(target).run(code, SECRET_PROBLEM, case_timeout=10, box=box))
     return result, box
 
@@ -149,11 +153,11 @@ def _run(target: str, code: str) -> tuple:  # type: ignore[type-arg]
 def test_program_searching_for_test_data_scores_zero(target: str) -> None:
     result, box = _run(target, _code(target, PY_SEARCH, JS_SEARCH))
     assert result.outcome is Outcome.WRONG_OUTPUT and result.passed == 0, result
-    # the search worked: it found the inputs (they are in the sandbox) but no expected output anywhere
-    assert any(i in (result.actual or "") for i in INPUTS), result.actual
-    assert "EXP-" not in (result.actual or "")
+    # the search worked (it found the canary) but found no test input and no expected output anywhere
+    assert CANARY in (result.actual or ""), result.actual
+    assert "EXP-" not in (result.actual or "") and not any(i in (result.actual or "") for i in INPUTS)
     sandbox_files = "".join(p.read_text(errors="replace") for p in Path(box.directory).rglob("*") if p.is_file())
-    assert not any(e in sandbox_files for e in EXPECTED) and INPUTS[0] in sandbox_files
+    assert not any(t in sandbox_files for t in EXPECTED + INPUTS) and CANARY in sandbox_files
 
 
 @pytest.mark.parametrize("target", ["python", "python-ast", "javascript"])
@@ -168,7 +172,7 @@ def test_forged_result_record_scores_zero(target: str) -> None:
 def test_gold_passes_the_secret_problem() -> None:
     """Control: the same problem and harness do give PASS to a program that knows the answers honestly."""
     result, _ = _run("python", SECRET_PROBLEM.solutions["python"])
-    assert result.outcome is Outcome.PASS and result.passed == 3
+    assert result.outcome is Outcome.PASS and result.passed == 6
 
 
 def test_record_needs_this_runs_nonce() -> None:

@@ -19,6 +19,7 @@ from coonbench.datasets.correction import (
     correction_dataset,
     load_problem_file,
     load_problems,
+    problem_by_id,
 )
 from coonbench.execution import ExecutorUnavailable, Outcome, get_executor
 from coonbench.execution.harness.python_runner import module_from_json
@@ -245,7 +246,13 @@ def test_tolerance_and_value_error_cases() -> None:
     assert _run("python", off, "checked_sqrt").outcome is Outcome.WRONG_OUTPUT
     no_raise = "import math\ndef checked_sqrt(x):\n    return math.sqrt(abs(x))\n"
     res = _run("python", no_raise, "checked_sqrt")
-    assert res.outcome is Outcome.WRONG_OUTPUT and res.expected == "an error (invalid input)"
+    # the invalid inputs are hidden tests: counted by error type, never quoted
+    assert res.outcome is Outcome.WRONG_OUTPUT and res.expected is None and res.call is None
+    assert res.details["hidden_failures"] == {"WRONG_OUTPUT": sum(
+        c.expected_error is not None for c in problem_by_id("checked_sqrt").hidden_tests)}
+    public_error = "import math\ndef checked_sqrt(x):\n    return 0.0\n"
+    res = _run("python", public_error, "checked_sqrt")
+    assert (res.case_index, res.call, res.expected, res.actual) == (0, "checked_sqrt(9.0)", "3.0", "0.0")
 
 
 def test_score_attempts_pure() -> None:

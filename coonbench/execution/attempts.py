@@ -24,7 +24,7 @@ async def evaluate_reply(
         return None, AttemptResult(
             Outcome.PARSE_ERROR,
             f"no {executor.label} code found in the reply (expected a ```{executor.fence} code block)",
-            total=len(problem.tests),
+            total=len(problem.all_tests),
         )
     return code, await executor.run(code, problem, case_timeout)
 

@@ -106,9 +106,23 @@ def values_equal(actual: Any, expected: Any, tolerance: float | None) -> bool:
     return type(actual) is type(expected) and actual == expected
 
 
+def _failure_label(outcome: Outcome, res: dict[str, Any]) -> str:
+    """How a hidden failure is counted: the error type, with the exception type for raised errors."""
+    if outcome in (Outcome.RUNTIME_ERROR, Outcome.TYPE_ERROR) and res.get("status") == "error":
+        error = str(res.get("error") or "error")[:60]
+        return f"{outcome.value} ({error})"
+    return outcome.value
+
+
 def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
-    """Turn a runner's JSON record (parse / load / per-case results) into an AttemptResult."""
-    total = len(problem.tests)
+    """Turn a runner's JSON record (parse / load / per-case results) into an AttemptResult.
+
+    Public tests come first in the record. The first failing public test is quoted (call, expected, actual);
+    hidden failures are only counted by error type in ``details["hidden_failures"]``.
+    """
+    tests = problem.all_tests
+    total = len(tests)
+    n_public = len(problem.public_tests)
     stage = record.get("stage")
     if stage == "parse":
         return AttemptResult(Outcome.PARSE_ERROR, f"{record.get('error')}: {record.get('message')}", total=total)
@@ -118,32 +132,47 @@ def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
         kind = Outcome.TYPE_ERROR if record.get("type_error") else Outcome.RUNTIME_ERROR
         return AttemptResult(kind, f"{record.get('error')}: {record.get('message')}", total=total)
     if stage != "run" or not isinstance(record.get("cases"), list) or len(record["cases"]) != total:
-        return AttemptResult(Outcome.RUNTIME_ERROR, f"the runner failed: {record.get('message', record)}", total=total)
+        return AttemptResult(Outcome.RUNTIME_ERROR, f"the runner failed (stage {str(stage)[:40]!r})", total=total)
+    first: AttemptResult | None = None
+    hidden: dict[str, int] = {}
+    first_hidden: Outcome | None = None
+    passed = 0
+    for i, (case, res) in enumerate(zip(tests, record["cases"])):
+        res = res if isinstance(res, dict) else {}
+        failure = check_case(problem, case, res)
+        if failure is None:
+            passed += 1
+        elif i >= n_public:
+            label = _failure_label(failure[0], res)
+            hidden[label] = hidden.get(label, 0) + 1
+            first_hidden = first_hidden or failure[0]
+        elif first is None:
+            outcome, message, actual = failure
+            expected = "an error (invalid input)" if getattr(case, "expected_error", None) else problem.expected_text(case)
+            first = AttemptResult(outcome, message, case_index=i, call=problem.call_text(case), expected=expected,
+                                  actual=actual, total=total)
+    details: dict[str, Any] = {"public": n_public, "hidden": total - n_public, "hidden_failures": hidden}
+    if first is None and first_hidden is None:
+        return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total, details=details)
+    if first is None:
+        n = sum(hidden.values())
+        first = AttemptResult(first_hidden or Outcome.WRONG_OUTPUT,
+                              f"all {n_public} public tests pass; {n} of {total - n_public} hidden tests fail", total=total)
+    first.passed = passed
+    first.details = details
+    return first
+
+
+def check_case(problem: Problem, case: Any, res: dict[str, Any]) -> tuple[Outcome, str, str] | None:
+    """None when the case passes, else (outcome, message, actual). Cases with their own ``judge`` (HumanEval's
+    assertions) decide themselves; problem-file cases compare by type and value."""
+    judge = getattr(case, "judge", None)
+    if judge is not None:
+        return judge(res)
     ret_type = problem.signature.return_type
     if ret_type.kind == "fn":
         ret_type = ret_type.args[-1]
-    first: AttemptResult | None = None
-    passed = 0
-    for i, (case, res) in enumerate(zip(problem.tests, record["cases"])):
-        failure = _check_case(problem, case, res, ret_type)
-        if failure is None:
-            passed += 1
-            continue
-        if first is None:
-            outcome, message, actual = failure
-            first = AttemptResult(
-                outcome,
-                message,
-                case_index=i,
-                call=problem.call_text(case),
-                expected="an error (invalid input)" if case.expected_error else _show(case.expected),
-                actual=actual,
-                total=total,
-            )
-    if first is None:
-        return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total)
-    first.passed = passed
-    return first
+    return _check_case(problem, case, res, ret_type)
 
 
 def _check_case(problem: Problem, case: TestCase, res: dict[str, Any], ret_type: Any) -> tuple[Outcome, str, str] | None:
@@ -183,8 +212,10 @@ def parse_runner_output(stdout: str, nonce: str) -> dict[str, Any] | None:
 
 
 def case_inputs(problem: Problem) -> list[dict[str, Any]]:
-    """What the sandbox may see of the tests: the arguments (and ``then_call``), never the expected outcome."""
-    return [{"input": c.input, **({"then_call": c.then_call} if c.then_call is not None else {})} for c in problem.tests]
+    """What the sandbox may see of the tests, public first: the arguments (and ``then_call``), never the expected
+    outcome. They reach the supervisor on its stdin and the program one at a time."""
+    return [{"input": c.input, **({"then_call": c.then_call} if c.then_call is not None else {})}
+            for c in problem.all_tests]
 
 
 HOST_FILES = ("/etc/passwd", "/etc/group", "/etc/hostname", "/etc/hosts", "/etc/resolv.conf", "/etc/machine-id")
@@ -214,8 +245,26 @@ def redact_host_files(text: str | None) -> str | None:
     return text
 
 
-def _redacted(result: AttemptResult) -> AttemptResult:
-    for name in ("message", "actual", "expected", "call"):
+HIDDEN_REDACTED = "[hidden test data redacted]"
+MIN_REDACTED_CHARS = 4  # shorter texts (0, [], "a") are too common to mean a leak
+
+
+def redact_hidden(text: str | None, problem: Problem) -> str | None:
+    """Feedback quotes what the program printed or returned; a program that kept hidden inputs it saw in an
+    earlier run (a file left in the sandbox) could echo them back. Those texts are cut out here, host side."""
+    if not text:
+        return text
+    public = {problem.call_text(c) for c in problem.public_tests} | {problem.expected_text(c) for c in problem.public_tests}
+    for secret in sorted(set(problem.hidden_texts()) - public, key=len, reverse=True):
+        if len(secret) >= MIN_REDACTED_CHARS and secret in text:
+            text = text.replace(secret, HIDDEN_REDACTED)
+    return text
+
+
+def _redacted(problem: Problem, result: AttemptResult) -> AttemptResult:
+    for name in ("message", "actual"):
+        setattr(result, name, redact_hidden(redact_host_files(getattr(result, name)), problem))
+    for name in ("expected", "call"):
         setattr(result, name, redact_host_files(getattr(result, name)))
     return result
 
@@ -261,24 +310,24 @@ class Executor(abc.ABC):
         Never raises because of the code itself: bad code is an outcome.
         """
         box = box or sandbox()
-        total = len(problem.tests)
+        total = len(problem.all_tests)
         unencodable = _unencodable(code)
         if unencodable:
             return AttemptResult(Outcome.PARSE_ERROR, unencodable, total=total)
         run_dir = f"run-{uuid.uuid4().hex[:12]}"
         solution = f"solution.{self.extension}"
         await box.write_file(f"{run_dir}/{solution}", code)
-        await box.write_file(f"{run_dir}/cases.json", json.dumps(case_inputs(problem)))
         files_ = {"supervise.py": harness_text("supervise.py"), **self.runner_files()}
         for fname, text in files_.items():
             await box.write_file(f"{run_dir}/{fname}", text)
         nonce = secrets.token_hex(16)
         wall = math.ceil((case_timeout + 1.0) * total + 15.0)
-        supervisor = ["python3", "-I", "-S", "supervise.py", "cases.json", str(case_timeout), "--"]
+        supervisor = ["python3", "-I", "-S", "supervise.py", str(case_timeout), "--"]
+        stdin = "".join(json.dumps(c) + "\n" for c in [nonce, *case_inputs(problem)])
         try:
             result = await box.exec(
                 supervisor + self.command(solution, problem, case_timeout),
-                input=nonce + "\n",
+                input=stdin,
                 cwd=run_dir,
                 timeout=wall,
                 timeout_retry=False,
@@ -290,13 +339,13 @@ class Executor(abc.ABC):
         record = parse_runner_output(result.stdout, nonce)
         if record is None:
             tail = (result.stderr or "").strip()[-300:]
-            return _redacted(AttemptResult(
+            return _redacted(problem, AttemptResult(
                 Outcome.RUNTIME_ERROR,
                 f"the run ended without a result (exit code {result.returncode}; memory or CPU limit?): {tail}",
                 total=total,
                 details={"returncode": result.returncode},
             ))
-        return _redacted(classify_cases(problem, record))
+        return _redacted(problem, classify_cases(problem, record))
 
 
 _EXECUTORS: dict[str, Executor] = {}
@@ -311,7 +360,7 @@ def register_executor(executor: Executor) -> Executor:
 def get_executor(name: str) -> Executor:
     """The executor for a target; ValueError lists the known ones."""
     if name not in _EXECUTORS:
-        raise ValueError(f"unknown target '{name}' (expected one of {', '.join(sorted(_EXECUTORS))})")
+        raise ValueError(f"-T target={name}: unknown target '{name}' (expected one of {', '.join(sorted(_EXECUTORS))})")
     return _EXECUTORS[name]
 
 

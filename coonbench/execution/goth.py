@@ -24,7 +24,7 @@ from coonbench.execution.base import (
     Executor,
     ExecutorUnavailable,
     Outcome,
-    _check_case,
+    classify_cases,
     register_executor,
 )
 from coonbench.execution.problem import Problem
@@ -98,10 +98,9 @@ class GothExecutor(Executor):
         box = box or sandbox()
         run_dir = f"run-{uuid.uuid4().hex[:12]}"
         await box.write_file(f"{run_dir}/solution.goth", code)
-        total = len(problem.tests)
-        ret_type = problem.signature.return_type
-        passed, first = 0, None
-        for i, case in enumerate(problem.tests):
+        total = len(problem.all_tests)
+        records: list[dict[str, Any]] = []
+        for case in problem.all_tests:
             try:
                 res = await box.exec(
                     [self.binary or "goth", "solution.goth", *map(render_arg, case.input)],
@@ -115,23 +114,13 @@ class GothExecutor(Executor):
                     low = message.lower()
                     if "parse" in low or "syntax" in low or "load error" in low:
                         return AttemptResult(Outcome.PARSE_ERROR, message, total=total)
-                    record: dict[str, Any] = {"status": "error", "error": "GothError", "message": message,
-                                              "type_error": "type" in low, "value_error": True}
+                    records.append({"status": "error", "error": "GothError", "message": message,
+                                    "type_error": "type" in low, "value_error": True})
                 else:
-                    record = {"status": "ok", "value": parse_output(out)}
+                    records.append({"status": "ok", "value": parse_output(out)})
             except TimeoutError:
-                record = {"status": "timeout"}
-            failure = _check_case(problem, case, record, ret_type)
-            if failure is None:
-                passed += 1
-            elif first is None:
-                outcome, message, actual = failure
-                first = AttemptResult(outcome, message, case_index=i, call=problem.call_text(case),
-                                      expected=json.dumps(case.expected), actual=actual, total=total)
-        if first is None:
-            return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total)
-        first.passed = passed
-        return first
+                records.append({"status": "timeout"})
+        return classify_cases(problem, {"stage": "run", "cases": records})
 
 
 register_executor(GothExecutor())

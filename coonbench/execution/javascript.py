@@ -20,7 +20,10 @@ class JavaScriptExecutor(Executor):
 
     def check_available(self) -> None:
         """Node must be installed (in the Docker image it always is)."""
-        from coonbench.execution.sandbox import SAFE_PATH, docker_available
+        try:  # isolation.py holds the machine checks (sandbox.py re-exported them before it existed)
+            from coonbench.execution.isolation import SAFE_PATH, docker_available
+        except ImportError:
+            from coonbench.execution.sandbox import SAFE_PATH, docker_available  # type: ignore[attr-defined]
 
         if shutil.which("node", path=SAFE_PATH) is None and not docker_available():
             raise ExecutorUnavailable("target 'javascript' needs Node.js: no 'node' in /usr/local/bin, /usr/bin, /bin")

@@ -9,6 +9,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from coonbench.execution.types import TypeExpr, TypeSyntaxError, parse_type, type_mismatch
 
+PUBLIC_TESTS = 3
+"""The first tests of a problem file are public: shown in the prompt, the only ones feedback may quote."""
 CATEGORIES = (
     "basic",
     "recursion",
@@ -90,8 +92,36 @@ class TestCase(BaseModel):
         return data
 
 
+class ParamDomain(BaseModel):
+    """What the statement allows for one parameter (hidden-test generators stay inside it).
+
+    ``min``/``max`` bound an int/float (or each element of a list / each value of a dict); ``min_len``/``max_len``
+    bound a string's or list's length; ``alphabet`` lists the characters a string may use; ``sorted``/``unique``
+    hold for a list; ``choices`` lists every allowed value, ``items`` every allowed element of a list;
+    ``rectangular``: a list of rows of one length (>= 1); ``at_least``: the value is >= the named parameter's.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    min: float | None = None
+    max: float | None = None
+    min_len: int | None = Field(default=None, ge=0)
+    max_len: int | None = Field(default=None, ge=0)
+    alphabet: str | None = None
+    sorted: bool = False
+    unique: bool = False
+    choices: list[Any] | None = None
+    items: list[Any] | None = None
+    rectangular: bool = False
+    at_least: str | None = None
+
+
 class Problem(BaseModel):
-    """One function specification with its tests and reference solutions."""
+    """One function specification with its tests and reference solutions.
+
+    ``tests``: written by hand; the first ``PUBLIC_TESTS`` are public (prompt examples), the rest hidden.
+    ``generated``: hidden tests made by ``coonbench.datasets.correction_tests`` (attached by the loader, never
+    written in the problem file). ``domain``: per-parameter preconditions for the generators.
+    """
 
     model_config = ConfigDict(extra="forbid")
     id: str
@@ -101,6 +131,23 @@ class Problem(BaseModel):
     description: str
     tests: list[TestCase] = Field(min_length=2)
     solutions: dict[Literal["python", "javascript"], str]
+    domain: dict[str, ParamDomain] = Field(default_factory=dict)
+    generated: list[TestCase] = Field(default_factory=list)
+
+    @property
+    def public_tests(self) -> list[TestCase]:
+        """Shown in the prompt; feedback may quote their inputs and expected values."""
+        return self.tests[:PUBLIC_TESTS]
+
+    @property
+    def hidden_tests(self) -> list[TestCase]:
+        """Never quoted: the remaining hand-written tests and every generated one."""
+        return self.tests[PUBLIC_TESTS:] + self.generated
+
+    @property
+    def all_tests(self) -> list[TestCase]:
+        """Public tests first, then hidden: ``correct`` and every metric are decided on all of them."""
+        return self.tests + self.generated
 
     @field_validator("solutions")
     @classmethod
@@ -112,7 +159,10 @@ class Problem(BaseModel):
     @model_validator(mode="after")
     def _arity(self) -> Problem:
         n = len(self.signature.params)
-        for i, case in enumerate(self.tests):
+        unknown = set(self.domain) - {p.name for p in self.signature.params}
+        if unknown:
+            raise ValueError(f"domain names unknown parameter(s) {sorted(unknown)}")
+        for i, case in enumerate(self.tests + self.generated):
             if len(case.input) != n:
                 raise ValueError(f"tests[{i}].input has {len(case.input)} arguments, signature has {n}")
             ret = self.signature.return_type
@@ -129,6 +179,26 @@ class Problem(BaseModel):
                 if msg:
                     raise ValueError(msg)
         return self
+
+    def expected_text(self, case: TestCase) -> str:
+        """How a case's expected value reads in messages."""
+        import json
+
+        return json.dumps(case.expected, ensure_ascii=False)
+
+    def hidden_texts(self) -> list[str]:
+        """Every hidden input, call and expected value as messages would write them (what feedback must never
+        carry; see ``base.redact_hidden``)."""
+        import json
+
+        out: list[str] = []
+        for case in self.hidden_tests:
+            out.append(self.call_text(case))
+            out.extend(json.dumps(a, ensure_ascii=False) for a in case.input)
+            out.extend(a for a in case.input if isinstance(a, str))
+            if case.expected_error is None:
+                out.append(self.expected_text(case))
+        return out
 
     def call_text(self, case: TestCase) -> str:
         """How a case reads in messages: ``name(1, [2, 3])`` (then ``(4)`` for a returned function)."""

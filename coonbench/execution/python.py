@@ -27,8 +27,10 @@ class PythonExecutor(Executor):
         return {"runner.py": harness_text("python_runner.py")}
 
     def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
-        """``python3 -I -S runner.py MODE SOLUTION NAME TIMEOUT MEMORY_MB``."""
-        return [PYTHON, "-I", "-S", "runner.py", self.mode, solution, problem.signature.name, str(case_timeout), "512"]
+        """``python3 -I -S runner.py MODE SOLUTION NAME TIMEOUT MEMORY_MB`` (mode ``pytyped`` for problems whose
+        values cross as typed data, i.e. HumanEval)."""
+        mode = "pytyped" if getattr(problem, "typed_values", False) else self.mode
+        return [PYTHON, "-I", "-S", "runner.py", mode, solution, problem.signature.name, str(case_timeout), "512"]
 
 
 def ast_to_json(node: Any) -> Any:

@@ -27,7 +27,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     print(table(results))
     failures = sum(not r.ok for res in results for r in res.rows)
     print(f"\n{failures} variant(s) off goal; details in {Path(args.output) / 'validity.md'}")
-    return 0 if all(r.goals_met() for r in results) else 1
+    memorised_ok = True
+    if "correction" in tasks:
+        from coonbench.validity.memorisation import memorisation_table, validate_memorisation
+
+        memorised = validate_memorisation(limit=limit)
+        print("\nMemorisation family (lookup table of every value shown, through the retry protocol):")
+        print(memorisation_table(memorised))
+        memorised_ok = all(r.ok for r in memorised)
+    return 0 if all(r.goals_met() for r in results) and memorised_ok else 1
 
 
 def register(subparsers: Any) -> None:

@@ -1,9 +1,10 @@
 """Worker for Python targets: loads the candidate function, then answers one test input at a time.
 
 Self-contained (stdlib only): it is copied into the sandbox, so nothing from coonbench is importable there.
-Usage: ``python3 -I -S python_runner.py {py|pyast} SOLUTION NAME CASE_TIMEOUT_S MEMORY_MB``, started by
+Usage: ``python3 -I -S python_runner.py {py|pyast|pytyped} SOLUTION NAME CASE_TIMEOUT_S MEMORY_MB``, started by
 ``supervise.py``. ``pyast`` mode reads a JSON syntax tree in Python's ``ast`` schema
-(``{"_type": "FunctionDef", ...}``), rebuilds it with ``ast`` and compiles it.
+(``{"_type": "FunctionDef", ...}``), rebuilds it with ``ast`` and compiles it. ``pytyped`` is Python source whose
+inputs and results cross as ``encode_typed`` data (tuples, sets, any dict keys; HumanEval).
 Protocol: one JSON line on the answer channel after loading (``{"stage": "ready"}`` or the parse/load error),
 then for each JSON line ``{"input": [...], "then_call": ...}`` on stdin one JSON line with the case result.
 The answer channel is a private duplicate of the original stdout; fd 1 and ``sys.stdout`` point to
@@ -128,6 +129,66 @@ def encode(value: Any, depth: int = 0) -> Any:
     return {"__unrepresentable__": type(value).__name__, "repr": repr(value)[:200]}
 
 
+def encode_typed(value: Any, depth: int = 0) -> Any:
+    """Lossless data form of a value for hosts that compare with Python's own ``==`` (HumanEval): tuples, sets,
+    dicts with any keys and non-finite floats are tagged objects; only exact built-in types are data, so an
+    object of another class (an ``int`` subclass, an always-equal object) crosses as ``unrepresentable``."""
+    kind = type(value)
+    if depth > 50:
+        return {"__t__": "unrepresentable", "type": "too deep"}
+    if value is None or kind in (bool, int, str):
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else {"__t__": "float", "v": repr(value)}
+    if kind is list:
+        return [encode_typed(v, depth + 1) for v in value]
+    if kind in (tuple, set, frozenset):
+        return {"__t__": kind.__name__, "v": [encode_typed(v, depth + 1) for v in value]}
+    if kind is dict:
+        return {"__t__": "dict", "v": [[encode_typed(k, depth + 1), encode_typed(v, depth + 1)] for k, v in value.items()]}
+    if callable(value):
+        return {"__t__": "function"}
+    return {"__t__": "unrepresentable", "type": kind.__name__[:80]}
+
+
+class Unrepresentable:
+    """A value that crossed as ``unrepresentable``: equal to nothing, not even itself."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"<unrepresentable {self.what}>"
+
+
+def decode_typed(data: Any, depth: int = 0) -> Any:
+    """The value ``encode_typed`` wrote, rebuilt from built-in types only."""
+    if depth > 60:
+        raise ValueError("typed value nested too deeply")
+    if data is None or type(data) in (bool, int, float, str):
+        return data
+    if type(data) is list:
+        return [decode_typed(v, depth + 1) for v in data]
+    if type(data) is not dict:
+        raise ValueError(f"not a typed value: {type(data).__name__}")
+    tag, items = data.get("__t__"), data.get("v")
+    if tag == "float" and items in ("nan", "inf", "-inf"):
+        return float(items)
+    if tag in ("tuple", "set", "frozenset") and type(items) is list:
+        seq = [decode_typed(v, depth + 1) for v in items]
+        return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](seq)
+    if tag == "dict" and type(items) is list and all(type(kv) is list and len(kv) == 2 for kv in items):
+        return {decode_typed(k, depth + 1): decode_typed(v, depth + 1) for k, v in items}
+    if tag == "function":
+        return Unrepresentable("function")
+    return Unrepresentable(str(data.get("type", tag))[:80])
+
+
 def error_record(exc: BaseException) -> dict[str, Any]:
     """Kind flags for the host's classifier."""
     return {
@@ -173,19 +234,22 @@ def load(mode: str, solution_path: str, name: str, case_timeout: float) -> tuple
     return {"stage": "ready"}, fn
 
 
-def run_case(fn: Any, case: dict[str, Any], case_timeout: float) -> dict[str, Any]:
-    """Call the function on one input (and the returned function on ``then_call``) under the alarm."""
+def run_case(fn: Any, case: dict[str, Any], case_timeout: float, typed: bool = False) -> dict[str, Any]:
+    """Call the function on one input (and the returned function on ``then_call``) under the alarm.
+
+    ``typed``: inputs and the result use ``encode_typed`` (HumanEval), else plain JSON (``encode``)."""
     try:
+        args = [decode_typed(a) for a in case["input"]] if typed else case["input"]
         signal.setitimer(signal.ITIMER_REAL, case_timeout)
         try:
-            value = fn(*case["input"])
+            value = fn(*args)
             if case.get("then_call") is not None:
                 if not callable(value):
                     raise TypeError(f"expected a function to call, got {type(value).__name__}")
                 value = value(*case["then_call"])
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-        return {"status": "ok", "value": encode(value)}
+        return {"status": "ok", "value": encode_typed(value) if typed else encode(value)}
     except CaseTimeout:
         return {"status": "timeout"}
     except RecursionError as exc:
@@ -217,7 +281,7 @@ def main(argv: list[str]) -> None:
     if fn is None:
         return
     for line in inputs:
-        result = run_case(fn, json.loads(line), case_timeout)
+        result = run_case(fn, json.loads(line), case_timeout, typed=mode == "pytyped")
         try:
             text = json.dumps(result)
         except (TypeError, ValueError, RecursionError) as exc:

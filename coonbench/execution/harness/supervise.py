@@ -1,11 +1,12 @@
 """Trusted side of a run inside the sandbox: feeds test inputs to a worker process, reports its answers.
 
 Self-contained (stdlib only): it is copied into the sandbox, so nothing from coonbench is importable there.
-Usage: ``python3 -I -S supervise.py CASES CASE_TIMEOUT_S -- WORKER_COMMAND…``; the first line of stdin is a
-per-run secret (nonce) chosen by the host.
+Usage: ``python3 -I -S supervise.py CASE_TIMEOUT_S -- WORKER_COMMAND…``; stdin holds JSON lines: first a
+per-run secret (nonce) chosen by the host, then one test input per line (public tests first). No file in the
+run directory lists the tests.
 
 Why a separate process: the candidate code runs in the worker, never in this process. The worker gets the
-inputs one case at a time on its stdin and answers one JSON line per case on its stdout; its stdout and stderr
+inputs one case at a time on its stdin (it never holds the others) and answers one JSON line per case on its stdout; its stdout and stderr
 are pipes to this process only. This process makes itself non-dumpable (the worker, same uid, can neither
 ptrace it nor open ``/proc/<pid>/fd`` or ``/proc/<pid>/mem``), reads the nonce before the worker exists and
 prints the result record after ``RESULT_MARKER`` + nonce — a line the worker can neither write nor forge.
@@ -165,13 +166,12 @@ def run(cases: list[dict[str, Any]], case_timeout: float, command: list[str]) ->
 
 def main(argv: list[str]) -> None:
     """Read the nonce, become non-dumpable, run, print the marked record."""
-    nonce = sys.stdin.readline().strip()
-    sys.stdin.close()
+    nonce = str(json.loads(sys.stdin.readline()))
     _non_dumpable()
-    cases_path, case_timeout = argv[1], float(argv[2])
+    cases = [json.loads(line) for line in sys.stdin if line.strip()]
+    sys.stdin.close()
+    case_timeout = float(argv[1])
     command = argv[argv.index("--") + 1:]
-    with open(cases_path, encoding="utf-8") as fh:
-        cases = json.load(fh)
     try:
         record = run(cases, case_timeout, command)
     except Exception as exc:  # noqa: BLE001 - the host must get a record, not a traceback
