@@ -15,6 +15,8 @@ seconds to import.
 
 from __future__ import annotations
 
+import functools
+import gc
 import math
 from dataclasses import dataclass
 
@@ -24,7 +26,7 @@ from scipy import stats
 
 ALPHA = 0.05
 POWER = 0.80
-BOOTSTRAP_RESAMPLES = 4000
+BOOTSTRAP_RESAMPLES = 2000
 SEED = 20241104  # the bootstrap's seed: the same logs give the same intervals
 
 # How an interval was made (the ``interval`` column): the report's header and captions say which were used.
@@ -212,17 +214,25 @@ def _cluster_sums(a: np.ndarray, b: np.ndarray, ta: np.ndarray, tb: np.ndarray, 
     return np.stack([np.bincount(codes, weights=w, minlength=g) for w in (a, b, ta, tb, np.ones_like(a))], axis=1)
 
 
+@functools.lru_cache(maxsize=8)
+def resample_counts(g: int, seed: int = SEED) -> np.ndarray:
+    """How often each of g clusters is drawn in each resample (B × g); the same for every comparison of g
+    clusters, since the seed fixes the draws (computed once per g)."""
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, g, size=(BOOTSTRAP_RESAMPLES, g)) + g * np.arange(BOOTSTRAP_RESAMPLES)[:, None]
+    counts = np.bincount(draws.ravel(), minlength=BOOTSTRAP_RESAMPLES * g).reshape(BOOTSTRAP_RESAMPLES, g)
+    counts = counts.astype(float)
+    counts.flags.writeable = False
+    return counts
+
+
 def bootstrap_intervals(sums: np.ndarray, levels: tuple[float, ...], seed: int = SEED) -> dict[str, list[tuple[float, float]]]:
     """Percentile intervals of the accuracy difference and efficiency ratio, resampling whole clusters.
 
     ``sums`` holds per cluster (Σa, Σb, Σtokens_a, Σtokens_b, count); each resample draws g clusters with
     replacement, counted per cluster, so one matrix product gives every resample's totals.
     """
-    g = sums.shape[0]
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, g, size=(BOOTSTRAP_RESAMPLES, g)) + g * np.arange(BOOTSTRAP_RESAMPLES)[:, None]
-    weights = np.bincount(draws.ravel(), minlength=BOOTSTRAP_RESAMPLES * g).reshape(BOOTSTRAP_RESAMPLES, g)
-    total = weights @ sums
+    total = resample_counts(sums.shape[0], seed) @ sums
     with np.errstate(divide="ignore", invalid="ignore"):
         acc_a, acc_b = total[:, 0] / total[:, 4], total[:, 1] / total[:, 4]
         series = {"diff": acc_a - acc_b, "ratio": (acc_a / total[:, 2]) / (acc_b / total[:, 3])}
@@ -289,7 +299,12 @@ def holm(pvalues: list[float]) -> list[float]:
 
     if not pvalues:
         return []
-    return [float(p) for p in multipletests(pvalues, alpha=ALPHA, method="holm")[1]]
+    gc.freeze()  # its Holm branch calls gc.collect(): with the logs in memory, a second per call
+    try:
+        adjusted = multipletests(pvalues, alpha=ALPHA, method="holm")[1]
+    finally:
+        gc.unfreeze()
+    return [float(p) for p in adjusted]
 
 
 def consistency(correct: pd.Series, keys: pd.DataFrame) -> pd.DataFrame:
