@@ -203,3 +203,18 @@ def test_correction_reports_first_attempt_against_after_feedback_and_the_sandbox
     assert (row["fixed"], row["broken"]) == (3, 0) and row["p_mcnemar"] == pytest.approx(0.25)  # 2·(1/2)³
     text = " ".join(_findings(tmp_path / "out"))
     assert "ungated: grading could be gamed" in text and "unsafe-local" in text
+
+
+def test_one_source_item_is_flagged_and_the_header_does_not_claim_clustering(tmp_path: Path) -> None:
+    """Retrieval at a small --limit draws every question from one dataset: no clustered interval exists."""
+    samples = [_sample(f"q{q}-{fmt}", fmt, float((q + i) % 3 != 0), 100, category="retrieval", dataset="d0",
+                       pair_id=f"q{q}") for q in range(12) for i, fmt in enumerate(("json", "toon"))]
+    _write(tmp_path / "logs", samples)
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    doc = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert doc["intervals"] == ["wilson, 1 cluster"]
+    assert {r["interval"] for r in _tables(tmp_path / "out")["retrieval_accuracy"]} == {"wilson, 1 cluster"}
+    [cmp] = _tables(tmp_path / "out")["retrieval_comparisons"]
+    assert cmp["interval"] == "bootstrap over questions, 1 cluster"
+    header = (tmp_path / "out" / "report.md").read_text(encoding="utf-8").splitlines()[2]
+    assert "1 cluster" in header and "design effect" not in header and "clustered by" not in header
