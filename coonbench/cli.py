@@ -6,7 +6,6 @@ Every error is one line naming the file and position, with a non-zero exit and n
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import json
 import sys
@@ -196,6 +195,8 @@ async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
 
 
 def cmd_dump_prompts(args: argparse.Namespace) -> int:
+    import asyncio
+
     tasks = _task_summaries()
     name = args.task.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
     if name not in tasks:

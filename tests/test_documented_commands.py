@@ -1,6 +1,13 @@
 """Every command the README and docs/ advertise runs as written (a documented command that crashes is the worst
 first impression). A fast test checks that each command names real files, tasks and subcommands; the slow one
-runs them all, in document order, from the repository root, and lists what it ran."""
+runs them all, in document order, and lists what it ran.
+
+The slow test runs them in a workspace that looks like the repository from inside (every file and folder of the
+checkout linked, ``../shared`` beside it) but has its own ``logs/`` and output folders, so that the commands' logs,
+reports and prompt dumps never land in the checkout: each command must leave ``git status`` and the checkout's
+``logs/`` (and the other folders the commands write to) as they were. ``pip install`` steps are not rerun there
+(they would install the workspace): they are checked as already satisfied by the environment instead, and the rest
+of the line runs."""
 
 from __future__ import annotations
 
@@ -12,14 +19,16 @@ import signal
 import subprocess
 import sys
 import time
-from importlib.metadata import distributions
+from collections.abc import Iterator
+from importlib.metadata import PackageNotFoundError, distributions, requires, version
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 import coonbench
 from coonbench.cli import _task_summaries, build_parser
-from coonbench.paths import REPO_ROOT
+from coonbench.paths import REPO_ROOT, SHARED_DIR
 from tests.documented import Command, all_commands, commands_in
 
 COMMANDS = all_commands()
@@ -55,12 +64,12 @@ def _value(word: str) -> str:
 def _absent_shared(cmd: Command) -> list[str]:
     """Paths under ``../shared/`` (the reference data beside a checkout) that a command names and this machine lacks:
     such a command is skipped with that reason, as every test reading ../shared is (``conftest.reference_path``).
-    Checked as the command reads them, relative to the repository: ``COONBENCH_SHARED`` does not move them."""
+    The workspace's ``../shared`` is ``SHARED_DIR`` (``COONBENCH_SHARED`` or the folder beside the checkout)."""
     return [
         value
         for words in _segments(cmd.runnable())
         for value in map(_value, words[1:])
-        if value.startswith("../shared/") and not (REPO_ROOT / value).exists()
+        if value.startswith("../shared/") and not (SHARED_DIR / value.removeprefix("../shared/")).exists()
     ]
 
 
@@ -131,10 +140,10 @@ def test_command_names_real_things(cmd: Command) -> None:
             previous = word
 
 
-def _run_server(cmd: Command) -> None:
+def _run_server(cmd: Command, cwd: Path) -> None:
     """Start a server command, wait until it says where it listens, stop it."""
     proc = subprocess.Popen(
-        cmd.runnable(), shell=True, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cmd.runnable(), shell=True, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True, start_new_session=True,
     )
     seen = ""
@@ -153,23 +162,128 @@ def _run_server(cmd: Command) -> None:
             proc.wait(timeout=30)
 
 
+def _tracked_entries() -> list[str]:
+    """The top-level files and folders of the checkout (tracked or not yet added; ignored ones left out)."""
+    out = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT, capture_output=True,
+        text=True, check=True,
+    )
+    return sorted({line.split("/", 1)[0] for line in out.stdout.splitlines() if line})
+
+
+@pytest.fixture(scope="session")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``<tmp>/coonbench``: every entry of the checkout linked, its own ``logs/``, and ``<tmp>/shared`` linked to
+    the reference data; shared by the commands in document order (a report reads the logs an earlier one wrote)."""
+    root = tmp_path_factory.mktemp("documented")
+    work = root / "coonbench"
+    work.mkdir()
+    for name in _tracked_entries():
+        if name != "logs" and (REPO_ROOT / name).exists():
+            (work / name).symlink_to(REPO_ROOT / name)
+    (work / "logs").mkdir()
+    (root / "shared").symlink_to(SHARED_DIR)
+    return work
+
+
+def _output_roots() -> list[str]:
+    """Top-level folders of the checkout the documented commands write to (``logs/`` is Inspect's default)."""
+    roots = {"logs"}
+    for cmd in COMMANDS:
+        for words in _segments(cmd.runnable()):
+            roots.update(
+                nxt.strip("/").split("/", 1)[0]
+                for prev, nxt in zip(words, words[1:])
+                if prev in OUTPUT_FLAGS and not nxt.startswith(("/", ".."))
+            )
+    return sorted(roots)
+
+
+def _checkout_state() -> tuple[str, dict[str, tuple[int, int]]]:
+    """``git status`` of the checkout, and every file (size, mtime) under the folders the commands write to."""
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=REPO_ROOT, capture_output=True, text=True,
+        check=True,
+    ).stdout
+    files: dict[str, tuple[int, int]] = {}
+    for name in _output_roots():
+        for path in (REPO_ROOT / name).rglob("*"):
+            if path.is_file():
+                info = path.stat()
+                files[str(path.relative_to(REPO_ROOT))] = (info.st_size, info.st_mtime_ns)
+    return status, files
+
+
+def _unsatisfied(words: list[str]) -> list[str]:
+    """What a ``pip install`` step asks for that the environment lacks (empty: running it would change nothing).
+    ``-e .[extra]`` must be this checkout, installed, with the extra's requirements met; ``name==x`` installed."""
+    missing: list[str] = []
+    args = [w for w in words[2:] if not w.startswith("-")]
+    for arg in args:
+        if arg.startswith("."):
+            if not _this_checkout_is_installed():
+                missing.append(f"this checkout as the installed coonbench ({coonbench.__file__})")
+            extras = set(re.findall(r"\[([^\]]*)\]", arg)[0].split(",")) if "[" in arg else set()
+            wanted = [Requirement(r) for r in requires("coonbench") or []]
+            for req in wanted:
+                if req.marker is None or any(req.marker.evaluate({"extra": e}) for e in extras):
+                    missing.extend(_requirement_missing(req))
+        else:
+            missing.extend(_requirement_missing(Requirement(arg)))
+    return missing
+
+
+def _requirement_missing(req: Requirement) -> list[str]:
+    if req.name == "coonbench":  # a self-reference (dev pulls in local): its extras are listed beside it
+        return []
+    try:
+        installed = version(req.name)
+    except PackageNotFoundError:
+        return [str(req)]
+    return [] if req.specifier.contains(installed, prereleases=True) else [f"{req} (installed {installed})"]
+
+
+def _without_installs(cmd: Command) -> str:
+    """The command with its ``pip install`` steps left out, each checked as already satisfied (else skip)."""
+    steps = [step.strip() for step in cmd.runnable().split("&&")]
+    kept: list[str] = []
+    for step in steps:
+        words = step.split()
+        if words[:2] == ["pip", "install"]:
+            if missing := _unsatisfied([w.strip("\"'") for w in words]):
+                pytest.skip(f"{cmd.id}: `{step}` would install {', '.join(missing)}: run it first")
+        else:
+            kept.append(step)
+    return " && ".join(kept)
+
+
+@pytest.fixture
+def checkout_unchanged() -> Iterator[None]:
+    """The command under test leaves the checkout's git status and output folders (logs/, …) as they were."""
+    before = _checkout_state()
+    yield
+    after = _checkout_state()
+    assert after[0] == before[0], f"git status changed:\n{before[0]}\n---\n{after[0]}"
+    changed = sorted(set(before[1].items()) ^ set(after[1].items()))
+    assert not changed, f"files written under {', '.join(_output_roots())} of the checkout: {changed[:10]}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
-def test_command_runs_as_written(cmd: Command) -> None:
+def test_command_runs_as_written(cmd: Command, workspace: Path, checkout_unchanged: None) -> None:
     if cmd.runs_tests:
         pytest.skip("this is the command that runs this test suite (.ci/run runs it)")
-    if cmd.installs and not _this_checkout_is_installed():
-        pytest.skip(f"installs packages: run only where this checkout is the installed one ({coonbench.__file__})")
     _skip_without_shared(cmd)
-    print(f"\n$ {cmd.runnable()}", file=sys.stderr)
+    text = _without_installs(cmd) if cmd.installs else cmd.runnable()
+    print(f"\n$ {text}", file=sys.stderr)
     if cmd.serves:
-        _run_server(cmd)
+        _run_server(cmd, workspace)
         return
     start = time.monotonic()
     out = subprocess.run(
-        cmd.runnable(), shell=True, cwd=REPO_ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
-        executable="/bin/bash",
+        text, shell=True, cwd=workspace, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
+        executable="/bin/bash", env={**os.environ, "PWD": str(workspace)},
     )
     print(f"  exit {out.returncode} in {time.monotonic() - start:.1f} s", file=sys.stderr)
-    assert out.returncode == 0, f"{cmd.id}: `{cmd.runnable()}` exited {out.returncode}\n{out.stderr[-3000:]}"
+    assert out.returncode == 0, f"{cmd.id}: `{text}` exited {out.returncode}\n{out.stderr[-3000:]}"
     assert "Traceback (most recent call last)" not in out.stderr, f"{cmd.id}: traceback\n{out.stderr[-3000:]}"
