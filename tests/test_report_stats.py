@@ -271,3 +271,19 @@ def test_a_tie_is_never_ranked() -> None:
     text = " ".join(sec.summary)
     assert "most accurate" not in text.lower().replace("most accurate: cannot tell apart", "")
     assert "cannot tell apart any of the 4 formats" in text
+
+
+def test_few_clusters_get_the_interval_that_goes_with_exact_mcnemar() -> None:
+    """Below 10 source items: the difference's interval excludes 0 exactly when the exact McNemar p < α."""
+    for a_only in range(0, 12):
+        for b_only in range(0, 12):
+            if a_only + b_only == 0:
+                continue
+            low, high = stats.discordant_interval(a_only, b_only, 30)
+            assert low <= (a_only - b_only) / 30 <= high
+            assert (low > 0 or high < 0) == (binomial_mcnemar(a_only, b_only) < 0.05), (a_only, b_only)
+    a = np.array([1.0, 1, 1, 0, 0] * 2)
+    b = np.array([0.0, 0, 0, 0, 0] * 2)
+    cmp = stats.paired_comparison(a, b, np.ones(10), np.ones(10), np.array(["f0"] * 5 + ["f1"] * 5))
+    assert cmp.interval == "exact on discordant pairs, few clusters"
+    assert (cmp.diff_low, cmp.diff_high) == pytest.approx(stats.discordant_interval(6, 0, 10))

@@ -215,6 +215,6 @@ def test_one_source_item_is_flagged_and_the_header_does_not_claim_clustering(tmp
     assert doc["intervals"] == ["wilson, 1 cluster"]
     assert {r["interval"] for r in _tables(tmp_path / "out")["retrieval_accuracy"]} == {"wilson, 1 cluster"}
     [cmp] = _tables(tmp_path / "out")["retrieval_comparisons"]
-    assert cmp["interval"] == "bootstrap over questions, 1 cluster"
+    assert cmp["interval"] == "exact on discordant pairs, 1 cluster"
     header = (tmp_path / "out" / "report.md").read_text(encoding="utf-8").splitlines()[2]
     assert "1 cluster" in header and "design effect" not in header and "clustered by" not in header

@@ -28,6 +28,7 @@ ALPHA = 0.05
 POWER = 0.80
 BOOTSTRAP_RESAMPLES = 2000
 SEED = 20241104  # the bootstrap's seed: the same logs give the same intervals
+MIN_BOOTSTRAP_CLUSTERS = 10  # below this many source items a cluster bootstrap is too narrow to trust
 
 # How an interval was made (the ``interval`` column): the report's header and captions say which were used.
 WILSON_DEFF = "wilson, design effect"
@@ -170,7 +171,7 @@ class PairedComparison:
     eff_ratio_high: float
     mdd: float  # minimum detectable |difference| at 80% power and α/m, design effect included
     family: int  # m: comparisons in the Holm family
-    interval: str  # "cluster bootstrap", "bootstrap over questions, 1 cluster", "exact, all pairs agree"
+    interval: str  # "cluster bootstrap", "exact on discordant pairs, few clusters" / "…, 1 cluster", "exact, all pairs agree"
 
 
 def mcnemar_exact(a_only: int, b_only: int, both: int = 0, neither: int = 0) -> float:
@@ -254,6 +255,16 @@ def _agreeing_interval(n: int, family: int) -> tuple[tuple[float, float], tuple[
     return (-u95, u95), (-usim, usim)
 
 
+def discordant_interval(a_only: int, b_only: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """Interval of the paired difference (a_only − b_only) / n from the discordant pairs alone: given d = a_only +
+    b_only, a_only ~ Binomial(d, π) and the difference is d/n · (2π − 1), so the Clopper-Pearson interval of π
+    maps onto it — the interval that goes with the exact McNemar test (used when too few source items for a
+    cluster bootstrap)."""
+    d = a_only + b_only
+    low, high = clopper_pearson(a_only, d, alpha)
+    return d / n * (2 * low - 1), d / n * (2 * high - 1)
+
+
 def paired_comparison(
     a: np.ndarray, b: np.ndarray, tokens_a: np.ndarray, tokens_b: np.ndarray, clusters: np.ndarray,
     family: int = 1, seed: int = SEED,
@@ -270,18 +281,20 @@ def paired_comparison(
     cl = np.asarray(clusters, dtype=object)
     sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), cl)
     g = int(sums.shape[0])
-    if g < 2:  # one source item: resample questions, and say so
+    if g < 2:  # one source item: the efficiency ratio resamples questions
         sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), np.arange(n))
     boot = bootstrap_intervals(sums, (1 - ALPHA, 1 - ALPHA / family), seed) if n > 1 else None
     if np.all(a == b):
         (d_low, d_high), (s_low, s_high) = _agreeing_interval(n, family)
         how = "exact, all pairs agree"
-    elif boot is not None:
-        (d_low, d_high), (s_low, s_high) = boot["diff"]
-        how = "cluster bootstrap" if g > 1 else "bootstrap over questions, 1 cluster"
+    elif g < MIN_BOOTSTRAP_CLUSTERS:
+        d_low, d_high = discordant_interval(a_only, b_only, n, ALPHA)
+        s_low, s_high = discordant_interval(a_only, b_only, n, ALPHA / family)
+        how = "exact on discordant pairs, " + ("1 cluster" if g < 2 else "few clusters")
     else:
-        d_low = d_high = s_low = s_high = math.nan
-        how = "none: one pair"
+        assert boot is not None
+        (d_low, d_high), (s_low, s_high) = boot["diff"]
+        how = "cluster bootstrap"
     e_low, e_high = boot["ratio"][0] if boot is not None and math.isfinite(eff) else (math.nan, math.nan)
     return PairedComparison(
         pairs=n, clusters=g, acc_a=acc_a, acc_b=acc_b, diff=acc_a - acc_b,
