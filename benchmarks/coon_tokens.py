@@ -7,6 +7,11 @@ round-trip. Also prints where the remaining COON tokens go (strings, identifiers
 COON sigils, dictionary aliases ``\\N``, comments: each COON lexeme's share of the tokens of its lexemes counted one by one) and times
 encode+decode. Upstream's COON is added as a column when the PyPI ``coon`` package works here.
 
+Primer variants: for COON with no primer, the short and the full primer, and a legend (``-T primer=legend``: the
+document economised for a legend, plus the legend of only what it uses), the share of files where COON and its
+primer cost fewer o200k tokens than the raw Dart, the pooled change, and the break-even document size (primer ÷
+(1 − pooled COON/Dart ratio), in Dart tokens, as the report computes it; for the legend its median size).
+
     python benchmarks/coon_tokens.py [DIR] [--per-sample] [--json out.json]
 """
 
@@ -26,10 +31,11 @@ from coonbench.dart import ast_diff
 from coonbench.dart.minify import minify
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.datasets.corpus import iter_corpus
-from coonbench.formats._coon_words import NOT_LABELS
-from coonbench.formats._coon_lex import lex
+from coonbench.formats.coon.words import NOT_LABELS
+from coonbench.formats.coon.lexer import lex
 from coonbench.formats.base import FormatError
-from coonbench.formats.coon import decode, encode
+from coonbench.formats.coon import decode, encode, primer
+from coonbench.formats.coon.legend import document_and_legend
 from coonbench.tokens import count_tokens
 
 ENCODINGS = ("o200k_base", "cl100k_base")
@@ -145,7 +151,38 @@ def measure(per_sample: bool = False, directory: Path | None = None) -> dict[str
         "buckets_o200k": bucket_totals,
         "roundtrip_failures": failures,
         "encode_decode_seconds": {"wall": round(wall, 3), "cpu": round(cpu, 3)},
+        "primers": primer_variants([src for _c, _s, src in corpus], coons),
     }
+
+
+PRIMER_VARIANTS = ("none", "short", "full", "legend")
+
+
+def primer_variants(sources: list[str], coons: list[str]) -> dict[str, dict[str, Any]]:
+    """Per primer variant: files where COON + primer is cheaper than raw Dart (o200k), the pooled change, and the
+    break-even document size in Dart tokens."""
+    dart = [count_tokens(s) for s in sources]
+    plain = [count_tokens(c) for c in coons]
+    pairs = [document_and_legend(s) for s in sources]
+    docs = {"none": plain, "short": plain, "full": plain, "legend": [count_tokens(d) for d, _ in pairs]}
+    primers = {"none": [0] * len(sources), "short": [count_tokens(primer("short"))] * len(sources),
+               "full": [count_tokens(primer("full"))] * len(sources), "legend": [count_tokens(lg) for _, lg in pairs]}
+    out: dict[str, dict[str, Any]] = {}
+    for variant in PRIMER_VARIANTS:
+        doc, extra = docs[variant], primers[variant]
+        ratio = sum(doc) / sum(dart) if dart else 1.0
+        cost = sorted(extra)[len(extra) // 2] if extra else 0
+        losers = [d for d, c, p in zip(dart, doc, extra) if c + p >= d]
+        out[variant] = {
+            "files": len(dart),
+            "cheaper_share": round(1 - len(losers) / len(dart), 4) if dart else None,
+            "change_with_primer": round((sum(doc) + sum(extra)) / sum(dart) - 1, 4) if dart else None,
+            "document_change": round(ratio - 1, 4),
+            "primer_tokens_median": cost,
+            "break_even_dart_tokens": round(cost / (1 - ratio)) if ratio < 1 else None,
+            "largest_file_not_cheaper": max(losers, default=None),
+        }
+    return out
 
 
 def print_report(result: dict[str, Any]) -> None:
@@ -177,6 +214,11 @@ def print_report(result: dict[str, Any]) -> None:
           f"{len(result['refused'])}, round-trip rate: {result['roundtrip_rate']:.2%} of {parseable} parseable")
     for line in result["refused"]:
         print("  refused " + line)
+    print("\nCOON + primer against raw Dart (o200k; break-even = primer ÷ (1 − COON/Dart), in Dart tokens):")
+    print(f"{'primer':8} {'cheaper':>8} {'change':>8} {'doc only':>9} {'primer':>7} {'break-even':>11} {'largest loser':>14}")
+    for variant, r in result["primers"].items():
+        print(f"{variant:8} {r['cheaper_share']:8.1%} {r['change_with_primer']:8.1%} {r['document_change']:9.1%}"
+              f" {r['primer_tokens_median']:7} {str(r['break_even_dart_tokens']):>11} {str(r['largest_file_not_cheaper']):>14}")
     t = result["encode_decode_seconds"]
     print(f"\nverifying encode+decode of the whole corpus: {t['wall']} s wall, {t['cpu']} s CPU")
     print(f"round-trip failures: {len(result['roundtrip_failures'])}")

@@ -6,9 +6,13 @@ generation, modification) takes a comma list of them (``-T formats=coon,coon:nop
 ``NAME``            the format with its short primer (``coon``, ``dart``, any plug-in's name)
 ``NAME:noprimer``   no primer (the model reads the format cold); ``NAME-noprimer`` is an alias kept for old logs
 ``NAME:full``       the full primer variant
+``NAME:legend``     a legend: a primer of only what the document shown uses (``Format.legend``; a format without
+                    one shows its short primer)
 ``NAME:short``      the same as ``NAME``
 
-The condition's *label* (``coon``, ``coon-noprimer``, ``coon-fullprimer``) is what sample ids and
+``NAME`` shows the task's ``-T primer=`` variant (``short``, ``full`` or ``legend``).
+
+The condition's *label* (``coon``, ``coon-noprimer``, ``coon-fullprimer``, ``coon-legend``) is what sample ids and
 ``metadata["format"]`` carry, so runs made before conditions were parsed still join with new ones.
 
 A format that cannot take a sample (its encoder refuses the source, or the encoding does not decode back to an
@@ -26,16 +30,18 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
-from coonbench.samples import split_param
+from coonbench.samples import TaskArgumentError, shown, split_param
 from coonbench.tokens import count_tokens
 
-PrimerMode = Literal["none", "short", "full"]
-OPTIONS: dict[str, PrimerMode] = {"noprimer": "none", "short": "short", "primer": "short", "full": "full"}
-LABEL_SUFFIX: dict[PrimerMode, str] = {"none": "-noprimer", "short": "", "full": "-fullprimer"}
+PrimerMode = Literal["none", "short", "full", "legend"]
+OPTIONS: dict[str, PrimerMode] = {
+    "noprimer": "none", "short": "short", "primer": "short", "full": "full", "legend": "legend",
+}
+LABEL_SUFFIX: dict[PrimerMode, str] = {"none": "-noprimer", "short": "", "full": "-fullprimer", "legend": "-legend"}
 MAX_SKIPS_SHOWN = 10  # skip lines printed per task (all of them go to the eval's metadata)
 
 
-class ConditionError(ValueError):
+class ConditionError(TaskArgumentError):
     """A ``-T formats=`` entry that names no registered code format, or an unknown option."""
 
 
@@ -59,23 +65,57 @@ class Condition:
     def shows_primer(self) -> bool:
         return self.primer != "none"
 
-    def primer_text(self, default_variant: str = "short") -> str | None:
-        """The system primer this condition shows (``short`` defers to the task's ``primer`` variant), or None."""
+    @property
+    def has_legend(self) -> bool:
+        """Whether the format makes legends (overrides ``Format.legend``)."""
+        return type(self.fmt).legend is not Format.legend
+
+    def variant(self, default_variant: str = "short") -> str | None:
+        """The primer variant shown (``short`` defers to the task's ``primer`` variant), or None without one."""
         if not self.shows_primer:
             return None
-        variant = "full" if self.primer == "full" else default_variant
-        return self.fmt.primer(variant)  # type: ignore[arg-type]
+        return self.primer if self.primer in ("full", "legend") else default_variant
 
-    def metadata(self, default_variant: str = "short") -> dict[str, Any]:
-        """The sample metadata keys every code task records about its condition."""
-        text = self.primer_text(default_variant)
-        return {
+    def show(self, source: Any, default_variant: str = "short", *, economise: bool = True) -> tuple[str, str | None]:
+        """(the document shown for ``source``, the system primer shown with it or None). Under the legend variant
+        both come from the format's ``legend`` (``economise`` False: the plain encoding and its legend); a format
+        without a legend shows its encoding and its short primer."""
+        if self.variant(default_variant) == "legend" and self.has_legend:
+            pair = self.fmt.legend(source, economise=economise)
+            if pair is not None:
+                return pair
+        return self.fmt.encode(source), self.primer_text(default_variant)
+
+    def primer_text(self, default_variant: str = "short") -> str | None:
+        """The format-wide primer this condition shows, or None (a legend belongs to one document: ``show``; the
+        legend variant's format-wide primer is the short one)."""
+        variant = self.variant(default_variant)
+        if variant is None:
+            return None
+        variant = "short" if variant == "legend" else variant
+        try:
+            return self.fmt.primer(variant)  # type: ignore[arg-type]
+        except FormatError as err:  # the task's -T primer= names a variant this format does not have
+            expected = f" (expected {err.expected})" if err.expected else ""
+            raise TaskArgumentError(f"-T primer={variant}: {err.message}{expected}") from None
+
+    def metadata(self, default_variant: str = "short", primer: str | None = None) -> dict[str, Any]:
+        """The sample metadata keys every code task records about its condition; ``primer`` is the text ``show``
+        gave (a legend is recorded under ``legend``, for the primer solver)."""
+        variant = self.variant(default_variant)
+        if variant == "legend" and not self.has_legend:
+            variant = "short"
+        text = (primer or "") if variant == "legend" else self.primer_text(default_variant)
+        meta: dict[str, Any] = {
             "encoding": self.format,
-            "primer": text is not None,
-            "primer_variant": ("full" if self.primer == "full" else default_variant) if text else None,
+            "primer": variant is not None,
+            "primer_variant": variant,
             "primer_tokens": count_tokens(text) if text else 0,
             "lossless": bool(self.fmt.lossless),
         }
+        if variant == "legend":
+            meta["legend"] = text
+        return meta
 
 
 def format_names(kind: str) -> list[str]:
@@ -128,7 +168,10 @@ def parse_conditions(
     """
     out: dict[str, Condition] = {}
     for entry in split_param(value) or list(default):
-        cond = parse_condition(entry)
+        try:
+            cond = parse_condition(entry)
+        except ConditionError as err:
+            raise ConditionError(f"-T {param}={shown(value)}: {err}") from None
         if need_decode and not cond.fmt.lossless:
             raise ConditionError(
                 f"-T {param}={entry}: format '{cond.format}' is lossy (lossless=False), so an answer written in it "

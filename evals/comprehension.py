@@ -26,11 +26,12 @@ def comprehension(
 
     Args:
       formats: format conditions to compare: any registered code format (``coonbench formats``), with
-        ``:noprimer`` (``coon-noprimer`` is an alias) or ``:full`` for the primer shown.
+        ``:noprimer`` (``coon-noprimer`` is an alias), ``:full`` or ``:legend`` for the primer shown.
       bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all); with ``corpus``:
         gci-low, gci-mid, gci-high.
       question_types: widget_identification, property_retrieval, structure, relationship, semantic.
-      primer: primer variant, short or full.
+      primer: primer variant of plain conditions: short, full, or legend (only what the document shown uses,
+        and the document economised for it; formats without a legend show their short primer).
       corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
     """
     samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)

@@ -32,11 +32,12 @@ def generation(
       kinds: dart-to-coon, coon-completion, nl-to-coon (comma-separated).
       bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all).
       max_retries: feedback rounds after a reply that does not validate or decode.
-      primer: primer variant of the format, short or full.
+      primer: primer variant of the format: short, full, or legend (only what the program's plain encoding
+        uses; formats without a legend show their short primer).
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
       format: the format(s) answers are written in: registered lossless code formats, comma-separated, each
-        with ``:noprimer`` or ``:full`` for the primer (coon by default; a lossy format is refused).
+        with ``:noprimer``, ``:full`` or ``:legend`` for the primer (coon by default; a lossy format is refused).
       formats: the same as ``format`` (the name every code task shares); give one of the two.
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
     """

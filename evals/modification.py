@@ -29,12 +29,13 @@ def modification(
     """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
 
     Args:
-      input_format: registered lossless code formats (comma-separated), each with ``:noprimer`` or ``:full``
-        for the primer (coon by default); replies are expected in the same format.
+      input_format: registered lossless code formats (comma-separated), each with ``:noprimer``, ``:full`` or
+        ``:legend`` for the primer (coon by default); replies are expected in the same format.
       kinds: add-widget, change-property, remove-widget, refactor, fix-bug (comma-separated).
       bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all).
       max_retries: feedback rounds after a reply that does not validate or decode.
-      primer: primer variant of the format, short or full.
+      primer: primer variant of the format: short, full, or legend (only what the program shown uses;
+        formats without a legend show their short primer).
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
       formats: the same as ``input_format`` (the name every code task shares); give one of the two.

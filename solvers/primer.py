@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from inspect_ai.model import ChatMessageSystem
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -11,18 +9,25 @@ from coonbench.formats import get_format
 
 
 @solver(name="coonbench/format_primer")
-def format_primer(variant: Literal["short", "full"] = "short") -> Solver:
+def format_primer(variant: str = "short") -> Solver:
     """Insert the primer of ``metadata['encoding']`` (else ``metadata['format']``) as the system message.
 
-    Samples whose metadata says ``primer: False`` (e.g. the ``coon-noprimer`` condition) get none.
+    Samples whose metadata says ``primer: False`` (e.g. the ``coon-noprimer`` condition) get none. Under the
+    ``legend`` variant the text is the sample's own ``metadata['legend']`` (only what its document uses; none when
+    the document uses nothing), made when the sample was.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if not state.metadata.get("primer", True):
             return state
-        name = state.metadata.get("encoding") or state.metadata["format"]
-        text = get_format(name).primer(state.metadata.get("primer_variant", variant))
-        state.messages.insert(0, ChatMessageSystem(content=text))
+        chosen = state.metadata.get("primer_variant") or variant
+        if chosen == "legend" and "legend" in state.metadata:
+            text = state.metadata["legend"]
+        else:
+            name = state.metadata.get("encoding") or state.metadata["format"]
+            text = get_format(name).primer("full" if chosen == "full" else "short")
+        if text:
+            state.messages.insert(0, ChatMessageSystem(content=text))
         return state
 
     return solve

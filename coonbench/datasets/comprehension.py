@@ -22,7 +22,6 @@ from coonbench.conditions import Condition, Skip, lossy_roundtrip, parse_conditi
 from coonbench.dart.questions import Question, generate_questions
 from coonbench.datasets.corpus import CorpusSample, load_corpus
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.formats import get_format
 from coonbench.paths import DATA_DIR
 from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
 
@@ -91,8 +90,9 @@ def load_questions(path: Path = QUESTIONS_FILE) -> list[Question]:
 
 
 @lru_cache(maxsize=None)
-def _encoded(source: str, registry_format: str) -> str:
-    return get_format(registry_format).encode(source)
+def _shown(source: str, cond: Condition, primer_variant: str) -> tuple[str, str | None]:
+    """The document and primer a condition shows for ``source`` (a legend is made for its document)."""
+    return cond.show(source, primer_variant)
 
 
 def primer_text(condition: str, variant: str = "short") -> str | None:
@@ -106,14 +106,14 @@ def question_sample(
     """One question rendered in one format condition (the format must be able to encode the source)."""
     cond = parse_condition(condition) if isinstance(condition, str) else condition
     fmt = cond.fmt
+    code, primer = _shown(sample.source, cond, primer_variant)
     prompt = USER_PROMPT.format(
         format_label=FORMAT_LABELS.get(cond.format, f"{cond.format} ({fmt.description})"),
         fence=fmt.fence,
-        code=_encoded(sample.source, cond.format).strip("\n"),
+        code=code.strip("\n"),
         question=q.question,
         rules=ANSWER_RULES[q.answer_type if q.answer_type in ANSWER_RULES else "string"],
     )
-    primer = cond.primer_text(primer_variant)
     return Sample(
         id=f"{q.id}-{cond.label}",
         input=prompt,
@@ -124,7 +124,7 @@ def question_sample(
             question_type=q.question_type,
             complexity=sample.band,
             input_text=f"{primer}\n\n{prompt}" if primer else prompt,
-            **cond.metadata(primer_variant),
+            **cond.metadata(primer_variant, primer),
             **dict(lossy_roundtrip(cond.format, sample.source)),
             pair_id=q.id,
             subtype=q.subtype,

@@ -442,8 +442,8 @@ def task_sample(
     """
     cond = fmt_name if isinstance(fmt_name, Condition) else Condition(fmt_name)
     fmt = cond.fmt
-    gold_text = fmt.encode(task.gold_program)
-    primer = cond.primer_text(primer_variant)
+    # a legend of the plain encoding: what the model may be shown (a completion's program) or is to write
+    gold_text, primer = cond.show(task.gold_program, primer_variant, economise=False)
     label = FORMAT_LABELS.get(cond.format, cond.format)
     return Sample(
         id=task.id + LABEL_SUFFIX[cond.primer],
@@ -456,7 +456,7 @@ def task_sample(
             complexity=task.band,
             input_text=f"{primer}\n\n{task.prompt}" if primer else task.prompt,
             gold=fenced(gold_text, fmt.fence),
-            **cond.metadata(primer_variant),
+            **cond.metadata(primer_variant, primer),
             answer_format=cond.format,
             pair_id=task.id.removesuffix("-" + cond.format),
             gold_output_tokens=count_tokens(fenced(gold_text, fmt.fence)),

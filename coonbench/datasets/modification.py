@@ -593,7 +593,8 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
     """One task shown in a condition's format; the reply is expected in the same format."""
     cond = parse_condition(input_format) if isinstance(input_format, str) else input_format
     fmt = cond.fmt
-    shown = fmt.encode(task.before)
+    # a legend of the plain encoding: the reply is checked to be COON's own spelling, not Dart
+    shown, primer = cond.show(task.before, primer_variant, economise=False)
     gold_text = fmt.encode(task.after)
     label = FORMAT_LABELS.get(cond.format, cond.format)
     prompt = MODIFICATION_PROMPT.format(
@@ -603,7 +604,6 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
         code=shown.strip("\n"),
         instruction=task.instruction,
     )
-    primer = cond.primer_text(primer_variant)
     gold = fenced(gold_text, fmt.fence)
     return Sample(
         id=f"{task.id}-{cond.label}",
@@ -616,7 +616,7 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
             complexity=task.band,
             input_text=f"{primer}\n\n{prompt}" if primer else prompt,
             gold=gold,
-            **cond.metadata(primer_variant),
+            **cond.metadata(primer_variant, primer),
             answer_format=cond.format,
             pair_id=task.id,
             gold_output_tokens=count_tokens(gold),

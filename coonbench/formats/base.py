@@ -81,6 +81,12 @@ class Format(ABC):
         """What a model is told about this format before it sees a document in it."""
         return f"The following is {self.description}."
 
+    def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str] | None:
+        """``source`` encoded for a legend, and the legend: a primer of only what that one document uses (COON's
+        ``-T primer=legend``; ``economise`` False: the plain encoding). None when the format has none: conditions
+        then show its encoding and short primer."""
+        return None
+
 
 _REGISTRY: dict[str, Format] = {}
 _LOADED = False

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 
 from coonbench.dart.parse import FRAGMENT_WRAPPERS, DartParseError, first_error, parse_dart
 from coonbench.formats.coon.decoder import decode, decode_tokens
+from coonbench.formats.coon.legend import document_and_legend
 from coonbench.formats.coon.words import macro_text
 from coonbench.formats.coon.verifier import VERIFY_ENV, encode
 from coonbench.formats.coon.tables import (
@@ -305,6 +306,9 @@ class CoonFormat(Format):
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         return primer(variant)
+
+    def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str]:
+        return document_and_legend(source, self.keep_comments, economise)
 
 
 class CoonCommentsFormat(CoonFormat):
