@@ -19,11 +19,11 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from coonbench.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
-from coonbench.dart.questions import Question, generate_questions
-from coonbench.datasets.corpus import CorpusSample, load_corpus
+from coonbench.dart.questions import QUESTION_TYPES, Question, generate_questions
+from coonbench.datasets.corpus import BANDS, CorpusSample, load_corpus
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.paths import DATA_DIR
-from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
+from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 DATASET_VERSION = 1
 QUESTIONS_FILE = DATA_DIR / "comprehension" / f"questions.v{DATASET_VERSION}.jsonl"
@@ -153,7 +153,7 @@ def comprehension_samples(
     """
     conditions = parse_conditions(formats, DEFAULT_CONDITIONS)
     wanted_bands = split_param(bands)
-    wanted_types = split_param(question_types)
+    wanted_types = choose("question_types", question_types, QUESTION_TYPES, "question type")
     if corpus:
         files, skips = select_corpus(corpus, wanted_bands)
         questions: list[Question] = []
@@ -163,6 +163,7 @@ def comprehension_samples(
                 skips.append(Skip(f.id, "*", "no questions: the generators found no widget class to ask about"))
             questions.extend(found)
     else:
+        choose("bands", wanted_bands, BANDS, "band")
         files, skips = load_corpus(), []
         questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
     by_id = {s.id: s for s in files}

@@ -48,7 +48,7 @@ from coonbench.tokens import count_tokens
 from coonbench.dart.query import node_text
 from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.formats import FormatError, get_format
-from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
+from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
 HOLE = "⟨HOLE⟩"
@@ -378,10 +378,7 @@ def build_generation_tasks(
     """
     from coonbench.datasets.corpus import load_corpus
 
-    wanted = split_param(kinds) or list(GENERATION_KINDS)
-    unknown = [k for k in wanted if k not in GENERATION_KINDS]
-    if unknown:
-        raise ValueError(f"unknown generation kind '{unknown[0]}' (expected one of {', '.join(GENERATION_KINDS)})")
+    wanted = choose("kinds", kinds, GENERATION_KINDS, "generation kind") or list(GENERATION_KINDS)
     band_list = split_param(bands)
     if files is None:
         files = load_corpus(bands=band_list) if band_list else load_corpus()

@@ -53,7 +53,7 @@ from coonbench.conditions import Condition, Skip, parse_condition, parse_conditi
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.formats import get_format
-from coonbench.samples import FORMAT_LABELS, sample_metadata, split_param
+from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
 MODIFICATION_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget", "refactor", "fix-bug")
@@ -574,12 +574,7 @@ def build_modification_tasks(
     """Every modification task over the chosen corpus bands (or ``files``): file order, then kind order."""
     from coonbench.datasets.corpus import load_corpus
 
-    wanted = split_param(kinds) or list(MODIFICATION_KINDS)
-    unknown = [k for k in wanted if k not in MODIFICATION_KINDS]
-    if unknown:
-        raise ValueError(
-            f"unknown modification kind '{unknown[0]}' (expected one of {', '.join(MODIFICATION_KINDS)})"
-        )
+    wanted = choose("kinds", kinds, MODIFICATION_KINDS, "modification kind") or list(MODIFICATION_KINDS)
     band_list = split_param(bands)
     if files is None:
         files = load_corpus(bands=band_list) if band_list else load_corpus()

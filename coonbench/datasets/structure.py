@@ -33,9 +33,9 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from coonbench.dart.parse import parse_unit
 from coonbench.dart.query import iter_nodes, node_text
 from coonbench.formats import FormatError, get_format
-from coonbench.formats._coon_lex import CTok, lex
+from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon import HEADER_PREFIX, TABLES, VERSION, macro_table, prefix_meanings
-from coonbench.samples import sample_metadata, split_param
+from coonbench.samples import choose, sample_metadata, split_param
 
 SEED = 20261122
 CATEGORY = "structure"
@@ -482,11 +482,7 @@ def validity_questions(seed: int = SEED) -> list[StructureQuestion]:
 
 def build_questions(kinds: str | Sequence[str] | None = None, seed: int = SEED) -> list[StructureQuestion]:
     """Every question of the selected question types (default all), in a fixed order."""
-    wanted = split_param(kinds) or list(QUESTION_TYPES)
-    unknown = [k for k in wanted if k not in QUESTION_TYPES]
-    if unknown:
-        expected = ", ".join(QUESTION_TYPES)
-        raise ValueError(f"unknown structure question type '{unknown[0]}' (expected one of {expected})")
+    wanted = choose("kinds", kinds, QUESTION_TYPES, "structure question type") or list(QUESTION_TYPES)
     questions: list[StructureQuestion] = []
     if "abbrev_to_full" in wanted or "full_to_abbrev" in wanted:
         questions += [q for q in abbreviation_questions(seed) if q.question_type in wanted]
@@ -531,9 +527,6 @@ def structure_dataset(
     kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", seed: int = SEED
 ) -> MemoryDataset:
     """Every selected question under every selected primer condition (condition-major within each question)."""
-    conditions = split_param(primer) or ["short"]
-    unknown = [c for c in conditions if c not in CONDITIONS]
-    if unknown:
-        raise ValueError(f"unknown primer '{unknown[0]}' (expected one of {', '.join(CONDITIONS)})")
+    conditions = choose("primer", primer, list(CONDITIONS), "primer") or ["short"]
     samples = [question_sample(q, c) for q in build_questions(kinds, seed) for c in conditions]
     return MemoryDataset(samples, name="coonbench-structure")
