@@ -155,9 +155,7 @@ def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
     if first is None and first_hidden is None:
         return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total, details=details)
     if first is None:
-        n = sum(hidden.values())
-        first = AttemptResult(first_hidden or Outcome.WRONG_OUTPUT,
-                              f"all {n_public} public tests pass; {n} of {total - n_public} hidden tests fail", total=total)
+        first = AttemptResult(first_hidden or Outcome.WRONG_OUTPUT, f"all {n_public} public tests pass", total=total)
     first.passed = passed
     first.details = details
     return first

@@ -1,6 +1,6 @@
 """The memorisation family: a "model" that special-cases every value it is shown must not be credited.
 
-The memoriser replays the correction task's own retry protocol (``solvers.correction.correction_protocol``); each
+The memoriser replays the correction task's own retry protocol (the task's solver); each
 reply is a lookup table of every ``call -> value`` pair it has read so far (the prompt's examples and every
 ``Expected:`` line of the feedback) and raises for any other input. It reads only the conversation, as a model
 would. Goal: at most ``FLOOR`` correct on every target and on HumanEval, while the gold solver scores 1.0.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,17 +138,24 @@ def memoriser_reply(state: TaskState) -> str:
     return f"```python\n{source}```"
 
 
-@solver(name="coonbench/memoriser")
-def memoriser(max_retries: int = 3) -> Solver:
-    """The correction protocol, answered by the lookup-table memoriser instead of a model."""
-    from solvers.correction import correction_protocol
+def gold_reply(state: TaskState) -> str:
+    """The reference program's reply (what ``--solver coonbench/gold`` answers)."""
+    return str(state.metadata["gold"])
 
-    protocol = correction_protocol(max_retries=max_retries)
+
+@solver(name="coonbench/memoriser")
+def memoriser(protocol: Solver | None = None, reply: Callable[[TaskState], str] = memoriser_reply) -> Solver:
+    """The task's own retry protocol (default: the correction task's solver), each turn answered by ``reply``
+    (the lookup-table memoriser; ``gold_reply`` for the control) instead of a model."""
+    if protocol is None:
+        from evals.correction import correction
+
+        protocol = correction().solver
 
     async def scripted(state: TaskState, *args: Any, **kwargs: Any) -> TaskState:
-        reply = memoriser_reply(state)
-        state.output = ModelOutput.from_content("coonbench/memoriser", reply)
-        state.messages.append(ChatMessageAssistant(content=reply))
+        text = reply(state)
+        state.output = ModelOutput.from_content("coonbench/memoriser", text)
+        state.messages.append(ChatMessageAssistant(content=text))
         return state
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -171,12 +179,13 @@ class MemorisationResult:
         return self.memoriser_correct <= FLOOR and self.gold_correct == 1.0
 
 
-def _correct(target: str, the_solver: Solver, limit: int | None) -> tuple[int, float]:
+def _correct(target: str, reply: Callable[[TaskState], str], limit: int | None) -> tuple[int, float]:
     from evals.correction import correction
 
     suite = "humaneval" if target == "humaneval" else "coonbench"
     task = correction(target="python" if suite == "humaneval" else target, suite=suite, sandbox="local", limit=limit)
-    log = inspect_eval(task, model="mockllm/model", solver=the_solver, display="none", log_dir=None)[0]
+    log = inspect_eval(task, model="mockllm/model", solver=memoriser(task.solver, reply), display="none",
+                       log_dir=None)[0]
     if log.status != "success" or log.results is None:
         raise RuntimeError(f"memorisation run on {target} failed: {log.error}")
     score = next(s for s in log.results.scores if s.name == "correct")
@@ -185,12 +194,10 @@ def _correct(target: str, the_solver: Solver, limit: int | None) -> tuple[int, f
 
 def validate_memorisation(targets: tuple[str, ...] = TARGETS, limit: int | None = None) -> list[MemorisationResult]:
     """Memoriser and gold on each target (``humaneval`` = the HumanEval suite, python target)."""
-    from solvers.gold import gold
-
     results = []
     for target in targets:
-        n, memorised = _correct(target, memoriser(), limit)
-        _, golden = _correct(target, gold(), limit)
+        n, memorised = _correct(target, memoriser_reply, limit)
+        _, golden = _correct(target, gold_reply, limit)
         results.append(MemorisationResult(target, n, memorised, golden))
     return results
 
