@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from coonbench.conditions import code_format_names, format_names
+from coonbench.conditions import LABEL_SUFFIX, code_format_names, format_names
 from coonbench.paths import REPO_ROOT
 
 INSPECT_TIMEOUT_S = 600
@@ -81,7 +81,7 @@ def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
         ("comprehension", {"bands": "simpel"}, "bands", list(BANDS)),
         ("comprehension", {"bands": "simple", "corpus": "data/dart/simple"}, "bands", list(USER_BANDS)),
         ("comprehension", {"question_types": "widgets"}, "question_types", list(QUESTION_TYPES)),
-        ("comprehension", {"primer": "shrt"}, "primer", []),
+        ("comprehension", {"primer": "shrt"}, "primer", [m for m in LABEL_SUFFIX if m != "none"]),
         ("structure", {"kinds": "abbrev"}, "kinds", list(STRUCTURE_TYPES)),
         ("structure", {"primer": "shrt"}, "primer", list(CONDITIONS)),
         ("generation", {"kinds": "dart-to-con"}, "kinds", list(GENERATION_KINDS)),
