@@ -5,9 +5,12 @@
 DIR defaults to ``../shared/reference/dart-real`` (the development set) when present, else ``data/dart``. Sizes are
 UTF-8 bytes of the Dart source; times are process CPU seconds (best of ``--repeat`` runs), so a loaded machine
 changes them less than wall time. "verify" is the extra cost of ``encode``'s self-check (encode with it minus
-encode without); "encode+verify+decode" is the figure the 1 MB/s goal is about. ``--phases`` adds where that time goes: the two
-tree-sitter parses, the two tree walks (tokens and comparison shape), the encoder's rules, the decoder's rules and
-the layout (each run twice: in the check and in ``decode``) and the comparison of the two trees.
+encode without); "encode+verify+decode" is the figure the 1 MB/s goal is about, and its ratio to one tree-sitter
+parse of the same sources (``parse_unit``, best of ``--repeat``) is the figure that does not depend on the machine.
+``--phases`` adds where that time goes: the two tree-sitter parses, the two tree walks (tokens and comparison
+shape), the encoder's rules, the decoder's rules (twice: in the check and in ``decode``), the check's minimal join
+and ``decode``'s layout, the comparison of the two trees, and Dart's scanner on the source and the decoded Dart
+(``coonbench.dart.scan``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ import time
 from pathlib import Path
 
 from coonbench.dart.equivalence import unit_diff, unit_scan
+from coonbench.dart.minify import join_tokens
 from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.dart.scan import first_difference
 from coonbench.formats.coon.decoder import decode_texts
 from coonbench.formats.coon.encoder import encode_unit, parse_source
 from coonbench.formats.coon.layout import format_dart
@@ -44,8 +49,8 @@ def _best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 
 
 PHASES = (
-    "parse (source)", "walk (source)", "encoder rules", "decoder rules", "layout", "parse (decoded)",
-    "walk (decoded) + compare",
+    "parse (source)", "walk (source)", "encoder rules", "decoder rules", "join (check)", "layout (decode)",
+    "parse (decoded)", "walk (decoded) + compare", "scan (source + decoded)",
 )
 
 
@@ -64,11 +69,13 @@ def _phases(sources: list[str]) -> dict[str, float]:
             unit = timed("parse (source)", parse_source, source)
             timed("walk (source)", unit_scan, unit)
             coon = timed("encoder rules", encode_unit, unit)
-            for _ in ("check", "decode"):
-                texts = timed("decoder rules", decode_texts, coon)[0]
-                dart = timed("layout", format_dart, texts)
+            texts = timed("decoder rules", decode_texts, coon)[0]
+            dart = timed("join (check)", join_tokens, texts)  # the check reads the tokens joined minimally
             back = timed("parse (decoded)", parse_unit, dart, unit.kind)
             timed("walk (decoded) + compare", unit_diff, unit, back, source)
+            timed("scan (source + decoded)", first_difference, source, dart)
+            texts = timed("decoder rules", decode_texts, coon)[0]  # ``decode``
+            timed("layout (decode)", format_dart, texts)
     return spent
 
 
@@ -95,12 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     plain = _best(lambda: [encode(s, verify=False) for s in sources], args.repeat)
     verified = _best(lambda: [encode(s) for s in sources], args.repeat)
     dec = _best(lambda: [decode(c) for c in coons], args.repeat)
+    parse = _best(lambda: [parse_unit(s) for s in sources], args.repeat)
     print(f"{root}: {len(sources)} files, {size_kb:.0f} KB of Dart")
     print(f"codec build: {STATUS['build']} ({STATUS['why']})")
     print(f"encode (no verify)      {size_kb / plain:8.0f} KB/s   ({plain:.2f} s CPU)")
     print(f"verify (extra)          {size_kb / max(verified - plain, 1e-9):8.0f} KB/s   ({verified - plain:.2f} s CPU)")
     print(f"decode                  {size_kb / dec:8.0f} KB/s   ({dec:.2f} s CPU)")
     print(f"encode+verify+decode    {size_kb / (verified + dec):8.0f} KB/s   ({verified + dec:.2f} s CPU)")
+    print(f"one tree-sitter parse   {size_kb / parse:8.0f} KB/s   ({parse:.2f} s CPU)")
+    print(f"encode+verify+decode / one parse: {(verified + dec) / parse:.2f}x")
     if args.phases:
         spent = _phases(sources)
         total = sum(spent.values()) or 1e-9

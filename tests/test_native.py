@@ -3,10 +3,10 @@ source, and an extension module older than its source is never used."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import json
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -55,14 +55,26 @@ def _run(code: str, *args: str, env: dict[str, str] | None = None, cwd: Path | N
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_the_installed_codec_is_compiled() -> None:
-    """What README command 2 installs is the compiled codec (the speed figures in docs/coon.md are its)."""
-    if os.environ.get(_native.PURE_ENV, "") not in ("", "0"):
-        pytest.skip(f"{_native.PURE_ENV} is set: the Python source is asked for")
-    assert _native.STATUS["build"] == "compiled", _native.STATUS["why"]
-    import coonbench.formats.coon.encoder as module
+_BUILD = """
+import json
+import coonbench._native as native
+import coonbench.dart.scan, coonbench.formats.coon.encoder
+modules = {m: __import__("sys").modules[m].__file__ for m in native.NATIVE_MODULES}
+print(json.dumps({**native.STATUS, "files": modules}))
+"""
 
-    assert Path(module.__file__).suffix != ".py"
+
+def test_the_installed_codec_is_compiled() -> None:
+    """What README command 2 installs is the compiled codec (the speed figures in docs/coon.md are its): a fresh
+    process that does not ask for the Python source runs every listed module from its extension. Fails on a pure
+    Python install, whatever this test process was asked for."""
+    env = {k: v for k, v in os.environ.items() if k != _native.PURE_ENV}
+    done = subprocess.run([sys.executable, "-c", _BUILD], capture_output=True, text=True, env=env, cwd=REPO_ROOT)
+    assert done.returncode == 0, done.stderr
+    status = json.loads(done.stdout.strip().splitlines()[-1])
+    assert status["build"] == "compiled", status["why"]
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    assert all(path.endswith(suffixes) for path in status["files"].values()), status["files"]
 
 
 def test_compiled_and_python_codecs_give_the_same_bytes() -> None:
@@ -136,14 +148,32 @@ def test_a_build_without_its_shared_module_is_not_used(monkeypatch: pytest.Monke
     assert any(isinstance(finder, _native._SourceFinder) for finder in sys.meta_path)
 
 
-def test_the_stamp_is_the_digest_of_the_compiled_sources() -> None:
-    expected = hashlib.sha256()
-    for module in _native.NATIVE_MODULES:
-        expected.update(module.encode() + b"\0" + _native.source_path(module).read_bytes() + b"\0")
-    assert _native.source_digest() == expected.hexdigest()
+def test_the_stamp_is_the_digest_of_the_compiled_sources(tmp_path: Path) -> None:
+    """The stamp the build wrote is the digest of today's sources, and that digest changes with every compiled
+    module's bytes and with no other file's (each edited in turn in a copy of the package)."""
     stamp = REPO_ROOT / "coonbench" / _native.STAMP
     if _native.STATUS["build"] == "compiled":
-        assert stamp.read_text(encoding="utf-8").strip() == expected.hexdigest()
+        assert stamp.read_text(encoding="utf-8").strip() == _native.source_digest()
+    root = tmp_path / "copy"
+    shutil.copytree(REPO_ROOT / "coonbench", root / "coonbench", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+
+    def digest() -> str:
+        return runpy.run_path(str(root / "coonbench" / "_native.py"))["source_digest"]()
+
+    first = digest()
+    assert len(first) == 64 and int(first, 16) >= 0
+    seen = {first}
+    for module in _native.NATIVE_MODULES:
+        path = root.joinpath(*module.split(".")).with_suffix(".py")
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n")
+        seen.add(digest())
+        path.write_bytes(original)
+    assert len(seen) == len(_native.NATIVE_MODULES) + 1  # each module's edit gave a digest of its own
+    assert digest() == first  # and undoing it gives the first back
+    other = root / "coonbench" / "formats" / "coon" / "verifier.py"  # not compiled: not in the digest
+    other.write_text(other.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert digest() == first
 
 
 def test_a_pure_install_removes_an_earlier_build(tmp_path: Path) -> None:

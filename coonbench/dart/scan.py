@@ -63,6 +63,13 @@ _DIGITS: Final = re.compile(r"[0-9][0-9_]*")
 _HEX: Final = re.compile(r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*")
 _OPERATOR: Final = re.compile("|".join(re.escape(op) for op in OPERATORS))
 _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
+# The common case in one match: whitespace, then a word (not the ``r`` of a raw string) or an operator (not a
+# comment's ``/``, not the ``.`` of ``.5``). Anything else (strings, numbers, comments) takes the general path.
+_FAST: Final = re.compile(
+    r"[ \t\r\n]*(?:(?P<identifier>(?!r['\"])[A-Za-z_$][A-Za-z0-9_$]*)|(?!/[/*]|\.[0-9])(?P<operator>"
+    + "|".join(re.escape(op) for op in OPERATORS)
+    + "))"
+)
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -150,22 +157,47 @@ def _in_string(text: str, j: int, frame: list, stack: list[list]) -> int:
 
 def scan(text: str) -> list[DartToken]:
     """The token stream of ``text`` (comments included: kind ``comment``); ``DartScanError`` where it is not Dart."""
-    tokens: list[DartToken] = []
+    kinds, texts, starts = _lex(text)
+    return [DartToken(k, t, s) for k, t, s in zip(kinds, texts, starts)]
+
+
+def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
+    """``scan`` as three lists (kinds, texts, offsets): no object per token (the encoder's check scans every
+    document twice)."""
+    kinds: list[str] = []
+    texts: list[str] = []
+    starts: list[int] = []
     n = len(text)
     i = 1 if text.startswith("\ufeff") else 0
     if text.startswith("#!", i):
         end = _REST_OF_LINE.match(text, i).end()  # type: ignore[union-attr]
-        tokens.append(DartToken("script", text[i:end], i))
+        kinds.append("script")
+        texts.append(text[i:end])
+        starts.append(i)
         i = end
     # Frames of the string being read at top level: [raw, delim, start] for a string, [None, depth, start] for a
     # ``${`` interpolation. Empty: top-level code, where every token is emitted.
     stack: list[list] = []
     outer = 0  # start of the outermost open string
+    fast = _FAST.match
     while i < n:
+        if not stack:
+            m = fast(text, i)
+            if m is not None:
+                group = m.lastgroup
+                assert group is not None
+                start = m.start(group)
+                i = m.end()
+                kinds.append(group)
+                texts.append(text[start:i])
+                starts.append(start)
+                continue
         if stack and stack[-1][0] is not None:
             i = _in_string(text, i, stack[-1], stack)
             if not stack:
-                tokens.append(DartToken("string", text[outer:i], outer))
+                kinds.append("string")
+                texts.append(text[outer:i])
+                starts.append(outer)
             continue
         ch = text[i]
         if ch in " \t\r\n":
@@ -202,10 +234,12 @@ def scan(text: str) -> list[DartToken]:
                         stack.pop()
                 continue
         if not stack:
-            tokens.append(DartToken(kind, text[start:i], start))
+            kinds.append(kind)
+            texts.append(text[start:i])
+            starts.append(start)
     if stack:
         raise DartScanError("unterminated string", outer)
-    return tokens
+    return kinds, texts, starts
 
 
 def token_texts(text: str, *, comments: bool = False) -> list[str]:
@@ -227,14 +261,20 @@ def comparable(
     ``>>`` against ``> >`` are not told apart here: the tree comparison that goes with this one tells them apart.
     ``loose=False`` keeps trailing commas and ``>`` runs as written: equal then means the same program for Dart.
     """
+    return _comparable([t.kind for t in tokens], [t.text for t in tokens], [t.start for t in tokens], comments, loose)
+
+
+def _comparable(
+    kinds: list[str], tokens: list[str], starts: list[int], comments: bool, loose: bool
+) -> tuple[list[str], list[int]]:
     texts: list[str] = []
     offsets: list[int] = []
     after_name = False  # the last tokens were ``@`` and a (dotted) name
     expect_name = False
     prev_end = -1
     last_code = -1  # index in ``texts`` of the last token that is no comment
-    for tok in tokens:
-        kind, text, start = tok
+    for k, text in enumerate(tokens):
+        kind, start = kinds[k], starts[k]
         end, touching = start + len(text), start == prev_end
         prev_end = end
         if kind == COMMENT:
@@ -267,8 +307,8 @@ def first_difference(
 ) -> tuple[int, str, str] | None:
     """Where ``other`` stops being the same token stream as ``source`` (see ``comparable``): (offset in ``source``,
     the source's token there, ``other``'s), or None when they agree. ``DartScanError`` when either is not Dart."""
-    want, where = comparable(scan(source), comments=comments, loose=loose)
-    got, _ = comparable(scan(other), comments=comments, loose=loose)
+    want, where = _comparable(*_lex(source), comments, loose)
+    got, _ = _comparable(*_lex(other), comments, loose)
     for k, text in enumerate(want):
         if k >= len(got) or got[k] != text:
             return where[k], text, got[k] if k < len(got) else "<end>"

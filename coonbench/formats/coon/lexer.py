@@ -65,7 +65,8 @@ _MASTER: Final = re.compile(
 
 
 _PUNCT: Final = frozenset("()[]{},;")
-"""Single-character tokens that no longer operator starts with (``_MASTER`` would read them the same)."""
+"""Single-character tokens that begin no longer operator, so ``lex`` takes them without ``_MASTER`` (which would read
+them the same)."""
 _WORD_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _WORD: Final = _WORD_START | frozenset("0123456789")
 """A word's characters, as ``_IDENT`` reads them (scanned without a regex: a third of all tokens are words)."""

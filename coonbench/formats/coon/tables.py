@@ -249,8 +249,8 @@ MACROS: Final = MappingProxyType(
         "sd": ("super", ".", "dispose", "(", ")", ";"),
         "nn": ("Navigator", ".", "pushNamed", "(", "context", ","),
         "ss": ("setState", "(", "(", ")", "{"),
-        # (#k = ({super.key}), #nav = Navigator.push(context, and #cs = @override State< were dropped: #K, #Ka,
-        # #go and #S cover their uses, and they saved no o200k token any more)
+        # no macro for ({super.key}), Navigator.push(context, or @override State<: #K, #Ka, #go and #S cover their
+        # uses, and measured on their own they save no o200k token
         "run": ("void", "main", "(", ")", "=>", "runApp", "("),
         "sa": ("Scaffold", "(", "appBar", ":", "AppBar", "(", "title", ":"),
         "go": ("Navigator", ".", "push", "(", "context", ",", "MaterialPageRoute", "(", "builder", ":"),

@@ -20,12 +20,12 @@ import re
 import tree_sitter
 
 from coonbench.dart.equivalence import node_position, unit_diff
+from coonbench.dart.minify import join_tokens
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
 from coonbench.dart.scan import DartScanError, first_difference, scan
 from coonbench.formats.coon.decoder import decode_texts
 from coonbench.formats.coon.encoder import encode_unit, parse_source
-from coonbench.formats.coon.layout import format_dart
 from coonbench.formats.coon.tables import HEADER_PREFIX, VERSION
 from coonbench.formats.coon.words import collector_paused
 from coonbench.formats.base import FormatError
@@ -89,7 +89,9 @@ def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: boo
         texts, _ = decode_texts(coon)
     except FormatError as err:
         return _raise_mismatch(source, unit, [], f"its COON does not decode ({err})")
-    decoded = format_dart(texts)
+    # ``decode`` lays these tokens out (``layout``), inserting only whitespace that ``needs_space`` allows for:
+    # joined minimally they read the same, to Dart's scanner and to tree-sitter, and cost a fraction of the layout
+    decoded = join_tokens(texts)
     try:
         back = parse_unit(decoded, unit.kind)  # the source's reading only: one parse
     except DartParseError as err:
