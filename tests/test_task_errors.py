@@ -14,7 +14,7 @@ import pkgutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -72,7 +72,9 @@ def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
     from coonbench.datasets.modification import MODIFICATION_KINDS
     from coonbench.datasets.structure import CONDITIONS
     from coonbench.datasets.structure import QUESTION_TYPES as STRUCTURE_TYPES
+    from coonbench.datasets.correction import SUITES, load_problems
     from coonbench.datasets.user_corpus import USER_BANDS
+    from coonbench.execution.isolation import SandboxKind
 
     code = code_format_names()
     return [
@@ -92,6 +94,11 @@ def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
         ("retrieval", {"suite": "no/such/suite"}, "suite", []),
         ("retrieval", {"questions_file": "no/such/questions.jsonl"}, "questions_file", []),
         ("retrieval", {"tasks_file": "no/such/tasks.json"}, "tasks_file", []),
+        ("correction", {"suite": "humaneva"}, "suite", list(SUITES)),
+        ("correction", {"sandbox": "dockr"}, "sandbox", list(get_args(SandboxKind))),
+        ("correction", {"categories": "sorting"}, "categories", sorted({p.category for p in load_problems()})),
+        ("correction", {"problems": "is_prime,nope"}, "problems", [p.id for p in load_problems()]),
+        ("correction", {"target": "rust"}, "target", []),
     ]
 
 

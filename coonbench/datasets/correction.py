@@ -24,7 +24,7 @@ from coonbench.execution.problem import Problem
 from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.paths import DATA_DIR
-from coonbench.samples import sample_metadata, split_param
+from coonbench.samples import choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
 PROBLEMS_DIR = DATA_DIR / "correction"
@@ -277,20 +277,17 @@ def correction_dataset(
     """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order.
 
     ``suite``: ``coonbench`` (our problems) or ``humaneval`` (OpenAI's HumanEval, python target)."""
-    problems, categories = split_param(problems), split_param(categories)
-    if suite not in SUITES:
-        raise ValueError(f"unknown suite {suite!r} (expected one of {', '.join(SUITES)})")
+    choose("suite", suite, SUITES, "suite")
     if suite == "humaneval":
-        return humaneval_dataset(target, problems, limit)
+        return humaneval_dataset(target, split_param(problems), limit)
+    known = load_problems()
+    categories = choose("categories", categories, sorted({p.category for p in known}), "category")
+    problems = choose("problems", problems, [p.id for p in known], "problem id")
     selected = [
         p
-        for p in load_problems()
+        for p in known
         if (problems is None or p.id in problems) and (categories is None or p.category in categories)
     ]
-    if problems is not None:
-        missing = set(problems) - {p.id for p in selected}
-        if missing:
-            raise ValueError(f"unknown problem id(s): {', '.join(sorted(missing))}")
     if limit is not None:
         selected = selected[:limit]
     return MemoryDataset([problem_to_sample(p, target) for p in selected], name=f"correction-{target}")

@@ -18,12 +18,13 @@ import subprocess
 import sys
 import tempfile
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from inspect_ai.util import SandboxEnvironmentSpec
 from pydantic import BaseModel, ConfigDict, Field
 
 from coonbench.execution import cgroups, jail
+from coonbench.samples import choose
 
 LOCAL_SANDBOX = "coonbench-local"
 SANDBOX_METADATA_KEY = "sandbox"  # Task metadata key: {"kind", "gated", "enforced"} (see sandbox_metadata)
@@ -222,6 +223,7 @@ def choose_sandbox(kind: SandboxKind = "auto", config: LocalSandboxConfig | None
                    compose_file: str = "") -> SandboxEnvironmentSpec:
     """The sandbox spec for the task: docker when asked for or available, else coonbench-local where it
     isolates; ``IsolationUnavailable`` (one line, naming ``-T sandbox=docker``) where it cannot."""
+    choose("sandbox", kind, get_args(SandboxKind), "sandbox")
     if kind == "docker" or (kind == "auto" and docker_available()):
         return SandboxEnvironmentSpec("docker", compose_file)
     config = config or LocalSandboxConfig()
