@@ -19,7 +19,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from coonbench.datasets.correction import correction_dataset
-from coonbench.execution.sandbox import JAIL_SCRIPT
+from coonbench.execution.isolation import JAIL_ARGV0
 from coonbench.paths import REPO_ROOT
 
 LIMIT = 12
@@ -29,19 +29,35 @@ def _inspect() -> str:
     return str(Path(sys.executable).with_name("inspect"))
 
 
-def _jails_of(parent: int) -> list[int]:
-    """Processes running our jail on behalf of ``parent`` (its pid is in the jail's config argument)."""
-    found = []
+def _stat(pid: int | str) -> tuple[int, int] | None:
+    """(parent pid, start time) of a live process (not a zombie waiting to be reaped), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] in ("Z", "X") else (int(fields[1]), int(fields[19]))
+
+
+def _jails_of(parent: int) -> dict[int, int]:
+    """Jail processes (``coonbench-jail``, its configuration is not on the command line) started by ``parent``
+    and their jail children, as pid -> start time (a pid reused later is not the same process)."""
+    jails: dict[int, tuple[int, int]] = {}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
         try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
+            if entry.isdigit() and Path(f"/proc/{entry}/cmdline").read_bytes().startswith(JAIL_ARGV0.encode() + b"\0"):
+                stat = _stat(entry)
+                if stat is not None:
+                    jails[int(entry)] = stat
         except OSError:
             continue
-        if str(JAIL_SCRIPT) in cmdline and f'"parent": {parent},' in cmdline:
-            found.append(int(entry))
+    found: dict[int, int] = {}
+    for _ in range(3):  # outer jail, then its PID 1
+        found.update({pid: start for pid, (ppid, start) in jails.items() if ppid == parent or ppid in found})
     return found
+
+
+def _still_alive(jails: dict[int, int]) -> list[int]:
+    return [pid for pid, start in jails.items() if (_stat(pid) or (0, -1))[1] == start]
 
 
 @pytest.mark.slow
@@ -56,8 +72,10 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
     first_size: int | None = None
+    seen: dict[int, int] = {}
     try:
         while time.monotonic() < deadline and proc.poll() is None:
+            seen.update(_jails_of(proc.pid))
             logs = list(log_dir.glob("*.eval"))
             if logs:
                 size = logs[0].stat().st_size
@@ -73,7 +91,8 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     time.sleep(0.5)
-    assert _jails_of(proc.pid) == [], "a sandbox process outlived the killed evaluation"
+    assert seen, "no jail was seen running: the kill did not come mid-sample"
+    assert _still_alive(seen) == [], "a sandbox process outlived the killed evaluation"
 
     [killed_path] = list(log_dir.glob("*.eval"))
     killed = read_eval_log(str(killed_path))

@@ -31,6 +31,7 @@ import signal
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any, Callable, Literal, Union, overload
 
@@ -54,6 +55,7 @@ from coonbench.execution.isolation import (
     LocalSandboxConfig,
     SandboxKind,
     capabilities,
+    docker_available,
     isolated,
     jail_command,
     jail_namespaces,
@@ -66,7 +68,7 @@ from coonbench.execution.isolation import choose_sandbox as _choose
 from coonbench.execution.jail import INSIDE
 
 __all__ = ["LOCAL_SANDBOX", "SANDBOX_METADATA_KEY", "IsolationUnavailable", "LocalLimitedSandbox", "LocalSandboxConfig", "capabilities",
-           "choose_sandbox", "network_isolation_method", "processes_of", "sandbox_metadata", "sweep_uid"]
+           "choose_sandbox", "docker_available", "network_isolation_method", "processes_of", "sandbox_metadata", "sweep_uid"]
 
 COMPOSE_FILE = Path(__file__).resolve().parents[2] / "docker" / "correction" / "compose.yaml"
 UID_BASE, UID_SPAN = 2_000_000, 1 << 30  # dedicated uids: no account, no files outside the sample directory
@@ -187,6 +189,8 @@ class LocalLimitedSandbox(SandboxEnvironment):
             cgroups.create(config.sample_memory_mb, config.max_processes)
             if memory_mechanism().startswith("cgroup") else None
         )
+        if self.cgroup is not None:  # removed at sample cleanup, or when this object goes away without one
+            weakref.finalize(self, self.cgroup.remove)
         self.time_used = 0.0
 
     @classmethod
