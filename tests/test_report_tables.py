@@ -156,7 +156,8 @@ def test_a_rerun_into_the_same_folder_is_counted_once_and_warned(tmp_path: Path)
     answers = {"coon": [1.0, 0.0, 1.0, 0.0, 0.0], "dart": [1.0, 1.0, 0.0, 0.0, 0.0]}
     _small_run(tmp_path / "logs", {f: [0.0] * 5 for f in answers}, created="2026-01-01T00:00:00+00:00", file="old")
     _small_run(tmp_path / "logs", answers, created="2026-01-02T00:00:00+00:00", file="new")
-    build_report([tmp_path / "logs"], tmp_path / "out")
+    paths = build_report([tmp_path / "logs"], tmp_path / "out")
+    assert len(paths.warnings) == 1  # the command line prints it to stderr
     tables = _tables(tmp_path / "out")
     acc = {r["format"]: r for r in tables["comprehension_accuracy"]}
     assert {f: (acc[f]["n"], acc[f]["correct"]) for f in answers} == {f: (5, int(sum(a))) for f, a in answers.items()}

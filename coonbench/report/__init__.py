@@ -6,7 +6,7 @@ Beside the stack: it reads logs only (``inspect_ai.analysis``) and never imports
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from coonbench.report.load import ReportInputError, load_samples
@@ -20,6 +20,7 @@ class ReportPaths:
     html: Path
     json: Path
     csv: list[Path]
+    warnings: list[str] = field(default_factory=list)  # e.g. re-runs dropped: the CLI prints them
 
 
 def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None) -> ReportPaths:
@@ -53,4 +54,5 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
         html=render.write_html(sections, out_dir, header),
         json=render.write_json(sections, out_dir, header),
         csv=csv,
+        warnings=header["warnings"],
     )

@@ -17,6 +17,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ReportInputError as err:
         print(f"coonbench report: {err}", file=sys.stderr)
         return 2
+    for warning in paths.warnings:
+        print(f"coonbench report: warning: {warning}", file=sys.stderr)
     print(f"wrote {paths.markdown}")
     print(f"wrote {paths.html}")
     return 0
