@@ -219,3 +219,28 @@ def test_one_source_item_is_flagged_and_the_header_does_not_claim_clustering(tmp
     assert cmp["interval"] == "exact on discordant pairs, 1 cluster"
     header = (tmp_path / "out" / "report.md").read_text(encoding="utf-8").splitlines()[2]
     assert "1 cluster" in header and "design effect" not in header and "clustered by" not in header
+
+
+def test_tokens_per_correct_answer_and_the_primers_share(tmp_path: Path) -> None:
+    """Metadata primer_tokens where present; else the format plug-in's primer, counted with coonbench.tokens."""
+    from coonbench.formats import get_format
+    from coonbench.tokens import count_tokens
+
+    samples = []
+    for q in range(6):
+        samples += [_sample(f"q{q}-dart", "dart", float(q % 2), 200, sample_id=f"f{q % 3}", pair_id=f"q{q}"),
+                    _sample(f"q{q}-coon", "coon", float(q % 3 != 0), 700, sample_id=f"f{q % 3}", pair_id=f"q{q}",
+                            primer=True, primer_tokens=588),
+                    _sample(f"q{q}-coon-fullprimer", "coon-fullprimer", 1.0, 9000, sample_id=f"f{q % 3}",
+                            pair_id=f"q{q}", primer=True)]
+    _write(tmp_path / "logs", samples)
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    rows = {r["format"]: r for r in _tables(tmp_path / "out")["cost_tokens"]}
+    assert rows["coon"]["tokens_per_correct"] == pytest.approx(6 * (700 + 10) / 4)  # input + output ÷ correct
+    assert rows["coon"]["primer_share"] == pytest.approx(588 / 700)
+    assert rows["coon"]["primer_tokens_per_correct"] == pytest.approx(6 * 588 / 4)
+    assert rows["dart"]["primer_share"] == 0
+    plugin = count_tokens(get_format("coon").primer("full"))
+    assert rows["coon-fullprimer"]["primer_share"] == pytest.approx(plugin / 9000)
+    summary = " ".join(_findings(tmp_path / "out"))
+    assert f"coon {6 * 710 / 4:,.0f} (primer 84%)" in summary

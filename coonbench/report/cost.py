@@ -41,17 +41,16 @@ def _price_of(model: str, prices: dict[str, dict[str, float]]) -> dict[str, floa
 
 @functools.lru_cache(maxsize=64)
 def _plugin_primer_tokens(fmt: str) -> float:
-    """Tokens (o200k) of a format plug-in's short primer; NaN for a name no plug-in has."""
-    from coonbench.formats import get_format
+    """Tokens (o200k) of the primer a format label shows (``coon``, ``coon-fullprimer``, ``coon:full``…), read
+    from the format plug-in through ``coonbench.conditions``; NaN for a label no plug-in has."""
+    from coonbench.conditions import parse_condition
     from coonbench.tokens import count_tokens
 
-    name = fmt
-    for suffix in (*NOPRIMER_SUFFIXES, "-fullprimer", ":full"):
-        name = name.removesuffix(suffix)
     try:
-        return float(count_tokens(get_format(name).primer("short")))
+        text = parse_condition(fmt).primer_text()
     except Exception:  # noqa: BLE001 - an unknown or foreign format: its primer is not known here
         return math.nan
+    return float(count_tokens(text)) if text else 0.0
 
 
 def primer_tokens(frame: pd.DataFrame) -> pd.Series:
@@ -107,6 +106,7 @@ def token_table(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | Non
             "usage_output_tokens": float(g["usage_output_tokens"].mean()),
             "tokens_per_correct": spent / k if k else math.nan,
             "primer_share": float(g["_primer"].sum() / g["_in"].sum()) if g["_in"].sum() else 0.0,
+            "primer_tokens_per_correct": float(g["_primer"].sum()) / k if k else math.nan,
             "latency_p50_s": stats.percentile(g["total_time"], 50),
             "latency_p95_s": stats.percentile(g["total_time"], 95),
         }

@@ -22,7 +22,7 @@ from coonbench.report.tables import Section  # noqa: E402
 WIDTH_IN, DPI = 12.0, 100  # 1,200 px
 LABEL_CHARS = 34
 TITLE_CHARS = 110
-COLOR, SIGNIFICANT, MUTED = "#4C72B0", "#C44E52", "#8C8C8C"
+COLOR, SIGNIFICANT, MUTED, PART = "#4C72B0", "#C44E52", "#8C8C8C", "#DD8452"
 
 
 def _wrap(label: str, width: int = LABEL_CHARS) -> str:
@@ -45,8 +45,10 @@ def _save(fig: plt.Figure, path: Path) -> None:
 
 
 def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xlabel: str,
-              low: list[float] | None = None, high: list[float] | None = None, fmt: str = "{:.1f}") -> None:
-    """Horizontal bars with optional CIs and each bar's value written at its end (a zero bar shows '0')."""
+              low: list[float] | None = None, high: list[float] | None = None, fmt: str = "{:.1f}",
+              part: tuple[str, list[float]] | None = None) -> None:
+    """Horizontal bars with optional CIs and each bar's value written at its end (a zero bar shows '0');
+    ``part`` = (name, values) draws the share of each bar that is ``name`` (e.g. the primer) over it."""
     fig, ax, wrapped = _figure(labels, title)
     y = np.arange(len(labels))
     v = np.nan_to_num(np.asarray(values, dtype=float))
@@ -54,7 +56,10 @@ def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xl
     if low is not None and high is not None:
         lo, hi = np.nan_to_num(np.asarray(low, dtype=float)), np.nan_to_num(np.asarray(high, dtype=float))
         err = np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
-    ax.barh(y, v, xerr=err, color=COLOR, capsize=3, ecolor="#333333")
+    ax.barh(y, v, xerr=err, color=COLOR, capsize=3, ecolor="#333333", label="total")
+    if part is not None and np.nansum(np.asarray(part[1], dtype=float)) > 0:
+        ax.barh(y, np.nan_to_num(np.asarray(part[1], dtype=float)), color=PART, height=0.5, label=part[0])
+        ax.legend(loc="lower right", fontsize=9)
     right = float(max(np.max(v + (err[1] if err is not None else 0)) if len(v) else 0, 1e-9))
     for yi, value in zip(y, values):
         text = "–" if not math.isfinite(value) else fmt.format(value)
@@ -129,5 +134,6 @@ def plot_section(section: Section, out_dir: Path) -> None:
         bar_chart(out_dir / name, [f"{c} · {s} · {f}" for c, s, f in zip(tokens["category"], tokens["system"],
                                                                          tokens["format"])],
                   list(tokens["tokens_per_correct"]), "Tokens per correct answer (input + output; – = no correct "
-                  "answer)", "tokens per correct answer", fmt="{:,.0f}")
+                  "answer; orange: the primer's part)", "tokens per correct answer", fmt="{:,.0f}",
+                  part=("primer", list(tokens["primer_tokens_per_correct"])))
         section.lead_plots.append(name)
