@@ -14,7 +14,7 @@ from typing import Final
 from coonbench.dart.annotations import detached_names
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.dart.query import unit_tokens
-from coonbench.dart.scan import DartScanError, first_difference
+from coonbench.dart.scan import DartScanError, first_difference, line_column
 
 # Dart operators and punctuators of two or more characters (longest match decides how text lexes).
 DART_OPERATORS: Final[tuple[str, ...]] = tuple(
@@ -117,7 +117,5 @@ def minify(source: str, *, keep_comments: bool = False) -> str:
         raise DartParseError(f"its tokens cannot be read ({err})", 1, 1) from None
     if found is not None:
         offset, want, got = found
-        line = source.count("\n", 0, offset) + 1
-        column = offset - (source.rfind("\n", 0, offset) + 1) + 1
-        raise DartParseError(f"minified, {want!r} would read as {got!r}", line, column)
+        raise DartParseError(f"minified, {want!r} would read as {got!r}", *line_column(source, offset))
     return out

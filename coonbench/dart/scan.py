@@ -302,6 +302,11 @@ def _comparable(
     return texts, offsets
 
 
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and character column of ``offset`` in ``text`` (where ``first_difference`` points)."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def first_difference(
     source: str, other: str, *, comments: bool = False, loose: bool = True
 ) -> tuple[int, str, str] | None:

@@ -23,7 +23,7 @@ from coonbench.dart.equivalence import node_position, unit_diff
 from coonbench.dart.minify import join_tokens
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import unit_tokens
-from coonbench.dart.scan import DartScanError, first_difference, scan
+from coonbench.dart.scan import DartScanError, first_difference, line_column, scan
 from coonbench.formats.coon.decoder import decode_texts
 from coonbench.formats.coon.encoder import encode_unit, parse_source
 from coonbench.formats.coon.tables import HEADER_PREFIX, VERSION
@@ -128,8 +128,7 @@ def _check_tokens(source: str, decoded: str, keep_comments: bool) -> None:
         raise FormatError(f"COON cannot represent this source exactly: {err}", 1, 1, expected=_EXPECTED) from None
     if found is not None:
         offset, want, got = found
-        line = source.count("\n", 0, offset) + 1
-        column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+        line, column = line_column(source, offset)
         what = "comment" if want.startswith(("//", "/*")) else "annotation" if " (" in (want, got) else "token"
         raise FormatError(
             f"COON cannot represent this {what} exactly: {want!r} would decode as {got!r}",
