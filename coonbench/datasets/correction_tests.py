@@ -127,7 +127,7 @@ def random_value(t: TypeExpr, domain: ParamDomain, rng: random.Random, depth: in
 
 def _random_str(domain: ParamDomain, rng: random.Random, depth: int) -> str:
     alphabet = domain.alphabet if depth == 0 and domain.alphabet else ALPHABET
-    lo = domain.min_len or 0 if depth == 0 else 0
+    lo = (domain.min_len or 0) if depth == 0 else 0
     hi = domain.max_len if depth == 0 and domain.max_len is not None else 20
     if depth == 0 and rng.random() < 0.3:
         edges = [e for e in STR_EDGES if lo <= len(e) <= hi and all(c in alphabet for c in e)]
@@ -137,7 +137,7 @@ def _random_str(domain: ParamDomain, rng: random.Random, depth: int) -> str:
 
 
 def _random_list(t: TypeExpr, domain: ParamDomain, rng: random.Random, depth: int) -> list[Any]:
-    lo = domain.min_len or 0 if depth == 0 else 0
+    lo = (domain.min_len or 0) if depth == 0 else 0
     hi = domain.max_len if depth == 0 and domain.max_len is not None else DEFAULT_LEN
     n = rng.randint(lo, max(lo, hi))
     if depth == 0 and domain.items is not None:

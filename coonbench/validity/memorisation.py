@@ -106,19 +106,16 @@ def python_table(name: str, pairs: list[tuple[list[Any], list[Any] | None, Any]]
 
 
 def javascript_table(name: str, pairs: list[tuple[list[Any], list[Any] | None, Any]]) -> str:
-    """The same table in JavaScript (keys: JSON.stringify of the arguments)."""
-    table: dict[str, Any] = {}
-    for args, then, value in pairs:
-        shown = "__error__" if value is ValueError else value
-        key = json.dumps(args, separators=(",", ":"))
-        if then is not None:
-            table.setdefault(key, {})[json.dumps(then, separators=(",", ":"))] = shown
-        else:
-            table[key] = shown
-    fn = "(...b) => T[k][JSON.stringify(b)]" if any(t is not None for _, t, _ in pairs) else "T[k]"
-    return (f"const T = {json.dumps(table)};\n"
+    """The same table in JavaScript (keys: JSON.stringify of the arguments, computed in JavaScript so that numbers
+    are written as JavaScript writes them)."""
+    rows = [[args, then, "__error__" if value is ValueError else value] for args, then, value in pairs]
+    nested = any(then is not None for _, then, _ in pairs)
+    fn = "(...b) => T.get(k).get(JSON.stringify(b))" if nested else "T.get(k)"
+    return (f"const ROWS = {json.dumps(rows)};\nconst T = new Map();\n"
+            "for (const [a, t, v] of ROWS) {\n  const k = JSON.stringify(a);\n"
+            "  if (t === null) T.set(k, v);\n  else { if (!T.has(k)) T.set(k, new Map()); T.get(k).set(JSON.stringify(t), v); }\n}\n"
             f"function {name}(...args) {{\n  const k = JSON.stringify(args);\n"
-            f"  if (!(k in T) || T[k] === \"__error__\") throw new Error(\"not in the table\");\n"
+            "  if (!T.has(k) || T.get(k) === \"__error__\") throw new Error(\"not in the table\");\n"
             f"  return {fn};\n}}\n")
 
 
