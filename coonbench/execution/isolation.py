@@ -69,9 +69,9 @@ class IsolationUnavailable(_OneLine):  # type: ignore[misc,valid-type]
 
 
 REFUSAL = (
-    "coonbench: this machine cannot isolate model-written code (no user namespace can be created), so the task "
-    "will not run it locally: use -T sandbox=docker, or -T sandbox=unsafe-local to run it unisolated (the log "
-    "then marks the run as ungated)"
+    "coonbench: this machine cannot isolate model-written code (no user namespace with mount, PID and network "
+    "namespaces can be created), so the task will not run it locally: use -T sandbox=docker, or "
+    "-T sandbox=unsafe-local to run it unisolated (the log then marks the run as ungated)"
 )
 
 
@@ -81,7 +81,11 @@ def jail_command(cfg: dict[str, Any], command: list[str]) -> tuple[list[str], in
     payload = jail.source() + b"\0" + json.dumps({**cfg, "argv": command}).encode()
     read, write = os.pipe()
     try:
-        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, max(PIPE_SIZE, len(payload)))
+        try:
+            fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, max(PIPE_SIZE, len(payload)))
+        except OSError:  # over this user's pipe quota: the default 64 KiB still holds a usual payload
+            if len(payload) > 65536:
+                raise
         os.write(write, payload)
     except OSError:
         os.close(read)
