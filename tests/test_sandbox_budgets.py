@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,23 @@ def test_sixteen_mib_files_cannot_fill_more_than_the_disk_budget() -> None:
     written = int(result.stdout.strip())
     assert 32 * MIB <= written <= box.config.disk_mb * MIB, written
     assert on_host <= box.config.disk_mb * MIB, on_host
+
+
+@needs_isolation
+def test_the_sample_wall_time_budget_spans_its_commands() -> None:
+    """Each command within its own limit, together past the sample's: the next command gets what is left."""
+    box = LocalLimitedSandbox(LocalSandboxConfig(sample_time_s=3))
+    try:
+        first = asyncio.run(box.exec(["sleep", "2"], timeout=10))
+        assert first.success, first
+        start = time.monotonic()
+        with pytest.raises(TimeoutError):
+            asyncio.run(box.exec(["sleep", "5"], timeout=10))
+        assert time.monotonic() - start < 3.5  # stopped when the budget ran out, not at its own 10 s
+        with pytest.raises(TimeoutError, match="time budget is spent"):
+            asyncio.run(box.exec(["true"]))
+    finally:
+        box.close()
 
 
 PROC = """import os
@@ -244,7 +262,8 @@ def _can_become_a_user() -> bool:
 def test_attacks_hold_as_an_ordinary_user() -> None:
     """Key attacks again as uid 65534 (``.ci/as-ordinary-user``: no capabilities, the jail's own user
     namespace): the non-root path must hold the same way, without a skip."""
-    keys = "daemon or fork_bomb or searching or writes_outside or sixteen or ten_children or proc or feedback"
+    keys = ("daemon or fork_bomb or searching or writes_outside or sixteen or ten_children or proc or feedback"
+            " or wall_time")
     base = tempfile.mkdtemp(prefix="coonbench-user-tests-")  # pytest's own tmp_path is private to root
     os.chown(base, 65534, 65534)
     cmd = [str(AS_USER), sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", f"--basetemp={base}/t",

@@ -172,7 +172,7 @@ def network_isolation_method() -> Literal["netns", "userns+netns", "none"]:
 def _budgets(config: LocalSandboxConfig) -> dict[str, str]:
     memory = memory_mechanism()
     how = {"cgroup v1": "memory.limit_in_bytes, no swap", "cgroup v2": "memory.max, no swap",
-           "watchdog": "PID 1 kills the sample past it (resident memory polled every 10 ms)",
+           "watchdog": "PID 1 polls the anonymous resident memory every 10 ms, kills the sample at 15/16 of it",
            "none": "NOT enforced: per-process RLIMIT_AS only"}[memory]
     disk = "tmpfs" if "mount" in jail_namespaces() else "NOT enforced: per-file RLIMIT_FSIZE only"
     return {
