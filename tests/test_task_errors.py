@@ -120,7 +120,7 @@ def test_bad_argument_names_argument_value_and_choices(
 
 def test_every_exception_class_is_hashable() -> None:
     """An unhashable exception turns any error into Inspect's ``TypeError: unhashable type`` (dataclass errors)."""
-    unhashable = []
+    unhashable: list[str] = []
     for package_name in ("coonbench", "solvers", "scorers"):
         package = importlib.import_module(package_name)
         for info in pkgutil.walk_packages(package.__path__, f"{package_name}."):
