@@ -52,7 +52,6 @@ from coonbench.datasets.generation import (
 from coonbench.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.formats import get_format
 from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
