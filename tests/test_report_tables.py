@@ -244,3 +244,17 @@ def test_tokens_per_correct_answer_and_the_primers_share(tmp_path: Path) -> None
     assert rows["coon-fullprimer"]["primer_share"] == pytest.approx(plugin / 9000)
     summary = " ".join(_findings(tmp_path / "out"))
     assert f"coon {6 * 710 / 4:,.0f} (primer 84%)" in summary
+
+
+def test_sandbox_line_reads_the_recorded_mapping() -> None:
+    """Eval metadata ``sandbox`` as coonbench.execution records it: {kind, gated, enforced}."""
+    import pandas as pd
+
+    from coonbench.report.correction import sandbox_line
+
+    gated = json.dumps({"kind": "local", "gated": True, "enforced": "namespaces, cgroup"})
+    ungated = json.dumps({"kind": "local", "gated": False, "warning": "x", "enforced": "nothing"})
+    assert sandbox_line(pd.DataFrame({"sandbox": [gated]})) == "Sandbox: local (enforced: namespaces, cgroup)."
+    assert sandbox_line(pd.DataFrame({"sandbox": [ungated]})).endswith("ungated: grading could be gamed.")
+    assert "ungated" in sandbox_line(pd.DataFrame({"sandbox": [json.dumps({"kind": "unsafe-local"})]}))
+    assert "do not say" in sandbox_line(pd.DataFrame({"sandbox": [""]}))

@@ -8,6 +8,8 @@ sandbox type); a value naming ``unsafe-local`` means the programs ran unconfined
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from coonbench.report import stats, wording
@@ -40,14 +42,32 @@ def first_vs_final(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _describe(value: str) -> tuple[str, bool]:
+    """(words, ungated) for one recorded sandbox: a mapping {kind, gated, enforced} as JSON, or a plain name."""
+    try:
+        meta = json.loads(value)
+    except ValueError:
+        meta = value
+    if not isinstance(meta, dict):
+        return str(value), UNGATED in str(value)
+    kind = str(meta.get("kind", "?"))
+    ungated = meta.get("gated") is False or kind == UNGATED
+    enforced = meta.get("enforced")
+    if isinstance(enforced, (dict, list)):
+        enforced = json.dumps(enforced, sort_keys=True)
+    return kind + (f" (enforced: {enforced})" if enforced else ""), ungated
+
+
 def sandbox_line(frame: pd.DataFrame) -> str:
-    """What the sandbox enforced, as the logs say."""
+    """What the sandbox enforced, as the logs say (eval metadata ``sandbox``: kind, gated, enforced)."""
     values = sorted({v for v in frame.get("sandbox", pd.Series(dtype=str)).astype(str) if v})
     if not values:
         return "Sandbox: the logs do not say what confined the programs (no eval metadata `sandbox`)."
-    if any(UNGATED in v for v in values):
-        return f"Sandbox: {', '.join(values)} — ungated: grading could be gamed."
-    return f"Sandbox: {', '.join(values)}."
+    described = [_describe(v) for v in values]
+    text = f"Sandbox: {'; '.join(words for words, _ in described)}"
+    if any(ungated for _, ungated in described):
+        return text + " — ungated: grading could be gamed."
+    return text + "."
 
 
 def correction_section(cat: str, frame: pd.DataFrame) -> Section:
