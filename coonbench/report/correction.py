@@ -2,8 +2,9 @@
 metrics, the error taxonomy, and what the sandbox enforced while the attempts were graded.
 
 Score keys read (``scorers/correction.py``): ``first_attempt_success`` (attempt 1 passes every test) and
-``correct`` (the final attempt does). The sandbox comes from the log's eval metadata ``sandbox`` (or the task's
-sandbox type); a value naming ``unsafe-local`` means the programs ran unconfined.
+``correct`` (the final attempt does). The sandbox comes from the log's eval metadata ``sandbox``, the mapping
+``coonbench.execution`` records ({kind, gated, enforced}; else the task's sandbox type): kind ``unsafe-local`` or
+gated false means the programs ran unconfined.
 """
 
 from __future__ import annotations
