@@ -12,7 +12,7 @@ document economised for a legend, plus the legend of only what it uses), the sha
 primer cost fewer o200k tokens than the raw Dart, the pooled change, and the break-even document size (primer ÷
 (1 − pooled COON/Dart ratio), in Dart tokens, as the report computes it; for the legend its median size).
 
-    python benchmarks/coon_tokens.py [DIR] [--per-sample] [--json out.json]
+    python benchmarks/coon_tokens.py [DIR] [--per-sample] [--json out.json] [--no-legend]
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def directory_corpus(root: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-def measure(per_sample: bool = False, directory: Path | None = None) -> dict[str, Any]:
+def measure(per_sample: bool = False, directory: Path | None = None, legend: bool = True) -> dict[str, Any]:
     """Token counts per sample and per category, ratios, round-trip rate, refusals, token buckets and timing."""
     corpus = directory_corpus(directory) if directory is not None else [tuple(s) for s in iter_corpus()]
     upstream = upstream_compressor()
@@ -151,24 +151,24 @@ def measure(per_sample: bool = False, directory: Path | None = None) -> dict[str
         "buckets_o200k": bucket_totals,
         "roundtrip_failures": failures,
         "encode_decode_seconds": {"wall": round(wall, 3), "cpu": round(cpu, 3)},
-        "primers": primer_variants([src for _c, _s, src in corpus], coons),
+        "primers": primer_variants([src for _c, _s, src in corpus], coons, legend),
     }
 
 
 PRIMER_VARIANTS = ("none", "short", "full", "legend")
 
 
-def primer_variants(sources: list[str], coons: list[str]) -> dict[str, dict[str, Any]]:
+def primer_variants(sources: list[str], coons: list[str], legend: bool = True) -> dict[str, dict[str, Any]]:
     """Per primer variant: files where COON + primer is cheaper than raw Dart (o200k), the pooled change, and the
-    break-even document size in Dart tokens."""
+    break-even document size in Dart tokens (the legend left out unless ``legend``: it costs most of the time)."""
     dart = [count_tokens(s) for s in sources]
     plain = [count_tokens(c) for c in coons]
-    pairs = [document_and_legend(s) for s in sources]
+    pairs = [document_and_legend(s) for s in sources] if legend else [(c, "") for c in coons]
     docs = {"none": plain, "short": plain, "full": plain, "legend": [count_tokens(d) for d, _ in pairs]}
     primers = {"none": [0] * len(sources), "short": [count_tokens(primer("short"))] * len(sources),
                "full": [count_tokens(primer("full"))] * len(sources), "legend": [count_tokens(lg) for _, lg in pairs]}
     out: dict[str, dict[str, Any]] = {}
-    for variant in PRIMER_VARIANTS:
+    for variant in PRIMER_VARIANTS if legend else PRIMER_VARIANTS[:-1]:
         doc, extra = docs[variant], primers[variant]
         ratio = sum(doc) / sum(dart) if dart else 1.0
         cost = sorted(extra)[len(extra) // 2] if extra else 0
@@ -231,10 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("directory", nargs="?", type=Path, help="measure every *.dart under DIR (default: corpus)")
     parser.add_argument("--per-sample", action="store_true", help="print one row per sample")
     parser.add_argument("--json", help="also write the result as JSON to this path")
+    parser.add_argument("--no-legend", action="store_true", help="leave out the legend primer (large corpora)")
     args = parser.parse_args(argv)
     if args.directory is not None and not any(args.directory.rglob("*.dart")):
         parser.error(f"{args.directory}: no *.dart files there (is the path right?)")
-    result = measure(per_sample=args.per_sample, directory=args.directory)
+    result = measure(per_sample=args.per_sample, directory=args.directory, legend=not args.no_legend)
     print_report(result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

@@ -119,6 +119,7 @@ def test_goals_on_the_corpus() -> None:
     assert share >= 0.9 and break_even <= 200
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DEV_SET.is_dir(), reason="../shared/reference/dart-real (the development set) is absent")
 def test_goals_on_the_development_set() -> None:
     sources = []
