@@ -142,16 +142,18 @@ def _code(target: str, py: str, js: str) -> str:
     return {"python": py, "python-ast": python_to_ast_json(py), "javascript": js}[target]
 
 
-def _run(target: str, code: str) -> tuple:  # type: ignore[type-arg]
-    box = LocalLimitedSandbox(LocalSandboxConfig())
-    asyncio.run(box.write_file("planted/canary.txt", CANARY))
+def _run(target: str, code: str, box: LocalLimitedSandbox | None = None) -> tuple:  # type: ignore[type-arg]
+    box = box or LocalLimitedSandbox(LocalSandboxConfig())
     result = asyncio.run(get_executor(target).run(code, SECRET_PROBLEM, case_timeout=10, box=box))
     return result, box
 
 
 @pytest.mark.parametrize("target", ["python", "python-ast", "javascript"])
 def test_program_searching_for_test_data_scores_zero(target: str) -> None:
-    result, box = _run(target, _code(target, PY_SEARCH, JS_SEARCH))
+    # the canary sits in the program's own file (a string constant survives the python-ast encoding)
+    py = PY_SEARCH + f'\nNOTE = "{CANARY}"\n'
+    js = JS_SEARCH + f'\nconst NOTE = "{CANARY}";\n'
+    result, box = _run(target, _code(target, py, js))
     assert result.outcome is Outcome.WRONG_OUTPUT and result.passed == 0, result
     # the search worked (it found the canary) but found no test input and no expected output anywhere
     assert CANARY in (result.actual or ""), result.actual
@@ -167,6 +169,41 @@ def test_forged_result_record_scores_zero(target: str) -> None:
     # it killed its own worker (or garbled the worker's answer channel): a crash, not a pass
     assert result.outcome is Outcome.RUNTIME_ERROR, result
     assert "ended the process" in result.message or "answer channel" in result.message, result
+
+
+PY_NOTE_TAKER = r'''
+import os
+def f(key):
+    for where in ("notes.txt", "../notes.txt"):
+        with open(where, "a") as fh:
+            fh.write(key + "\\n")
+    return "?"
+'''
+
+PY_NOTE_READER = r'''
+import os
+def f(key):
+    seen = []
+    for root, dirs, files in os.walk(os.path.dirname(os.getcwd())):
+        for name in files:
+            if name == "notes.txt":
+                with open(os.path.join(root, name)) as fh:
+                    seen.append(fh.read())
+    raise ValueError("notes: " + "|".join(seen))
+'''
+
+
+def test_a_later_attempt_cannot_read_what_an_earlier_one_saved() -> None:
+    """Files persist in a sample's sandbox between attempts; the supervisor empties the sample directory (but for
+    its own run) before the worker starts, so hidden inputs noted in one attempt cannot be quoted in the next."""
+    box = LocalLimitedSandbox(LocalSandboxConfig())
+    first, _ = _run("python", PY_NOTE_TAKER, box)
+    assert first.outcome is Outcome.WRONG_OUTPUT
+    notes = "".join(p.read_text() for p in Path(box.directory).rglob("notes.txt"))
+    assert all(i in notes for i in INPUTS)  # control: the first attempt did write every input down
+    second, _ = _run("python", PY_NOTE_READER, box)
+    assert second.outcome is Outcome.RUNTIME_ERROR and "notes: " in second.message, second
+    assert not any(i in second.message for i in INPUTS), second.message
 
 
 def test_gold_passes_the_secret_problem() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -164,10 +165,32 @@ def run(cases: list[dict[str, Any]], case_timeout: float, command: list[str]) ->
     return {"stage": "run", "cases": results}
 
 
+def forget_earlier_runs() -> None:
+    """Empty the sample directory but for this run's own directory, before the worker exists.
+
+    Files persist between a sample's attempts: without this, a program could save the hidden inputs it is given
+    in one attempt and quote them (in an error on a public test) in the next, and the model would read them.
+    """
+    here = os.path.abspath(os.getcwd())
+    parent = os.path.dirname(here)
+    for name in os.listdir(parent):
+        path = os.path.join(parent, name)
+        if path == here:
+            continue
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
 def main(argv: list[str]) -> None:
-    """Read the nonce, become non-dumpable, run, print the marked record."""
+    """Read the nonce, become non-dumpable, clear earlier attempts' files, run, print the marked record."""
     nonce = str(json.loads(sys.stdin.readline()))
     _non_dumpable()
+    forget_earlier_runs()
     cases = [json.loads(line) for line in sys.stdin if line.strip()]
     sys.stdin.close()
     case_timeout = float(argv[1])
