@@ -53,14 +53,9 @@ class LocalSandboxConfig(BaseModel):
     unsafe: bool = Field(default=False, description="run even where no isolation exists (-T sandbox=unsafe-local)")
 
 
-try:  # the one exception type ``inspect eval`` prints as its bare message (no traceback); not public API
-    from inspect_ai._util.error import PrerequisiteError as _OneLine
-except ImportError:  # pragma: no cover - a later inspect_ai: still an error, with a traceback
-    _OneLine = RuntimeError  # type: ignore[misc,assignment]
-
-
-class IsolationUnavailable(_OneLine):  # type: ignore[misc,valid-type]
-    """No user namespace (or, as root, no mount/PID/network namespace) can be created here."""
+class IsolationUnavailable(RuntimeError):
+    """No user namespace (or, as root, no mount/PID/network namespace) can be created here. Its message is one line,
+    so it reads well as the last line of ``inspect eval``'s output."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
