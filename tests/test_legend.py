@@ -101,6 +101,10 @@ def test_economised_document_decodes_to_the_same_dart() -> None:
         assert economise(doc) == doc or count_tokens(economise(doc)) + count_tokens(legend(economise(doc))) <= (
             count_tokens(doc) + count_tokens(text)
         )
+    commented = [src for src in _sources(CORPUS[::4]) if "//" in src or "/*" in src]
+    assert commented
+    for src in commented:  # coon-comments: the comments survive the economy too
+        assert decode(get_format("coon-comments").legend(src)[0]) == decode(encode(src, keep_comments=True))
 
 
 def _goals(sources: list[str]) -> tuple[float, float]:
@@ -157,7 +161,7 @@ def test_legend_condition_and_fallback() -> None:
 
 def _accuracy(log: Any) -> float:
     metrics = {(s.name, k): m.value for s in log.results.scores for k, m in s.metrics.items()}
-    return float(metrics.get(("correct", "mean"), metrics.get(("answer_match", "accuracy"), 0.0)))
+    return float(metrics.get(("correct", "mean"), metrics.get(("correct", "accuracy"), 0.0)))
 
 
 def test_comprehension_with_legend_gold_100_and_system_message(tmp_path: Path) -> None:
@@ -172,6 +176,9 @@ def test_comprehension_with_legend_gold_100_and_system_message(tmp_path: Path) -
     [log] = inspect_eval(task, model="mockllm/model", solver=gold(), log_dir=str(tmp_path), display="none")
     assert log.status == "success", log.error
     assert _accuracy(log) == 1.0
+    assert {(s.name, k): m.value for s in log.results.scores for k, m in s.metrics.items()}[
+        ("answer_match", "format/coon")
+    ] == 1.0
     [run] = inspect_eval(task, model="mockllm/model", limit=12, log_dir=str(tmp_path), display="none")
     for s in run.samples:
         systems = [m.text for m in s.messages if m.role == "system"]
