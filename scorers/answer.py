@@ -64,30 +64,28 @@ def _pair_of(score: SampleScore) -> str:
 
 @metric(name="accuracy_by")
 def accuracy_by(group_keys: Sequence[str] = DEFAULT_GROUP_KEYS) -> Metric:
-    """Accuracy per metadata group, keyed ``<key>/<group>`` — Inspect's ``grouped(accuracy(), key)`` per key.
+    """Accuracy per metadata group, keyed ``<key>/<group>``: what Inspect's ``grouped(accuracy(), key)`` gives per
+    key, in one pass over the scores (Inspect recomputes metrics for its display while a task runs, so their cost is
+    paid many times per run).
 
     One metric for all keys because Inspect keeps only the first of several same-named metrics on a score key.
-    Samples without a key are left out of that key's groups.
+    Samples without a key, or without a correctness value, are left out of that key's groups.
     """
-    per_key = {key: grouped(accuracy(), key, all=False) for key in group_keys}
+    keys = list(group_keys)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for key, grouped_metric in per_key.items():
-            members = [
-                SampleScore(
-                    score=Score(value=_value_of(s, "correct")),
-                    sample_id=s.sample_id,
-                    sample_metadata=s.sample_metadata,
-                )
-                for s in scores
-                if key in (s.sample_metadata or {}) and not math.isnan(_value_of(s, "correct"))
-            ]
-            if not members:
+        sums: dict[str, dict[str, list[float]]] = {key: {} for key in keys}
+        for s in scores:
+            correct = _value_of(s, "correct")
+            if math.isnan(correct):
                 continue
-            for group, value in grouped_metric(members).items():  # type: ignore[union-attr]
-                out[f"{key}/{group}"] = float(value)
-        return out
+            meta = s.sample_metadata or {}
+            for key in keys:
+                if key in meta:
+                    total = sums[key].setdefault(str(meta[key]), [0.0, 0.0])
+                    total[0] += correct
+                    total[1] += 1
+        return {f"{key}/{group}": total / n for key in keys for group, (total, n) in sums[key].items()}
 
     return compute
 
@@ -216,11 +214,8 @@ def answer_match(
             "input_tokens": float(meta.get("input_tokens", math.nan)),
             "usage_input_tokens": reported_input_tokens(state),
         }
-        return Score(
-            value=value,
-            answer=completion,
-            explanation=f"{CORRECT if ok else INCORRECT}: {why}",
-            metadata={"verdict": CORRECT if ok else INCORRECT, "answer_type": kind},
-        )
+        # No Score.metadata: the verdict opens the explanation and the answer type is in the sample's metadata.
+        # Inspect deep-copies every score once per value key each time it recomputes metrics (many times a run).
+        return Score(value=value, answer=completion, explanation=f"{CORRECT if ok else INCORRECT}: {why}")
 
     return score
