@@ -22,7 +22,6 @@ from inspect_ai.scorer import (
     Scorer,
     Target,
     accuracy,
-    grouped,
     mean,
     metric,
     scorer,
