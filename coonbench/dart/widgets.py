@@ -270,7 +270,7 @@ class _Collector:
         elif kid.type == "list_literal":
             self.collect(kid, parent, out, slot=slot, dynamic=dynamic, in_callback=in_callback, list_node=kid)
         else:
-            # Past control flow or a closure an element is no longer a direct list element.
+            # Past control flow or a closure an element is not a direct list element.
             self.collect(kid, parent, out, slot=slot, dynamic=dynamic or kid.type in _DYNAMIC_NODES,
                          in_callback=in_callback)
 

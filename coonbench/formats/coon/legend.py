@@ -218,7 +218,7 @@ def _written(parts: Iterable[str]) -> list[CTok]:
 
 def _label_tokens(r: Reading, drop: set[Entry]) -> tuple[list[CTok], list[CTok]]:
     """A label token rewritten without the dropped entries: (its tokens, the tokens to write before its value's
-    ``.`` or ``(``: the enum type or constructor it no longer implies)."""
+    ``.`` or ``(``: the enum type or constructor that the dropped entry implied)."""
     label, word = r.parts[0], r.lexeme.text
     used = set(_label_entries(r))
     full = ("label", word) in drop and r.tok.kind != "ref"
