@@ -41,10 +41,12 @@ def test_speed_script_prints_every_phase() -> None:
         rate = line.removeprefix(phase).split()[0]
         assert int(rate) > 0 and line.split()[-4] == "KB/s", line
     shares = []
-    for step in ("parse (source)", "walk (source)", "encoder rules", "decoder rules", "layout", "parse (decoded)",
-                 "walk (decoded) + compare"):
+    for step in ("parse (source)", "walk (source)", "encoder rules", "decoder rules", "join (check)", "layout (decode)",
+                 "parse (decoded)", "walk (decoded) + compare", "scan (source + decoded)"):
         line = next(line for line in out.stdout.splitlines() if line.strip().startswith(step))
         seconds, unit, share = line.strip().removeprefix(step).split()
         assert unit == "s" and float(seconds) >= 0, line
         shares.append(float(share.rstrip("%")))
     assert abs(sum(shares) - 100) < 1, shares  # the steps are the whole of one encode+verify+decode
+    ratio = next(line for line in out.stdout.splitlines() if line.startswith("encode+verify+decode / one parse:"))
+    assert float(ratio.split()[-1].rstrip("x")) > 1, ratio  # the machine-independent figure (issue: <= 3x)
