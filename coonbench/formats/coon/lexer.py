@@ -65,7 +65,7 @@ _MASTER: Final = re.compile(
 
 
 _PUNCT: Final = frozenset("()[]{},;")
-"""Single-character tokens that begin no longer operator, so ``lex`` takes them without ``_MASTER`` (which would read
+"""Single-character tokens that start no multi-character operator, so ``lex`` takes them without ``_MASTER`` (which would read
 them the same)."""
 _WORD_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _WORD: Final = _WORD_START | frozenset("0123456789")
