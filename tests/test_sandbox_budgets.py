@@ -21,6 +21,7 @@ import yaml
 
 from coonbench.execution import Outcome, Problem, get_executor
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
+from tests.test_sandbox_attacks import PROBLEM  # the identity problem the attacks run against
 
 CAPS = capabilities()
 REPO = Path(__file__).resolve().parents[1]
@@ -154,17 +155,6 @@ def test_proc_shows_neither_the_configuration_nor_host_paths() -> None:
     assert all(r == "/" or r in system or r.startswith("/") and r.count("/") == 1 for r in roots), roots
 
 
-PROBLEM = Problem.model_validate(
-    {
-        "id": "t_paths",
-        "category": "basic",
-        "complexity": "basic",
-        "signature": {"name": "f", "params": [{"name": "n", "type": "int"}], "returns": "int"},
-        "description": "identity",
-        "tests": [{"input": [1], "expected": 1}, {"input": [2], "expected": 2}],
-        "solutions": {"python": "def f(n):\n    return n\n"},
-    }
-)
 
 
 @needs_isolation

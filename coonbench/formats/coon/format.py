@@ -38,21 +38,6 @@ from coonbench.formats.coon.tables import (
 from coonbench.formats.base import Format, FormatError, register
 from coonbench.dart.minify import join_tokens
 
-__all__ = [
-    "CoonFormat",
-    "VERIFY_ENV",
-    "TABLES",
-    "VERSION",
-    "decode",
-    "encode",
-    "label_aliases",
-    "macro_table",
-    "prefix_meanings",
-    "primer",
-    "type_aliases",
-    "validate",
-    "widget_aliases",
-]
 
 TABLES: Final = MappingProxyType(
     {
