@@ -247,21 +247,30 @@ HIDDEN_REDACTED = "[hidden test data redacted]"
 MIN_REDACTED_CHARS = 4  # shorter texts (0, [], "a") are too common to mean a leak
 
 
-def redact_hidden(text: str | None, problem: Problem) -> str | None:
-    """Feedback quotes what the program printed or returned; a program that kept hidden inputs it saw in an
-    earlier run (a file left in the sandbox) could echo them back. Those texts are cut out here, host side."""
+def hidden_secrets(problem: Problem) -> list[str]:
+    """The hidden texts feedback must never carry (longest first), less those a public test shows anyway and those
+    too short to mean a leak."""
+    public = {problem.call_text(c) for c in problem.public_tests} | {problem.expected_text(c) for c in problem.public_tests}
+    secrets_ = set(problem.hidden_texts()) - public
+    return sorted((s for s in secrets_ if len(s) >= MIN_REDACTED_CHARS), key=len, reverse=True)
+
+
+def redact_hidden(text: str | None, secrets_: list[str]) -> str | None:
+    """Feedback quotes what the program printed or returned. Each attempt starts from an empty sample directory
+    (``supervise.forget_earlier_runs``), so a program cannot read hidden inputs noted in an earlier attempt; as a
+    second line of defence, any hidden text it echoes is cut out here, host side."""
     if not text:
         return text
-    public = {problem.call_text(c) for c in problem.public_tests} | {problem.expected_text(c) for c in problem.public_tests}
-    for secret in sorted(set(problem.hidden_texts()) - public, key=len, reverse=True):
-        if len(secret) >= MIN_REDACTED_CHARS and secret in text:
+    for secret in secrets_:
+        if secret in text:
             text = text.replace(secret, HIDDEN_REDACTED)
     return text
 
 
 def _redacted(problem: Problem, result: AttemptResult) -> AttemptResult:
+    secrets_ = hidden_secrets(problem)
     for name in ("message", "actual"):
-        setattr(result, name, redact_hidden(redact_host_files(getattr(result, name)), problem))
+        setattr(result, name, redact_hidden(redact_host_files(getattr(result, name)), secrets_))
     for name in ("expected", "call"):
         setattr(result, name, redact_host_files(getattr(result, name)))
     return result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Any, Literal
 
@@ -182,15 +183,11 @@ class Problem(BaseModel):
 
     def expected_text(self, case: TestCase) -> str:
         """How a case's expected value reads in messages."""
-        import json
-
         return json.dumps(case.expected, ensure_ascii=False)
 
     def hidden_texts(self) -> list[str]:
         """Every hidden input, call and expected value as messages would write them (what feedback must never
         carry; see ``base.redact_hidden``)."""
-        import json
-
         out: list[str] = []
         for case in self.hidden_tests:
             out.append(self.call_text(case))
@@ -202,8 +199,6 @@ class Problem(BaseModel):
 
     def call_text(self, case: TestCase) -> str:
         """How a case reads in messages: ``name(1, [2, 3])`` (then ``(4)`` for a returned function)."""
-        import json
-
         text = f"{self.signature.name}({', '.join(json.dumps(a) for a in case.input)})"
         if case.then_call is not None:
             text += f"({', '.join(json.dumps(a) for a in case.then_call)})"
