@@ -26,10 +26,11 @@ pytestmark = pytest.mark.slow  # a report and a browser start: ~15 s
 
 WIDTH, HEIGHT = 1280, 900
 PROBE = """<script>
-window.addEventListener("load", async () => {
+// Synchronous on purpose: "load" waits for every image, so naturalWidth is known; an awaited decode() could still
+// be pending when --virtual-time-budget ends and the DOM is dumped without the probe.
+window.addEventListener("load", () => {
   document.querySelectorAll("details").forEach(d => { d.open = true; });
   const imgs = Array.from(document.images);
-  await Promise.all(imgs.map(i => i.decode().catch(() => null)));
   const width = document.documentElement.clientWidth;
   const inScroll = el => el.closest(".scroll") !== null && !el.classList.contains("scroll");
   const over = [];
@@ -65,10 +66,17 @@ def probe(html: Path) -> dict[str, Any]:
     assert browser is not None
     copy = html.with_name("probe.html")
     copy.write_text(html.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    done = subprocess.run([browser, *_flags(), "--dump-dom", copy.as_uri()], capture_output=True, text=True,
-                          timeout=120)
-    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, flags=re.DOTALL)
-    assert found, f"the probe did not run: {done.stderr[-2000:]}"
+    tries: list[str] = []
+    for attempt in range(3):  # a browser that dies on start is retried; a probe that never reports fails
+        profile = html.with_name(f"profile-{attempt}")  # a fresh profile: no lock or cache from another run
+        done = subprocess.run([browser, *_flags(), f"--user-data-dir={profile}", "--dump-dom", copy.as_uri()],
+                              capture_output=True, text=True, timeout=120)
+        found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, flags=re.DOTALL)
+        if found:
+            break
+        said = [line for line in done.stderr.splitlines() if "dbus" not in line.lower()]  # D-Bus noise: no bus here
+        tries.append(f"exit {done.returncode}, {len(done.stdout)} chars of DOM, stderr: {said[-15:]}")
+    assert found, "the probe did not run:\n" + "\n".join(tries)
     return json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
                       .replace("&amp;", "&"))
 
