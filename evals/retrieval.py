@@ -23,7 +23,7 @@ from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite
 from coonbench.samples import split_param
 from scorers.answer import answer_match, answer_metrics
 from scorers.expected_elements import expected_elements
-from scorers.judge import with_judge
+from scorers.judge import check_judge_mode, with_judge
 from solvers.sample_config import generate_from_metadata
 
 
@@ -52,6 +52,7 @@ def retrieval(
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
     """
+    check_judge_mode(judge)
     suite = given_path("suite", suite, "a folder in TOON's published suite layout")
     questions_file = given_path("questions_file", questions_file, "a JSONL question file or a Hugging Face dataset")
     tasks_file = given_path("tasks_file", tasks_file, "a TeaLeaf task-definition JSON file")

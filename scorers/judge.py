@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 from inspect_ai.model import get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from coonbench.criteria import CRITERIA_KEY, criteria_from_dict
-from coonbench.samples import split_param
+from coonbench.samples import choose, split_param
 from scorers.judge_ask import JudgeResult, ListResult, ask, run_judge
 from scorers.judge_metrics import (
     airun_v2,
@@ -120,8 +120,8 @@ def judge(
       criteria_key: the metadata key holding the criteria (``{"accuracy": [...], "completeness": [...]}``).
       temperature: judge sampling temperature (0 by default, for repeatable verdicts).
     """
-    if mode not in ("weighted", "graded"):
-        raise ValueError(f"judge(): mode must be 'weighted' or 'graded', got {mode!r}")
+    if mode not in get_args(Mode):
+        raise ValueError(f"judge(): mode must be one of {get_args(Mode)}, got {mode!r}")
     if max_reasks < 0:
         raise ValueError("judge(): max_reasks must be >= 0")
     role_names = _roles(roles)
@@ -163,14 +163,22 @@ def judge(
     return score
 
 
+JUDGE_MODES: tuple[str, ...] = ("none", *get_args(Mode))
+"""What ``-T judge=`` takes: no judge, or the judge with its weighted or graded rubric."""
+
+
+def check_judge_mode(mode: str) -> None:
+    """A TaskArgumentError naming ``-T judge=``, the value and the modes, unless ``mode`` is one of them."""
+    choose("judge", mode, JUDGE_MODES, "judge mode")
+
+
 def with_judge(deterministic: Scorer, mode: str, *, include_question: bool = False) -> list[Scorer]:
     """A task's scorers: its deterministic scorer, plus the judge when ``mode`` is not ``none``.
 
     Tasks take ``-T judge=none|weighted|graded``; both scores land on every sample, so their agreement can be
     read from the log (``coonbench.agreement`` / ``samples_df``).
     """
+    check_judge_mode(mode)
     if mode == "none":
         return [deterministic]
-    if mode not in ("weighted", "graded"):
-        raise ValueError(f"judge must be none, weighted or graded, not {mode!r}")
     return [deterministic, judge(mode=mode, include_question=include_question)]  # type: ignore[arg-type]

@@ -75,6 +75,7 @@ def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
     from coonbench.datasets.correction import SUITES, load_problems
     from coonbench.datasets.user_corpus import USER_BANDS
     from coonbench.execution.isolation import SandboxKind
+    from scorers.judge import JUDGE_MODES
 
     code = code_format_names()
     return [
@@ -90,6 +91,9 @@ def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
         ("generation", {"bands": "x"}, "bands", list(BANDS)),
         ("modification", {"kinds": "add"}, "kinds", list(MODIFICATION_KINDS)),
         ("modification", {"corpus": "no/such/dir"}, "corpus", []),
+        ("generation", {"judge": "weigthed"}, "judge", list(JUDGE_MODES)),
+        ("modification", {"judge": "grade"}, "judge", list(JUDGE_MODES)),
+        ("retrieval", {"judge": "graded-x"}, "judge", list(JUDGE_MODES)),
         ("retrieval", {"formats": "jsn"}, "formats", format_names("data")),
         ("retrieval", {"suite": "no/such/suite"}, "suite", []),
         ("retrieval", {"questions_file": "no/such/questions.jsonl"}, "questions_file", []),
