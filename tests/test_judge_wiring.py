@@ -93,5 +93,5 @@ def test_judge_beside_the_requirement_check_and_their_agreement(tmp_path: Path) 
 
 
 def test_unknown_judge_mode_is_rejected() -> None:
-    with pytest.raises(ValueError, match="judge must be"):
+    with pytest.raises(ValueError, match="-T judge=fuzzy: unknown judge mode"):
         modification(bands="simple", judge="fuzzy")  # type: ignore[arg-type]
