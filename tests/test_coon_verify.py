@@ -1,6 +1,6 @@
-"""The encoder's self-check reads the decoded Dart with Dart's own lexical rules (``coonbench.dart.scan``) as well
-as with tree-sitter: what the grammar reads alike (``{...?a}`` and ``{... ?a}``) is refused, and what only
-tree-sitter reads otherwise (the same tokens, another tree) is kept."""
+"""The encoder's self-check reads the decoded Dart with Dart's own lexical rules (``coonbench.dart.scan``), not with
+tree-sitter: what the grammar reads alike (``{...?a}`` and ``{... ?a}``) is refused, a record's trailing comma and
+a shift's glued ``>>`` count, and what only tree-sitter reads otherwise (the same tokens, another tree) is kept."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from coonbench.dart import ast_diff
 from coonbench.dart.minify import minify
-from coonbench.dart.parse import parse_unit
+from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon import decode, encode
 from coonbench.formats.coon.verifier import check_roundtrip
@@ -62,3 +62,40 @@ def test_tree_sitter_misreading_is_accepted_when_the_tokens_are_the_same() -> No
     with pytest.raises(FormatError):
         check_roundtrip(source, misread, "var a=f(z);", False)
     assert ast_diff(source, "var a = f(y);\n") is not None  # the stand-in really is another tree
+
+
+# (source, a COON that decodes to another program, the source token named, line, column, whether tree-sitter
+# tells the two apart): each error the tree comparison was kept for, caught by the token comparison alone
+PLANTED = [
+    ("var r = (1,);\n", "var r=(1);", "','", 1, 11, True),  # a one-field record decoded as a parenthesis
+    ("var v = switch (p) { (var a,) => a };\n", "var v=switch(p){(var a)=>a};", "','", 1, 28, True),  # a pattern
+    ("(int,) f() => g();\n", "(int)f()=>g();", "','", 1, 5, False),  # a record type: the grammar reads both alike
+    ("var s = a >> b;\n", "var s=a> >b;", "'>>'", 1, 11, True),  # a shift decoded as two ``>``
+    ("var s = a >>> b;\n", "var s=a>> >b;", "'>>>'", 1, 11, True),
+]
+
+
+def _tree_differs(source: str, decoded: str) -> bool:
+    try:
+        return ast_diff(source, decoded) is not None
+    except DartParseError:
+        return True
+
+
+@pytest.mark.parametrize(("source", "coon", "token", "line", "column", "tree_sees"), PLANTED)
+def test_each_error_the_tree_comparison_caught_is_caught_by_the_tokens(
+    source: str, coon: str, token: str, line: int, column: int, tree_sees: bool
+) -> None:
+    unit = parse_unit(source)
+    check_roundtrip(source, unit, encode(source), False)  # the encoder's own COON passes
+    assert _tree_differs(source, decode(coon)) == tree_sees
+    with pytest.raises(FormatError) as info:
+        check_roundtrip(source, unit, coon, False)
+    assert token in info.value.message and (info.value.line, info.value.column) == (line, column)
+
+
+def test_spaced_closers_of_the_source_are_kept_joined() -> None:
+    """``dart format`` breaks long type arguments before a ``>``; COON writes ``>>`` and the check accepts it."""
+    source = "Map<String, List<int>\n  > m = {};\nvar s = a >> b;\n"
+    coon = encode(source)
+    assert ">>" in decode(coon) and token_difference(source, decode(coon)) is None

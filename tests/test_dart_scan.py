@@ -127,6 +127,10 @@ def test_comparable_ignores_what_dart_ignores_and_keeps_what_it_reads() -> None:
     assert first_difference("f(a, b,);", "f(a,b);") is None  # trailing comma
     assert first_difference("f(a, /* c */);", "f(a);") is None
     assert first_difference("List<List<int> > x;", "List<List<int>>x;") is None  # closers Dart's parser splits
+    assert first_difference("A<B<C<D>>\n>\n> x;", "A<B<C<D>>> >x;") is None  # any split of a closing run
+    assert first_difference("List<List<int>> x;", "List<List<int> > x;") == (13, ">>", "> >")  # only the source's
+    assert first_difference("a >> b;", "a > > b;") == (2, ">>", "> >")  # a shift is not two closers
+    assert first_difference("a >>> b;", "a > >> b;") == (2, ">>>", "> >>")
     assert first_difference("{...?a}", "{... ?a}") == (1, "...?", "...")
     assert first_difference("@x (int, int) get p;", "@x(int, int) get p;") == (3, " (", "(")  # record vs arguments
     assert first_difference("@a.b (1) f;", "@a.b (1) f;") is None
@@ -135,6 +139,40 @@ def test_comparable_ignores_what_dart_ignores_and_keeps_what_it_reads() -> None:
     assert first_difference("// a\nx;", "// b\nx;", comments=True) == (0, "// a", "// b")
     assert first_difference("(1,);", "(1);", loose=False) == (2, ",", ")")  # a record is not a parenthesis
     assert comparable(scan("a >> b"), loose=False)[0] == ["a", ">>", "b"]
+
+
+# (source, the same with its trailing comma dropped, whether Dart reads them alike): ``insignificant_commas``
+TRAILING_COMMAS = [
+    ("f(1,);", "f(1);", True),  # arguments
+    ("a.when(x,);", "a.when(x);", True),  # a member named like a keyword
+    ("void f(int a,) {}", "void f(int a) {}", True),  # parameters
+    ("g((t,) async {});", "g((t) async {});", True),  # a function literal's parameters
+    ("g((t,) => t);", "g((t) => t);", True),
+    ("var l = [1,], s = {1,};", "var l = [1], s = {1};", True),  # collections
+    ("var r = (1, 2,);", "var r = (1, 2);", True),  # records of more than one field
+    ("f((a: 1,));", "f((a: 1));", True),  # a named field makes a record either way
+    ("var (:a,) = r;", "var (:a) = r;", True),
+    ("var r = (1,);", "var r = (1);", False),  # a record, a parenthesised expression
+    ("return (x,);", "return (x);", False),
+    ("(int,) f() {}", "(int) f() {}", False),  # a record type
+    ("@x (int,) get p;", "@x (int) get p;", False),  # detached from the annotation: a record type
+    ("try {} on (int,) {}", "try {} on (int) {}", False),
+    ("var v = switch (p) { (var a,) => a };", "var v = switch (p) { (var a) => a };", False),  # a record pattern
+    ("var (a,) = r;", "var (a) = r;", False),
+    ("List<(int,)> l;", "List<(int)> l;", False),
+    ("g<T>((1,));", "g<T>((1));", False),
+    ("g<T>(x,);", "g<T>(x);", False),  # not told from ``a > (x,)``: the comma counts
+    ("when(x,);", "when(x);", False),  # not told from a guard's ``when (x,)``: the comma counts
+]
+
+
+@pytest.mark.parametrize(("source", "dropped", "alike"), TRAILING_COMMAS)
+def test_a_trailing_comma_counts_where_it_makes_a_record(source: str, dropped: str, alike: bool) -> None:
+    found = first_difference(source, dropped)
+    assert (found is None) == alike, found
+    if not alike:
+        assert found is not None and found[1:] == (",", ")") and source[found[0]] == ","
+    assert first_difference(source, source) is None
 
 
 def _tree_sitter_texts(source: str) -> list[str]:

@@ -97,8 +97,8 @@ def merge_closers(tokens: Iterable[str]) -> list[str]:
     token (a shift operator is one token), and Dart's own spelling joins them; kept apart they would need a space."""
     out: list[str] = []
     for tok in tokens:
-        if tok == ">" and out and out[-1] in (">", ">>"):
-            out[-1] += ">"
+        if tok in (">", ">>") and out and out[-1] in (">", ">>") and len(out[-1]) + len(tok) <= 3:
+            out[-1] += tok  # tree-sitter may give ``>>>`` closing three lists as ``>``, ``>>``
         else:
             out.append(tok)
     return out

@@ -248,18 +248,86 @@ def token_texts(text: str, *, comments: bool = False) -> list[str]:
 
 
 _CLOSING: Final = frozenset(")]}")
+_OPENING: Final = frozenset({"(", " (", "[", "{"})
+_NAME: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_MEMBER_ACCESS: Final = frozenset({".", "?.", "..", "?.."})
+KEYWORDS: Final = frozenset(
+    """abstract as assert async await base break case catch class const continue covariant default deferred do
+    dynamic else enum export extends extension external factory false final finally for get hide if implements
+    import in interface is late library mixin new null of on operator part required rethrow return sealed set show
+    static switch sync throw true try type typedef var void when while with yield""".split()
+)
+"""The specification's reserved words, built-in identifiers and contextual keywords, less ``Function``, ``super``
+and ``this`` (a ``(`` after those opens a parameter or argument list): after these a ``(`` may open a
+parenthesised expression, pattern or type, so a record."""
+
+
+def _opens_arguments(prev: str, before: str) -> bool:
+    """Whether a ``(`` after ``prev`` (after ``before``) opens an argument or parameter list: after a name that is no
+    keyword (or a member's name, ``x.show(``) or after ``]`` (``a[0](``, ``operator [](``)."""
+    if prev == "]":
+        return True
+    return _NAME.fullmatch(prev) is not None and (prev not in KEYWORDS or before in _MEMBER_ACCESS)
+
+
+_FUNCTION_BODY: Final = frozenset({"{", "=>", "async", "sync"})
+
+
+def insignificant_commas(texts: list[str]) -> set[int]:
+    """The indices of the trailing commas (a ``,`` right before ``)``, ``]`` or ``}``) that Dart ignores, in a list
+    of code token texts (no comments; an annotation's detached ``(`` written `` (``, see ``comparable``).
+
+    A trailing comma is insignificant in argument and parameter lists and in collection, record and pattern
+    literals with more than one element or a named one; it is significant in parentheses holding exactly one
+    positional element, where it makes a record (``(1,)``, the record type ``(int,)``, the record pattern
+    ``(var x,)``) of what would be a parenthesised expression, type or pattern. Which parentheses those are is
+    read from the tokens around them: after a name that is no keyword, a member's name or ``]`` they hold
+    arguments or parameters (``_opens_arguments``); after punctuation and before a function body (``{``,
+    ``async``, ``sync``, or ``=>`` outside braces, where it could end a switch expression's pattern) parameters.
+    Where the tokens cannot tell (after ``)``, ``>``, ``!`` or a keyword: ``f()(x,)``, ``g<T>(x,)``,
+    ``on (int,) {``, ``when(x,)``) the comma counts."""
+    dropped: set[int] = set()
+    # per open bracket: [may be a record (0/1), commas at its level, named (0/1), first index, opened after a name]
+    frames: list[list[int]] = []
+    braces: list[bool] = []  # per open bracket: whether it is ``{``
+    prev, before = "", ""
+    for k, text in enumerate(texts):
+        if text in _OPENING:
+            record = text == " (" or (text == "(" and not _opens_arguments(prev, before))
+            frames.append([int(record), 0, 0, k + 1, int(_NAME.fullmatch(prev) is not None)])
+            braces.append(text == "{")
+        elif text in _CLOSING:
+            frame = frames.pop() if frames else [0, 0, 0, k, 0]
+            if braces:
+                braces.pop()
+            if prev == "," and not (text == ")" and frame[0] and frame[1] == 1 and not frame[2]):
+                dropped.add(k - 1)
+            elif prev == "," and not frame[4] and k + 1 < len(texts) and texts[k + 1] in _FUNCTION_BODY:
+                if texts[k + 1] != "=>" or not (braces and braces[-1]):
+                    dropped.add(k - 1)  # ``(x,) {``, ``(x,) async``, ``f((x,) => x)``: a function's parameter
+        elif frames:
+            frame = frames[-1]
+            if text == ",":
+                frame[1] += 1
+            elif text == ":" and frame[1] == 0 and (k == frame[3] or (k == frame[3] + 1 and _NAME.fullmatch(prev))):
+                frame[2] = 1  # ``(name: x,)``, ``(:x,)``: a named field makes a record with or without the comma
+        before, prev = prev, text
+    return dropped
 
 
 def comparable(
     tokens: list[DartToken], *, comments: bool = False, loose: bool = True
 ) -> tuple[list[str], list[int]]:
     """What two renderings of one program must share, with each entry's offset: the token texts with comments
-    (unless asked for) and trailing commas (a ``,`` right before ``)``, ``]`` or ``}``) left out, runs of ``>``
-    split into single ones (``List<List<int>>`` closes two type-argument lists, which Dart's parser splits), and a
-    ``(`` right after an annotation's name written `` (`` when whitespace parts them (``@x (int, int) f()`` is a
-    record type, ``@x(…)`` the annotation's arguments). A trailing comma of a one-element record ``(1,)`` and a shift
-    ``>>`` against ``> >`` are not told apart here: the tree comparison that goes with this one tells them apart.
-    ``loose=False`` keeps trailing commas and ``>`` runs as written: equal then means the same program for Dart.
+    (unless asked for) and the trailing commas Dart ignores (``insignificant_commas``) left out, and a ``(`` right
+    after an annotation's name written `` (`` when whitespace parts them (``@x (int, int) f()`` is a record type,
+    ``@x(…)`` the annotation's arguments). ``>`` tokens written apart are one entry, spaced as written (``Map<K,
+    List<V> >`` gives ``> >``): no Dart expression or type starts with ``>``, so in a program that is Dart such a
+    run closes type arguments, which Dart's parser reads alike however the run is split (it splits a ``>>`` to
+    close two). ``first_difference`` takes a spaced run of the source as equal to any run of as many ``>`` in the
+    other text, and a single token (``>>``: a shift, or two closers) only as equal to itself, so a shift decoded as
+    ``> >`` is a difference. Everything else compares exactly as scanned. ``loose=False`` keeps every trailing
+    comma as written.
     """
     return _comparable([t.kind for t in tokens], [t.text for t in tokens], [t.start for t in tokens], comments, loose)
 
@@ -269,10 +337,11 @@ def _comparable(
 ) -> tuple[list[str], list[int]]:
     texts: list[str] = []
     offsets: list[int] = []
+    code: list[int] = []  # indices in ``texts`` of the tokens that are no comment
     after_name = False  # the last tokens were ``@`` and a (dotted) name
     expect_name = False
     prev_end = -1
-    last_code = -1  # index in ``texts`` of the last token that is no comment
+    commented = False  # a comment kept in ``texts`` since the last code token
     for k, text in enumerate(tokens):
         kind, start = kinds[k], starts[k]
         end, touching = start + len(text), start == prev_end
@@ -281,9 +350,8 @@ def _comparable(
             if comments:
                 texts.append(text.rstrip())
                 offsets.append(start)
+                commented = True
             continue
-        if loose and text in _CLOSING and last_code >= 0 and texts[last_code] == ",":
-            del texts[last_code], offsets[last_code]  # comments after it stay where they are
         if text == "(" and after_name and not touching:
             text = " ("
         after_name = (expect_name and kind == "identifier") or (after_name and text == ".")
@@ -291,20 +359,37 @@ def _comparable(
             expect_name, after_name = True, False
         else:
             expect_name = text == "@"
-        if loose and text[0] == ">" and text.count(">") == len(text) > 1:
-            for k in range(len(text)):
-                texts.append(">")
-                offsets.append(start + k)
-        else:
-            texts.append(text)
-            offsets.append(start)
-        last_code = len(texts) - 1
-    return texts, offsets
+        if (
+            text[0] == ">"
+            and not commented
+            and code
+            and texts[code[-1]][-1] == ">"
+            and text.count(">") == len(text)
+            and texts[code[-1]].count(">") + texts[code[-1]].count(" ") == len(texts[code[-1]])
+        ):
+            texts[code[-1]] += " " + text  # ``> >`` (see ``comparable``)
+            continue
+        texts.append(text)
+        offsets.append(start)
+        code.append(len(texts) - 1)
+        commented = False
+    if not loose:
+        return texts, offsets
+    dropped = insignificant_commas(texts if len(code) == len(texts) else [texts[k] for k in code])
+    if not dropped:
+        return texts, offsets
+    gone = {code[k] for k in dropped}
+    return [t for k, t in enumerate(texts) if k not in gone], [o for k, o in enumerate(offsets) if k not in gone]
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
     """1-based line and character column of ``offset`` in ``text`` (where ``first_difference`` points)."""
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _closers(text: str) -> int:
+    """How many ``>`` a run of ``>`` tokens holds (0 for any other token)."""
+    return len(text) - text.count(" ") if text[0] == ">" and text.count(">") + text.count(" ") == len(text) else 0
 
 
 def first_difference(
@@ -314,8 +399,10 @@ def first_difference(
     the source's token there, ``other``'s), or None when they agree. ``DartScanError`` when either is not Dart."""
     want, where = _comparable(*_lex(source), comments, loose)
     got, _ = _comparable(*_lex(other), comments, loose)
+    if want == got:
+        return None
     for k, text in enumerate(want):
-        if k >= len(got) or got[k] != text:
+        if k >= len(got) or (got[k] != text and not (text[0] == ">" and " " in text and _closers(text) == _closers(got[k]))):
             return where[k], text, got[k] if k < len(got) else "<end>"
     if len(got) > len(want):
         return len(source), "<end>", got[len(want)]
