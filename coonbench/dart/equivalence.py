@@ -147,7 +147,7 @@ class Scan(NamedTuple):
     shape: list[object]  # the comparison shape (``scan``)
 
 
-def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
+def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = True) -> Scan:
     """One walk of a tree in document order giving its token stream, with and without comments, and its comparison
     shape. String literals and comments are not entered: each is one token (a string's contents are gaps between
     its quotes). A cursor walk: no recursion, in Python or in C, so 10,000-deep trees are walked too; it is the
@@ -157,7 +157,8 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
     None for inner nodes — with comments and trailing commas left out exactly as ``_compare`` leaves them out.
     Pre-order with depths is a tree's unique spelling, so equal shapes mean ``_compare`` finds no difference: the
     fast path of ``unit_diff`` (``_compare`` then runs only to say where two trees differ). Without
-    ``tokens_too`` only the shape is made (the token lists stay empty): all a decoded tree is walked for.
+    ``tokens_too`` only the shape is made (the token lists stay empty), without ``shape_too`` only the tokens (the
+    shape stays empty): the comparison reads only shapes, the COON codec only tokens.
     """
     tokens: list[Token] = []
     code: list[Token] = []
@@ -184,15 +185,16 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
                     tokens.append(token)
                     if kind not in COMMENT_TYPES:
                         code.append(token)
-                if kind not in COMMENT_TYPES:
+                if shape_too and kind not in COMMENT_TYPES:
                     shape.append(depth)
                     shape.append(kind)
                     # adjacent literals (or interpolation) compare part by part, as ``_compare`` does
                     shape.append(string_parts(text) if node.child_count > 2 else text)
         elif first_child():
-            shape.append(depth)
-            shape.append(kind)
-            shape.append(None)
+            if shape_too:
+                shape.append(depth)
+                shape.append(kind)
+                shape.append(None)
             above.append(kind)
             depth += 1
             continue
@@ -207,11 +209,12 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
                     token = Token(text, node, kind, above[-1], above[-2])
                     tokens.append(token)
                     code.append(token)
-            if text in CLOSERS and len(shape) >= 3 and shape[-1] == "," and shape[-3] == depth:
-                del shape[-3:]  # a trailing comma: the closer is its sibling
-            shape.append(depth)
-            shape.append(kind)
-            shape.append(text)
+            if shape_too:
+                if text in CLOSERS and len(shape) >= 3 and shape[-1] == "," and shape[-3] == depth:
+                    del shape[-3:]  # a trailing comma: the closer is its sibling
+                shape.append(depth)
+                shape.append(kind)
+                shape.append(text)
         while depth and not next_sibling():
             parent()
             above.pop()
@@ -221,11 +224,19 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True) -> Scan:
 
 
 def unit_scan(unit: ParsedUnit) -> Scan:
-    """``scan`` of a parsed unit's whole tree, made once per unit (the encoder, its check and the comparison all
-    read it)."""
+    """``scan`` of a parsed unit's whole tree for its tokens (no shape), made once per unit (the encoder and the
+    other readers of a unit's tokens share it)."""
     found = unit.cache.get("scan")
     if found is None:
-        found = unit.cache["scan"] = scan(unit.root)
+        found = unit.cache["scan"] = scan(unit.root, shape_too=False)
+    return found  # type: ignore[return-value]
+
+
+def unit_shape(unit: ParsedUnit) -> list[object]:
+    """``scan``'s comparison shape of a parsed unit's whole tree, made once per unit (``unit_diff`` reads it)."""
+    found = unit.cache.get("shape")
+    if found is None:
+        found = unit.cache["shape"] = scan(unit.root, tokens_too=False).shape
     return found  # type: ignore[return-value]
 
 
@@ -303,9 +314,7 @@ def unit_diff(ua: ParsedUnit, ub: ParsedUnit, source_a: str = "") -> Difference 
     if ua.kind != ub.kind:
         return Difference(ua.root.type, f"a Dart {ua.kind}", f"a Dart {ub.kind}", 1, 1)
     root = ua.root.type if ua.kind == "program" else f"<{ua.kind}>"
-    cached = ub.cache.get("scan")  # a decoded tree has none: only its shape is made
-    theirs = cached if isinstance(cached, Scan) else scan(ub.root, tokens_too=False)
-    found = None if unit_scan(ua).shape == theirs.shape else _compare(ua.root, ub.root, root)
+    found = None if unit_shape(ua) == unit_shape(ub) else _compare(ua.root, ub.root, root)
     if found is None:
         found = _gap_difference(ua, ub, root)
     if found is None:
