@@ -54,7 +54,7 @@ def upstream_compressor() -> Callable[[str], str | None] | None:
 
 _BUCKETS = {"str": "strings", "num": "numbers", "op": "punctuation", "comment": "comments", "at": "punctuation",
             "hash": "punctuation", "macro": "COON sigils", "edge": "COON sigils", "cedge": "COON sigils",
-            "def": "COON sigils", "ref": "aliases"}
+            "def": "COON sigils", "ofc": "COON sigils", "ref": "aliases"}
 
 
 def buckets(coon: str, encoding: str) -> dict[str, int]:

@@ -50,12 +50,19 @@ def test_unterminated_string() -> None:
 
 @pytest.mark.parametrize(
     ("text", "column", "fragment"),
-    [("P(p @,c T('a'))", 5, "number"), ("P(p #,c T('a'))", 5, "macro"), ("var a = ` b;", 9, "identifier")],
+    [("P(p @,c T('a'))", 5, "number"), ("var a = \\ ;", 9, "alias"), ("var a = ` b;", 9, "identifier")],
 )
 def test_bad_prefix(text: str, column: int, fragment: str) -> None:
     err = _one(text)
     assert (err.line, err.column) == (1, column)
     assert "bad prefix" in err.message and err.expected is not None and fragment in err.expected
+
+
+def test_a_hash_before_no_name_is_of_context() -> None:
+    """``#`` with no name or backtick after it is ``.of(context)`` (rule 15), not a bad prefix."""
+    assert validate("P(p #,c T('a'))") == []
+    assert "Padding(p.of(context), child: Text('a'))" in decode("P(p #,c T('a'))")
+    assert "unknown abbreviation" in _one("P(p #q,c T('a'))").message
 
 
 def test_shorthand_after_a_label_without_enum_type_is_darts_own() -> None:

@@ -14,10 +14,12 @@ from coonbench.formats.coon.words import (
     CLASS_MACROS,
     IDENT_RE,
     IMPLIED_TOKENS,
+    OF_CONTEXT,
     REQUIRED_THIS,
     check_size,
     collector_paused,
     declares_class,
+    directive_list,
     expand_uri,
     instantiate,
     is_short_uri,
@@ -78,7 +80,7 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
         raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
     if offset:
         toks = [CTok(t.kind, t.text, t.line + offset, t.column, t.spaced) for t in toks]
-    toks = resolve_aliases(toks)
+    toks = directive_list(resolve_aliases(toks))
     prevs, nexts = significant(toks)
     after = _next_significant_index(toks)
     texts: list[str] = []
@@ -111,7 +113,8 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                 elif tok.spaced and _ends_annotation_name(texts):
                     texts[-1] += " "  # ``@x (int, int) f()``: the gap says the ``(`` is not the annotation's arguments
             elif kind == "str" and is_short_uri(tok.text, prevs[i]):
-                put(expand_uri(tok.text))  # ``import ':provider'`` = ``import 'package:provider/provider.dart'``
+                # ``import ':provider'`` = ``import 'package:provider/provider.dart'``, ``'../a'`` = ``'../a.dart'``
+                put(expand_uri(tok.text))
                 came(tok)
                 i += 1
                 continue
@@ -188,6 +191,8 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                     expected="a 'class Name' before it",
                 )
             parts = body_parts
+        elif kind == "ofc":
+            parts = OF_CONTEXT  # ``Theme#`` = ``Theme.of(context)``
         else:  # edge, cedge
             parts = ("EdgeInsets", ".", "all", "(", tok.text, ")")
             if kind == "cedge":

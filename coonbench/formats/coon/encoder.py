@@ -22,8 +22,10 @@ from coonbench.formats.coon.words import (
     ALIAS_KINDS,
     CLASS_MACROS,
     IMPLIED_TOKENS,
+    OF_CONTEXT,
     OPERAND_KINDS,
     REQUIRED_THIS,
+    URI_KEYWORDS,
     check_size,
     declares_class,
     instantiate,
@@ -51,7 +53,7 @@ class _Item:
     def __init__(self, text: str, node: tree_sitter.Node | None, kind: str) -> None:
         self.text = text
         self.node = node
-        self.kind = kind  # str num word op comment macro edge at hash label lcolon
+        self.kind = kind  # str num word op comment macro edge at hash ofc label lcolon
         self.drop = False
         self.implied = False  # a label whose enum type was dropped / a call whose first argument's type was dropped
         self.spaced = False  # a ``(`` detached from the annotation name before it (``annotations``)
@@ -203,6 +205,18 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
                 out.append(_Item(w[3].text, None, "edge"))
                 i += 6
                 continue
+        if (
+            text == "."
+            and out  # a document's first ``#!`` is its script tag
+            and items[i].kind == "op"
+            and tuple(texts[i : i + 5]) == OF_CONTEXT
+            and items[i + 1].kind == "word"
+            and items[i + 3].kind == "word"
+            and all(it.kind != "comment" for it in items[i : i + 5])
+        ):
+            out.append(_Item("#", None, "ofc"))  # ``Theme.of(context)`` → ``Theme#``
+            i += 5
+            continue
         at_item = bool(out) and out[-1].kind == "op" and out[-1].text in ("(", ",")
         if items[i].kind == "label" and text in IMPLIED_TOKENS and at_item:
             k = i + 1 + (i + 1 < n_items and items[i + 1].kind == "lcolon")
@@ -283,7 +297,7 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             draft.append((_ctok("ident", item.text), item))
         elif item.spaced:
             draft.append((CTok("op", "(", 0, 0, True), None))
-        elif item.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash"):
+        elif item.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash", "ofc"):
             draft.append((_ctok(item.kind, item.text), None))
         else:  # pragma: no cover - every kind is handled above
             raise AssertionError(item.kind)
@@ -480,6 +494,8 @@ def _join(toks: list[CTok]) -> str:
                     parts.append(" ")
             elif prev.kind == "at":
                 pass  # @name: the annotation sigil is glued to its name
+            elif prev.kind == "ofc" and (text[0].isalnum() or text[0] in "_$`"):
+                parts.append(" ")  # ``Theme# as T``: glued, ``#as`` would be a macro
             elif prev.kind == "hash" and tok.kind == "esc":
                 text = tok.text  # ``#`name``: the hash's backtick escapes the name
             elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind in ("edge", "cedge")):
@@ -500,13 +516,41 @@ def _join(toks: list[CTok]) -> str:
 
 
 def _short_uris(toks: list[CTok]) -> list[CTok]:
-    """Package URIs of ``import``/``export`` directives in their short form (``import ':provider'``)."""
+    """Package and relative URIs of ``import``/``export``/``part`` directives in their short form (``import
+    ':provider'``, ``import '../a/b'``)."""
     out = list(toks)
     for k, (tok, prev) in enumerate(zip(toks, significant(toks)[0])):
         if tok.kind == "str" and names_uri(prev):
             short = short_uri(tok.text)
             if short is not None:
                 out[k] = _ctok("str", short)
+    return out
+
+
+def _directive_lists(toks: list[CTok]) -> list[CTok]:
+    """``import 'a';import 'b';`` → ``import 'a','b';`` (the decoder's ``directive_list`` splits it again): only
+    when the first directive is its keyword and URI alone, and the next has the same keyword."""
+    out: list[CTok] = []
+    n = len(toks)
+    k = 0
+    while k < n:
+        tok = toks[k]
+        if (
+            tok.is_op(";")
+            and k >= 2
+            and k + 2 < n
+            and toks[k - 1].kind == "str"
+            and toks[k - 2].kind == "ident"
+            and toks[k - 2].text in URI_KEYWORDS
+            and toks[k + 1].kind == "ident"
+            and toks[k + 1].text == toks[k - 2].text
+            and toks[k + 2].kind == "str"
+        ):
+            out.append(_ctok("op", ","))
+            k += 2
+            continue
+        out.append(tok)
+        k += 1
     return out
 
 
@@ -517,14 +561,18 @@ def encode_unit(
     trailing_commas: bool = False,
     dictionary: bool = True,
     short_uris: bool = True,
+    directive_lists: bool = True,
 ) -> str:
     """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies).
 
     Trailing commas are dropped unless ``trailing_commas``: the tree is the same without them, except where
     tree-sitter-dart's choice between two readings depends on one (``encode`` then keeps them). ``dictionary``
-    and ``short_uris`` off give the document without those savings (what each is worth: the tests measure it)."""
+    ``short_uris`` and ``directive_lists`` off give the document without those savings (what each is worth: the
+    tests measure it)."""
     items = [it for it in _apply_macros(_items(unit, keep_comments, trailing_commas)) if it.kind != "lcolon"]
     toks = _merge_closers(_to_ctoks(items))
     if short_uris:
         toks = _short_uris(toks)
+    if directive_lists:
+        toks = _directive_lists(toks)
     return _join(_alias(toks) if dictionary else toks)

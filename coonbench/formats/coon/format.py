@@ -222,9 +222,10 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
             "`A.center` = mainAxisAlignment: MainAxisAlignment.center; "
             f"implied constructors: {_implied_line()}; `^x` = required this.x; "
             "macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in top_m.items()) + " ({Class} = the name of the "
-            "last declared class); `` `x `` = identifier x as is. `\\x` defines alias N for the word or string x "
-            "(N = 1, 2, … in order of definition) and `\\N` repeats it. `import ':a/b'` = `import "
-            "'package:a/b.dart'`, `import ':a'` = `import 'package:a/a.dart'`. Other strings and numbers are verbatim."
+            "last declared class); `x#` = `x.of(context)`; `` `x `` = identifier x as is. `\\x` defines alias N "
+            "for the word or string x (N = 1, 2, … in order of definition) and `\\N` repeats it. `import ':a/b',':a','../c';` = "
+            "`import 'package:a/b.dart';import 'package:a/a.dart';import '../c.dart';` (export, part alike). Other "
+            "strings and numbers are verbatim."
         )
     if variant != "full":
         raise FormatError(f"unknown primer variant {variant!r}", expected="'short' or 'full'")
@@ -251,13 +252,16 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
         "7. `@N` (N a number) = `EdgeInsets.all(N)`, `@@N` = `const EdgeInsets.all(N)`; `@name` is an annotation "
         "as in Dart. `^name` after '(', '{', '[' or ',' = `required this.name`.",
         "8. A backtick writes an identifier as is, never expanded: `` `T `` is the identifier T, `` `c: `` the "
-        "label c:. `#`` is a literal '#' (symbol literals).",
+        "label c:. `#`` is a literal '#' (symbol literals). A '#' that no name or backtick follows is "
+        "`.of(context)`: `Theme#.textTheme` = `Theme.of(context).textTheme`.",
         "9. Per-document aliases: a backslash directly before a word, `word or string defines the next alias "
         "(numbered 1, 2, … in order of definition) and writes it as usual; `\\N` later stands for that word or "
         "string again (`final \\items=[];\\1.add(x)` = `final items = []; items.add(x)`).",
-        "10. After `import` or `export`, a URI string starting with ':' is a package URI without 'package:' and "
-        "'.dart': `import ':flutter/cupertino'` = `import 'package:flutter/cupertino.dart'`; a single name is "
-        "package and file at once: `import ':provider'` = `import 'package:provider/provider.dart'`.",
+        "10. After `import`, `export` or `part`, a URI string starting with ':' is a package URI without "
+        "'package:' and '.dart': `import ':flutter/cupertino'` = `import 'package:flutter/cupertino.dart'`; a single "
+        "name is package and file at once: `import ':provider'` = `import 'package:provider/provider.dart'`. A "
+        "relative URI is written without '.dart': `import '../a/b'` = `import '../a/b.dart'`. Directives of one kind "
+        "in a row share their keyword: `import ':provider','../a/b';` = two imports (a ',' after the URI).",
         "11. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
         + f"{HEADER_PREFIX} {VERSION}"
         + "` names the version.",

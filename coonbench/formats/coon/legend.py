@@ -1,6 +1,6 @@
 """The legend: a primer for ONE COON document that explains only the table entries and rules the document uses.
 
-The short and full primers (``format.primer``) describe the whole dialect: 588 and 1,809 o200k tokens, more than
+The short and full primers (``format.primer``) describe the whole dialect: 607 and 1,899 o200k tokens, more than
 a typical file saves. A legend lists what one document relies on, read from the decoder's own record of what it
 expanded (``decode_texts``: every Dart token with the COON token it came from), in order of first use; every
 entry comes from ``tables``, and only the one-line wording of each rule is written here.
@@ -24,7 +24,15 @@ from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon.tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, WIDGETS
 from coonbench.formats.coon.verifier import encode
 from coonbench.formats.base import FormatError
-from coonbench.formats.coon.words import CLASS_MACROS, IMPLIED_TOKENS, REQUIRED_THIS, expand_uri, macro_text, significant
+from coonbench.formats.coon.words import (
+    CLASS_MACROS,
+    IMPLIED_TOKENS,
+    REQUIRED_THIS,
+    URI_KEYWORDS,
+    expand_uri,
+    macro_text,
+    significant,
+)
 from coonbench.tokens import count_tokens
 
 HEAD: Final = "COON key:"
@@ -38,7 +46,9 @@ RULES: Final = {
     "escape": "`x = the name x as written",
     "symbol": "#`x = Dart symbol #x",
     "alias": "\\x defines alias N (1, 2, … in order) as the word or string x; \\N repeats it",
-    "uri": "import ':a/b' = import 'package:a/b.dart'; ':a' = 'package:a/a.dart'",
+    "uri": "import ':a/b' = import 'package:a/b.dart'; ':a' = 'package:a/a.dart'; '../c' = '../c.dart'",
+    "list": "import 'a','b'; = import 'a';import 'b'; (also export, part)",
+    "of": "x# = x.of(context)",
     "class": "{Class} = the last declared class",
 }
 # Rules no rewriting can do without (a name that must not be expanded, a Dart symbol).
@@ -132,8 +142,12 @@ def entries_of(r: Reading) -> list[Entry]:
         out.append(("rule", kind))
     elif kind == "hash":
         out.append(("rule", "symbol"))
+    elif kind == "ofc":
+        out.append(("rule", "of"))
     elif kind == "op" and parts == REQUIRED_THIS:
         out.append(("rule", "required"))
+    elif kind == "op" and len(parts) == 2 and parts[0] == ";" and parts[1] in URI_KEYWORDS:
+        out.append(("rule", "list"))
     elif kind == "op" and len(parts) == 2 and parts[0] in CALL_ENUMS.values():
         out.append(("call", next(c for c, e in CALL_ENUMS.items() if e == parts[0])))
     elif kind == "str" and parts and parts[0] != tok.text:

@@ -23,9 +23,9 @@ _COMMENT_NEXT: Final = re.compile(r"[ \t\r\n]*/[/*]")  # ``@ /* c */ override``:
 
 
 class CTok:
-    """A COON token. kind: str num ident esc op macro edge cedge at hash comment def ref; ``text`` without its prefix
-    sigil. A plain class with slots (not a NamedTuple): compiled, it is a native object made without a Python call,
-    and the lexer makes one per token. Never changed once made (the encoder shares positionless ones)."""
+    """A COON token. kind: str num ident esc op macro edge cedge at hash ofc comment def ref; ``text`` without its
+    prefix sigil. A plain class with slots (not a NamedTuple): compiled, it is a native object made without a Python
+    call, and the lexer makes one per token. Never changed once made (the encoder shares positionless ones)."""
 
     __slots__ = ("kind", "text", "line", "column", "spaced")
 
@@ -179,7 +179,8 @@ def lex(text: str) -> list[CTok]:
                 append(CTok("hash", "#", line, col))
                 end = i + 1 if _IDENT.match(text, i + 2) else i + 2
             else:
-                raise FormatError("bad prefix '#'", line, col, expected="a macro name (#b, #m, …) or #` for a literal #")
+                append(CTok("ofc", "#", line, col))  # not before a name: ``.of(context)`` (``Theme#.textTheme``)
+                end = i + 1
         else:
             raise FormatError(f"unexpected character {ch!r}", line, col, expected="a COON token")
         chunk = text[i:end]

@@ -289,6 +289,10 @@ PREFIXES: Final = MappingProxyType(
         "@name": "an annotation, as in Dart (@override, @JsonKey(…))",
         "#name": "a macro (table MACROS); an unknown name is an error",
         "#`": "a literal Dart '#' (symbol literals: #`foo is #foo)",
+        "#": (
+            "a # that no name or backtick follows: .of(context), e.g. Theme#.textTheme = "
+            "Theme.of(context).textTheme"
+        ),
         "`name": "an identifier written as is, never expanded (escape)",
         "\\name": (
             "defines the next alias (\\1, \\2, … in order of definition) as the word, `word or string written "

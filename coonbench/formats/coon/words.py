@@ -38,6 +38,9 @@ IDENT_RE: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # ``^name`` = ``required this.name`` directly after one of these (``^`` is binary-only in Dart, so never ambiguous).
 REQUIRED_THIS: Final = ("required", "this", ".")
 REQUIRED_THIS_AFTER: Final = ("(", "{", "[", ",")
+# ``#`` where no name follows = ``.of(context)`` (``Theme#.textTheme`` = ``Theme.of(context).textTheme``): a ``#``
+# in Dart starts a symbol, whose name or operator follows it directly (written ``#`x`` in COON).
+OF_CONTEXT: Final = (".", "of", "(", "context", ")")
 # Dart reserved words, built-in identifiers and lower-case built-in types: never read as a colon-less label.
 NOT_LABELS: Final = frozenset(
     """assert break case catch class const continue default do else enum extends false final finally for if in is
@@ -160,9 +163,12 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-URI_KEYWORDS: Final = ("import", "export")
+URI_KEYWORDS: Final = ("import", "export", "part")
 # ``'package:a/b.dart'`` with a plain package name and path (no ``$``, backslash, quote or space).
 _PACKAGE_URI: Final = re.compile(r"'package:([A-Za-z0-9_]+)/([A-Za-z0-9_./-]+)\.dart'")
+# A relative URI (no scheme, no ``$``, backslash or space), in either quote: ``'../a/b.dart'`` is written ``'../a/b'``.
+_RELATIVE_URI: Final = re.compile(r"(['\"])([A-Za-z0-9_./-]+)\1")
+DART_SUFFIX: Final = ".dart"
 
 
 def names_uri(prev: CTok | None) -> bool:
@@ -170,16 +176,27 @@ def names_uri(prev: CTok | None) -> bool:
     return prev is not None and prev.kind == "ident" and prev.text in URI_KEYWORDS
 
 
+def _relative_short(text: str) -> bool:
+    """A relative URI written without its ``.dart`` (the decoder adds it back)."""
+    m = _RELATIVE_URI.fullmatch(text)
+    return m is not None and not m.group(2).endswith(DART_SUFFIX)
+
+
 def is_short_uri(text: str, prev: CTok | None) -> bool:
-    """Whether a COON string is a short package URI: ``':…'`` directly after ``import``/``export``."""
-    return (
-        names_uri(prev) and len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]
-    )
+    """Whether a COON string after ``import``/``export``/``part`` is a short URI: a package URI ``':…'``, or a
+    relative URI that does not end in ``.dart``."""
+    if not names_uri(prev):
+        return False
+    if len(text) >= 4 and text.startswith("':") and text.endswith("'") and "'" not in text[2:-1]:
+        return True
+    return _relative_short(text)
 
 
 def expand_uri(text: str) -> str:
     """``':provider'`` → ``'package:provider/provider.dart'``; ``':flutter/cupertino'`` →
-    ``'package:flutter/cupertino.dart'`` (the decoder's side of ``short_uri``)."""
+    ``'package:flutter/cupertino.dart'``; ``'../a/b'`` → ``'../a/b.dart'`` (the decoder's side of ``short_uri``)."""
+    if not text.startswith("':"):
+        return text[:-1] + DART_SUFFIX + text[-1]
     body = text[2:-1]
     if "/" not in body:
         body = f"{body}/{body}"
@@ -187,13 +204,36 @@ def expand_uri(text: str) -> str:
 
 
 def short_uri(text: str) -> str | None:
-    """The short form of a package URI string when it reads back exactly, else None."""
+    """The short form of a package or relative ``.dart`` URI string when it reads back exactly, else None."""
     m = _PACKAGE_URI.fullmatch(text)
     if m is None:
-        return None
+        rel = _RELATIVE_URI.fullmatch(text)
+        if rel is None or not rel.group(2).endswith(DART_SUFFIX):
+            return None
+        short = text[: -len(DART_SUFFIX) - 1] + text[-1]
+        return short if _relative_short(short) and expand_uri(short) == text else None
     package, path = m.groups()
     short = f"':{package}'" if path == package else f"':{package}/{path}'"
     return short if expand_uri(short) == text else None
+
+
+def directive_list(toks: list[CTok]) -> list[CTok]:
+    """``import 'a','b';`` → ``import 'a';import 'b';`` (likewise ``export``, ``part``): a ``,`` directly after a
+    directive's URI string, before another string, starts the next directive of the same kind (Dart never has a
+    comma there). The new ``;`` and keyword stand at the comma's position (the legend reads them from there)."""
+    out: list[CTok] = []
+    keyword: CTok | None = None  # the directive whose URI was the last token, else None
+    n = len(toks)
+    for i, tok in enumerate(toks):
+        if keyword is not None and tok.is_op(",") and i + 1 < n and toks[i + 1].kind == "str":
+            out.append(CTok("op", ";", tok.line, tok.column))
+            out.append(CTok("ident", keyword.text, tok.line, tok.column))
+            continue
+        keyword = None
+        if tok.kind == "str" and out and out[-1].kind == "ident" and out[-1].text in URI_KEYWORDS:
+            keyword = out[-1]
+        out.append(tok)
+    return out
 
 
 ALIAS_KINDS: Final = ("ident", "esc", "str")
