@@ -15,6 +15,7 @@ from coonbench.dart.annotations import detached_names
 from coonbench.dart.minify import LINE_ENDED, needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import Token, unit_tokens
+from coonbench.dart.scan import insignificant_commas
 from coonbench.dart.strings import string_end
 from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon.tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, LABELS, MACROS, TYPES, WIDGETS
@@ -110,6 +111,8 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
     kinds = [_classify(t.text, t.type) for t in toks]
+    code = [k for k, kind in enumerate(kinds) if kind != "comment"]
+    droppable = {code[j] for j in insignificant_commas([toks[k].text for k in code])}
     next_sig: list[str | None] = [None] * len(toks)
     last: str | None = None
     for k in range(len(toks) - 1, -1, -1):
@@ -140,8 +143,8 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
         elif kind == "op":
             text = tok.text
             if text == "," and not trailing_commas:
-                if next_sig[k] in (")", "]", "}") and tok.parent not in _RECORD_PARENTS:
-                    item.drop = True  # trailing comma: insignificant (AST equivalence ignores it)
+                if k in droppable and tok.parent not in _RECORD_PARENTS:
+                    item.drop = True  # a trailing comma Dart ignores (``scan.insignificant_commas``)
             elif text == ":" and last_sig is not None and last_sig.kind == "label":
                 item.kind = "lcolon"  # the label carries its colon (kept until macros have matched)
             elif text == "(" and last_sig is not None and last_sig.node is not None and detached:
