@@ -134,6 +134,7 @@ def test_comparable_ignores_what_dart_ignores_and_keeps_what_it_reads() -> None:
     assert first_difference("{...?a}", "{... ?a}") == (1, "...?", "...")
     assert first_difference("@x (int, int) get p;", "@x(int, int) get p;") == (3, " (", "(")  # record vs arguments
     assert first_difference("@a.b (1) f;", "@a.b (1) f;") is None
+    assert first_difference("@x/* c */(int, int) get p;", "@x(int, int) get p;") == (9, " (", "(")  # a comment too
     assert first_difference("f(1, 2);", "f(1, 2) ;") is None
     assert first_difference("f(1);", "f(1);;") == (5, "<end>", ";")  # offset: the end of the source
     assert first_difference("// a\nx;", "// b\nx;", comments=True) == (0, "// a", "// b")

@@ -70,6 +70,7 @@ _FAST: Final = re.compile(
     + "|".join(re.escape(op) for op in OPERATORS)
     + "))"
 )
+_FAST_KINDS: Final = ("", "identifier", "operator")
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -184,11 +185,9 @@ def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
         if not stack:
             m = fast(text, i)
             if m is not None:
-                group = m.lastgroup
-                assert group is not None
-                start = m.start(group)
-                i = m.end()
-                kinds.append(group)
+                group: int = m.lastindex or 0  # 1: a word, 2: an operator
+                start, i = m.span(group)
+                kinds.append(_FAST_KINDS[group])
                 texts.append(text[start:i])
                 starts.append(start)
                 continue
@@ -344,14 +343,14 @@ def _comparable(
     commented = False  # a comment kept in ``texts`` since the last code token
     for k, text in enumerate(tokens):
         kind, start = kinds[k], starts[k]
-        end, touching = start + len(text), start == prev_end
-        prev_end = end
         if kind == COMMENT:
             if comments:
                 texts.append(text.rstrip())
                 offsets.append(start)
                 commented = True
             continue
+        touching = start == prev_end  # a comment between parts them as whitespace does
+        prev_end = start + len(text)
         if text == "(" and after_name and not touching:
             text = " ("
         after_name = (expect_name and kind == "identifier") or (after_name and text == ".")
