@@ -13,7 +13,14 @@ import pytest
 from coonbench.dart.minify import join_tokens, needs_space
 from coonbench.dart.parse import parse_unit
 from coonbench.dart.query import unit_tokens
-from coonbench.dart.scan import DartScanError, comparable, first_difference, scan, token_texts
+from coonbench.dart.scan import (
+    DartScanError,
+    comparable,
+    first_difference,
+    insignificant_commas,
+    scan,
+    token_texts,
+)
 from coonbench.dart.strings import string_parts
 from coonbench.paths import REPO_ROOT, SHARED_DIR
 
@@ -219,6 +226,35 @@ def test_scanner_agrees_with_tree_sitter_on_real_code(corpus: str) -> None:
         assert leaves == tokens, (path, leaves[where - 3 : where + 3], tokens[where - 3 : where + 3])
         checked += 1
     assert checked > 50
+
+
+_RECORDS = ("record_literal", "record_type", "record_pattern")
+
+
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_every_one_field_record_comma_in_real_code_counts(corpus: str) -> None:
+    """Cross-check of ``insignificant_commas`` (read from the tokens) with tree-sitter (read from the grammar): every
+    trailing comma of a record, record type or record pattern of one positional field counts, and the rule lets
+    the encoder drop nearly every other trailing comma (it keeps one where the tokens cannot tell)."""
+    records = other = other_kept = 0
+    for path in _corpus(corpus):
+        toks = unit_tokens(parse_unit(path.read_text(encoding="utf-8")), comments=False)
+        dropped = insignificant_commas([t.text for t in toks])
+        for k, tok in enumerate(toks[:-1]):
+            if tok.text != "," or toks[k + 1].text not in (")", "]", "}"):
+                continue
+            group = tok.node.parent
+            fields = [c for c in group.named_children if c.type != "comment"]
+            named = any(c.type == "label" or (c.child_count and c.children[0].type == "label") for c in fields)
+            if tok.parent in _RECORDS and [c.type for c in group.children].count(",") == 1 and not named:
+                records += 1
+                assert k not in dropped, (path, tok.node.start_point)
+            else:
+                other += 1
+                other_kept += k not in dropped
+    assert other > 500 and other_kept <= other // 50, (other, other_kept)
+    if corpus == "dart-real":
+        assert records > 0  # flutter/samples has one-field records: the cross-check is not empty
 
 
 def _class(kind: str, text: str) -> tuple[str, ...]:
