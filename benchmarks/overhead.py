@@ -10,8 +10,8 @@ same process (the reference prompts), so the encodings it caches per process are
 work, not the one-time encoding of the corpus.
 
 ``--parts`` also runs the steps between the two: the bare task with the samples' metadata, then with the primer
-solver (the primer inserted by ``format_primer`` instead of given in the input), then with ``answer_match`` and the
-task's metrics, to show which part of coonbench's work costs what.
+solver (the primer inserted by the task's ``primed_generate`` instead of given in the input), then with
+``answer_match`` and the task's metrics and epoch reducer, to show which part of coonbench's work costs what.
 
     python benchmarks/overhead.py [--limit N] [--repeat R] [--parts]
 """
@@ -23,7 +23,7 @@ import os
 import time
 from collections.abc import Callable
 
-from inspect_ai import Task, eval
+from inspect_ai import Epochs, Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import match
@@ -33,9 +33,9 @@ import coonbench  # noqa: F401  (offline tiktoken for mockllm)
 from coonbench.datasets.comprehension import primer_text
 from coonbench.formats.coon import widget_aliases
 from evals.comprehension import comprehension
-from scorers.answer import answer_match, answer_metrics
+from scorers.answer import answer_match, answer_metrics, epoch_mean
 from scorers.efficiency import verdict
-from solvers.primer import format_primer
+from solvers.primer import primed_generate
 
 EVAL_ARGS = dict(model="mockllm/model", log_dir="/tmp/coonbench-overhead-logs", display="none", log_samples=True)
 
@@ -66,10 +66,11 @@ def steps(reference: list[Sample]) -> dict[str, Callable[[], Task]]:
                        metadata=dict(s.metadata or {}) if metadata else None)
                 for i, s in enumerate(reference)
             ]
-            extra = {"metrics": [*answer_metrics(baseline="dart"), verdict()]} if scorer else {}
+            extra = {"metrics": [*answer_metrics(baseline="dart"), verdict()], "epochs": Epochs(1, epoch_mean())}
+            extra = extra if scorer else {}
             return Task(
                 dataset=MemoryDataset(samples),
-                solver=[format_primer(), generate()] if solver else generate(),
+                solver=primed_generate() if solver else generate(),
                 scorer=answer_match(aliases=widget_aliases()) if scorer else match(),
                 **extra,  # type: ignore[arg-type]
             )

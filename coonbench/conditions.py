@@ -110,12 +110,18 @@ class Condition:
             "encoding": self.format,
             "primer": variant is not None,
             "primer_variant": variant,
-            "primer_tokens": count_tokens(text) if text else 0,
+            "primer_tokens": primer_tokens(text) if text else 0,
             "lossless": bool(self.fmt.lossless),
         }
         if variant == "legend":
             meta["legend"] = text
         return meta
+
+
+@lru_cache(maxsize=4096)
+def primer_tokens(text: str) -> int:
+    """o200k tokens of a primer or legend (one format-wide primer serves thousands of samples: counted once)."""
+    return count_tokens(text)
 
 
 def format_names(kind: str) -> list[str]:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
-from inspect_ai.solver import generate
 
 from coonbench.conditions import print_skips, skip_summary
 from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.formats.coon import widget_aliases
-from scorers.answer import answer_match, answer_metrics
+from scorers.answer import answer_match, answer_metrics, epoch_mean
 from scorers.efficiency import verdict
-from solvers.primer import format_primer
+from solvers.primer import primed_generate
 
 
 @task(name="coonbench/comprehension")
@@ -38,8 +37,9 @@ def comprehension(
     print_skips("comprehension", skips)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
-        solver=[format_primer(primer), generate()],  # type: ignore[arg-type]
+        solver=primed_generate(primer),
         scorer=answer_match(aliases=widget_aliases()),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
+        epochs=Epochs(1, epoch_mean()),
         metadata={"corpus": corpus, **skip_summary(skips)},
     )

@@ -2,8 +2,9 @@
 
 The answer type and normaliser options come from the sample's metadata (``answer_type``, ``normalize_options``),
 so one scorer serves every exact-answer task (retrieval, comprehension, structure). ``Score.value`` is a dict:
-``correct`` (1/0), ``input_tokens`` (o200k of everything shown, from metadata) and ``usage_input_tokens`` (what
-the model reported; NaN when it reported nothing) — what metrics need lives in the value, so it survives epochs.
+``correct`` (1/0), ``answered`` (1/0: readable as the answer type) and ``usage_input_tokens`` (what the model
+reported; NaN when it reported nothing): what varies by epoch lives in the value, so it survives epochs. The o200k
+count of everything shown is fixed per sample and read from the metadata (``input_tokens``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from inspect_ai.scorer import (
     SampleScore,
     Score,
     Scorer,
+    ScoreReducer,
     Target,
     accuracy,
-    mean,
+    mean_score,
     metric,
+    score_reducer,
     scorer,
     stderr,
 )
@@ -48,6 +51,18 @@ def _value_of(score: SampleScore, key: str) -> float:
         raw = math.nan
     try:
         return float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _tokens_of(score: SampleScore, key: str) -> float:
+    """A token figure from the score's value, else from the sample's metadata (``input_tokens`` is fixed per sample:
+    the metadata holds it, and a value key would cost a reduction per sample each time Inspect computes metrics)."""
+    value = score.score.value
+    if isinstance(value, dict) and key in value:
+        return _value_of(score, key)
+    try:
+        return float((score.sample_metadata or {}).get(key, math.nan))
     except (TypeError, ValueError):
         return math.nan
 
@@ -85,6 +100,19 @@ def accuracy_by(group_keys: Sequence[str] = DEFAULT_GROUP_KEYS) -> Metric:
                     total[0] += correct
                     total[1] += 1
         return {f"{key}/{group}": total / n for key in keys for group, (total, n) in sums[key].items()}
+
+    return compute
+
+
+@metric(name="answered")
+def answered() -> Metric:
+    """Share of replies that could be read as the answer type, right or wrong (``Score.value["answered"]``; NaN
+    values left out). A plain metric rather than Inspect's per-key form (``{"answered": [mean()]}``), which
+    deep-copies every sample score, metadata included, each time the metrics are computed."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        values = [v for v in (_value_of(s, "answered") for s in scores) if not math.isnan(v)]
+        return sum(values) / len(values) if values else math.nan
 
     return compute
 
@@ -136,7 +164,7 @@ def input_token_change(
             total = base = 0.0
             for row in table.values():
                 if fmt in row and baseline in row:
-                    a, b = _value_of(row[fmt], token_key), _value_of(row[baseline], token_key)
+                    a, b = _tokens_of(row[fmt], token_key), _tokens_of(row[baseline], token_key)
                     if math.isnan(a) or math.isnan(b):
                         continue
                     total, base = total + a, base + b
@@ -144,6 +172,22 @@ def input_token_change(
         return out
 
     return compute
+
+
+@score_reducer(name="coonbench/mean")
+def epoch_mean() -> ScoreReducer:
+    """Inspect's ``mean`` epoch reducer, with nothing to do for a sample scored once (its score is its mean).
+
+    Inspect reduces every sample's scores each time it computes the metrics (again and again while a task runs, for
+    its display), and its mean of one dict score costs a ``statistics.mean`` per value key: set as the task's
+    reducer (``Task(epochs=Epochs(1, epoch_mean()))``; ``--epochs`` still sets the count), it keeps that cost off
+    single-epoch runs and gives the same figures."""
+    mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        return scores[0] if len(scores) == 1 else mean(scores)
+
+    return reduce
 
 
 def answer_metrics(
@@ -155,7 +199,7 @@ def answer_metrics(
     """
     return [
         {"correct": [accuracy(), stderr()]},
-        {"answered": [mean()]},
+        answered(),
         accuracy_by(list(group_keys)),
         format_tokens(),
         input_token_change(baseline=baseline),
@@ -210,11 +254,10 @@ def answer_match(
         value = {
             "correct": 1.0 if ok else 0.0,
             "answered": 1.0 if readable else 0.0,
-            "input_tokens": float(meta.get("input_tokens", math.nan)),
             "usage_input_tokens": reported_input_tokens(state),
         }
         # No Score.metadata: the verdict opens the explanation and the answer type is in the sample's metadata.
-        # Inspect deep-copies every score once per value key each time it recomputes metrics (many times a run).
+        # Inspect deep-copies every score for each per-key metric (``correct``) each time it recomputes metrics.
         return Score(value=value, answer=completion, explanation=f"{CORRECT if ok else INCORRECT}: {why}")
 
     return score

@@ -31,3 +31,19 @@ def format_primer(variant: str = "short") -> Solver:
         return state
 
     return solve
+
+
+@solver(name="coonbench/primed_generate")
+def primed_generate(variant: str = "short") -> Solver:
+    """``format_primer`` then ``generate``, as one solver step.
+
+    Inspect records every solver of a task's plan with a span and a diff of the state's JSON (messages and metadata)
+    before and after it; a single step halves that bookkeeping, which on an instant model costs about a tenth of a
+    comprehension run (``benchmarks/overhead.py``).
+    """
+    insert = format_primer(variant)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        return await generate(await insert(state, generate))
+
+    return solve

@@ -130,8 +130,10 @@ def question_sample(
             subtype=q.subtype,
             sample_id=q.sample_id,
             answer_type=q.answer_type,
-            normalize_options=q.normalize_options,
-            question=q.question,  # the scorer does not take a name the question itself gives as the answer
+            **({"normalize_options": q.normalize_options} if q.normalize_options else {}),
+            # the scorer does not take a widget the question itself names as the answer (the question is in the
+            # input too: metadata carries it only where the scorer reads it, since Inspect copies metadata often)
+            **({"question": q.question} if q.answer_type == "widget-name" else {}),
         ),
     )
 
