@@ -87,6 +87,9 @@ ESCAPES = [
     "void f() { ctx(ctx); Ei(1); W.x; var `x; }".replace("var `x; ", ""),
     "var m = {'k': x ? a : b, 'j': c ? .5 : 1};",
     "var i = [Icon(Icons.home), const Icon(/* c */ Icons.add), Icon(Icons /* d */ .x), Icons.y, Icon(size: 2)];",
+    # closers glued as Dart's scanner reads them (tree-sitter splits `>>>` into `>` `>>`), and written apart
+    "var a = x.fold<Map<A, List<B>>>({}, f); Map<A, Map<B, List<C>>>? m; var s = a >>> b >> c;",
+    "List<List<int> > a; Map<A, List<List<B> >> b; var c = f<List<List<int>> >(x);",
 ]
 
 

@@ -28,12 +28,6 @@ VALID_DART = [
 VALID_COON = [encode(d) for d in VALID_DART] + [encode(VALID_DART[0], keep_comments=True, header=True)]
 
 
-def _silent(source: str, keep_comments: bool) -> str | None:
-    """Encode ``source``; when that succeeds, the first difference of its decode from the source, else None."""
-    coon = encode(source, keep_comments=keep_comments)
-    return token_difference(source, decode(coon), comments=keep_comments)
-
-
 ENCODE_TIME_LIMIT_S = 2.0
 """CPU limit for the verifying encode: on 10,000-deep input tree-sitter alone takes ~0.2 s per parse and encode
 needs three (program reading, fragment reading, its own output); everything else stays within 1 s."""
@@ -45,8 +39,8 @@ def _encode_contract(text: str) -> None:
             lambda t: encode(t, keep_comments=keep), text, (FormatError,), time_limit=ENCODE_TIME_LIMIT_S,
             label=f"coon encode keep={keep}",
         )
-        if coon is not None:
-            wrong = _silent(text, keep)
+        if coon is not None:  # the COON the contract call returned (a second encode could meet the parse budget)
+            wrong = token_difference(text, decode(coon), comments=keep)
             assert wrong is None, f"silent wrong decode of {text[:200]!r}: {wrong}"
 
 

@@ -381,12 +381,12 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
 
 
 def _merge_closers(toks: list[CTok]) -> list[CTok]:
-    """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` are written as one ``>>``/``>>>`` (Dart's own
+    """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` (and ``>>``) are written as one ``>>``/``>>>`` (Dart's own
     spelling; it parses to the same tree), instead of being kept apart by a space."""
     out: list[CTok] = []
     for tok in toks:
-        if tok.is_op(">") and out and out[-1].is_op(">", ">>"):
-            out[-1] = _ctok("op", out[-1].text + ">")
+        if tok.is_op(">", ">>") and out and out[-1].is_op(">", ">>") and len(out[-1].text) + len(tok.text) <= 3:
+            out[-1] = _ctok("op", out[-1].text + tok.text)  # tree-sitter reads a glued `>>>` as `>` `>>`
         else:
             out.append(tok)
     return out

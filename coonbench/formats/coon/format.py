@@ -270,7 +270,7 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
 
 
 class CoonFormat(Format):
-    """COON, coonbench dialect v3 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
+    """COON, coonbench dialect v4 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
     name = "coon"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-VERSION: Final = 3
+VERSION: Final = 4
 HEADER_PREFIX: Final = "%coon"
 
 # Widget (and other constructor) names → abbreviation. Expanded only in *call position*: directly before ``(``
