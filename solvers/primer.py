@@ -38,8 +38,8 @@ def primed_generate(variant: str = "short") -> Solver:
     """``format_primer`` then ``generate``, as one solver step.
 
     Inspect records every solver of a task's plan with a span and a diff of the state's JSON (messages and metadata)
-    before and after it; a single step halves that bookkeeping, which on an instant model costs about a tenth of a
-    comprehension run (``benchmarks/overhead.py``).
+    before and after it; as a second step the primer cost about 5% of the CPU time of a comprehension run on an
+    instant model (``benchmarks/overhead.py --parts``).
     """
     insert = format_primer(variant)
 
