@@ -42,7 +42,7 @@ def _plain(source: str, keep_comments: bool = False, short_uris: bool = True) ->
     """The document without the dictionary (and without short URIs), checked as ``encode`` checks its own."""
     unit = codec.parse_source(source)
     text = codec.encode_unit(unit, keep_comments=keep_comments, dictionary=False, short_uris=short_uris)
-    check_roundtrip(source, unit, text, keep_comments)
+    check_roundtrip(source, text, keep_comments)
     return text
 
 

@@ -568,8 +568,8 @@ def encode_unit(
 ) -> str:
     """A parsed Dart unit → COON body (no header, not verified: ``encode`` verifies).
 
-    Trailing commas are dropped unless ``trailing_commas``: the tree is the same without them, except where
-    tree-sitter-dart's choice between two readings depends on one (``encode`` then keeps them). ``dictionary``
+    Unless ``trailing_commas``, the trailing commas Dart ignores are dropped (``scan.insignificant_commas`` over
+    tree-sitter's leaves; where those leaves misread the source, ``encode`` keeps every one). ``dictionary``
     ``short_uris`` and ``directive_lists`` off give the document without those savings (what each is worth: the
     tests measure it)."""
     items = [it for it in _apply_macros(_items(unit, keep_comments, trailing_commas)) if it.kind != "lcolon"]

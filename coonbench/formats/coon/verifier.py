@@ -38,10 +38,9 @@ def verify_default() -> bool:
 _EXPECTED = "Dart that COON round-trips (encode(..., verify=False) skips this check)"
 
 
-def check_roundtrip(source: str, unit: ParsedUnit, coon: str, keep_comments: bool) -> None:
-    """Raise FormatError when ``coon`` does not decode to ``source``'s tokens (and comments, when kept).
-
-    ``unit`` is the source's parse: the check itself reads neither it nor a parse of the decoded Dart."""
+def check_roundtrip(source: str, coon: str, keep_comments: bool) -> None:
+    """Raise FormatError when ``coon`` does not decode to ``source``'s tokens (and comments, when kept): read by
+    Dart's scanner alone, neither the source's parse nor a parse of the decoded Dart."""
     try:
         texts, _ = decode_texts(coon)
     except FormatError as err:
@@ -82,7 +81,7 @@ def _with_trailing_commas(source: str, unit: ParsedUnit, keep_comments: bool, re
     leaves are not Dart's tokens (tree-sitter misreading the source), a dropped comma may be one that counts."""
     text = encode_unit(unit, keep_comments=keep_comments, trailing_commas=True)
     try:
-        check_roundtrip(source, unit, text, keep_comments)
+        check_roundtrip(source, text, keep_comments)
     except FormatError:
         raise refusal from None
     return text
@@ -108,7 +107,7 @@ def _encode(source: str, keep_comments: bool, header: bool, verify: bool | None)
         raise FormatError("Dart nested too deeply to encode", 1, 1, expected="less nesting") from None
     if verify if verify is not None else verify_default():
         try:
-            check_roundtrip(source, unit, text, keep_comments)
+            check_roundtrip(source, text, keep_comments)
         except FormatError as refusal:
             text = _with_trailing_commas(source, unit, keep_comments, refusal)
     return f"{HEADER_PREFIX} {VERSION}\n{text}" if header else text
