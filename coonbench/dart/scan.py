@@ -391,6 +391,11 @@ def _closers(text: str) -> int:
     return len(text) - text.count(" ") if text[0] == ">" and text.count(">") + text.count(" ") == len(text) else 0
 
 
+def _same_entry(want: str, got: str) -> bool:
+    """Equal, or a run of ``>`` the source writes apart against any run of as many ``>`` (see ``comparable``)."""
+    return want == got or (want[0] == ">" and " " in want and _closers(want) == _closers(got))
+
+
 def first_difference(
     source: str, other: str, *, comments: bool = False, loose: bool = True
 ) -> tuple[int, str, str] | None:
@@ -401,7 +406,7 @@ def first_difference(
     if want == got:
         return None
     for k, text in enumerate(want):
-        if k >= len(got) or (got[k] != text and not (text[0] == ">" and " " in text and _closers(text) == _closers(got[k]))):
+        if k >= len(got) or not _same_entry(text, got[k]):
             return where[k], text, got[k] if k < len(got) else "<end>"
     if len(got) > len(want):
         return len(source), "<end>", got[len(want)]

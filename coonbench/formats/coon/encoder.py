@@ -381,8 +381,8 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
 
 
 def _merge_closers(toks: list[CTok]) -> list[CTok]:
-    """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` (and ``>>``) are written as one ``>>``/``>>>`` (Dart's own
-    spelling; it parses to the same tree), instead of being kept apart by a space."""
+    """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` (and ``>>``) are written as one ``>>``/``>>>``
+    (Dart's own spelling; it parses to the same tree), instead of being kept apart by a space."""
     out: list[CTok] = []
     for tok in toks:
         if tok.is_op(">", ">>") and out and out[-1].is_op(">", ">>") and len(out[-1].text) + len(tok.text) <= 3:
