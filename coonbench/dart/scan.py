@@ -63,14 +63,47 @@ _DIGITS: Final = re.compile(r"[0-9][0-9_]*")
 _HEX: Final = re.compile(r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*")
 _OPERATOR: Final = re.compile("|".join(re.escape(op) for op in OPERATORS))
 _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
-# The common case in one match: whitespace, then a word (not the ``r`` of a raw string) or an operator (not a
-# comment's ``/``, not the ``.`` of ``.5``). Anything else (strings, numbers, comments) takes the general path.
-_FAST: Final = re.compile(
-    r"[ \t\r\n]*(?:(?P<identifier>(?!r['\"])[A-Za-z_$][A-Za-z0-9_$]*)|(?!/[/*]|\.[0-9])(?P<operator>"
-    + "|".join(re.escape(op) for op in OPERATORS)
-    + "))"
+# Code between strings and comments (``_HARD``) is read by one ``findall`` of ``_SEGMENT``: each match is one token
+# after its whitespace, as (space, word, number, operator, stray character); all empty at the segment's whitespace
+# end. Numbers are spelled out flat (a digit run may hold ``_`` but not end with one: ``1_`` is ``1`` then ``_``).
+_HARD: Final = re.compile(r"['\"]|/[/*]")
+_RUN: Final = r"[0-9][0-9_]*(?<=[0-9])"
+_EXP: Final = r"[eE][+-]?" + _RUN
+_NUMBER: Final = "|".join(
+    (
+        r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*(?<=[0-9A-Fa-f])",
+        _RUN + r"\." + _RUN + _EXP,
+        _RUN + r"\." + _RUN,
+        _RUN + _EXP,
+        _RUN,
+        r"\." + _RUN + _EXP,
+        r"\." + _RUN,
+    )
 )
-_FAST_KINDS: Final = ("", "identifier", "operator")
+
+
+def _operator_choices() -> str:
+    """``OPERATORS`` as one alternative per first character, the single-character ones as one class: the same
+    longest match, found without trying fifty alternatives in turn (``>(?:>>=|>>|>=|>|=)?``)."""
+    tails: dict[str, list[str]] = {}
+    for op in OPERATORS:  # longest first
+        tails.setdefault(op[0], []).append(op[1:])
+    single = "".join(re.escape(first) for first, rest in tails.items() if rest == [""])
+    several = [
+        re.escape(first) + "(?:" + "|".join(re.escape(t) for t in rest if t) + ")?"
+        for first, rest in tails.items()
+        if rest != [""]
+    ]
+    return "|".join(["[" + single + "]", *several])
+
+
+_SEGMENT: Final = re.compile(
+    r"([ \t\r\n]*)(?:([A-Za-z_$][A-Za-z0-9_$]*)|("
+    + _NUMBER
+    + ")|("
+    + _operator_choices()
+    + r")|([^ \t\r\n])|\Z)"
+)
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -180,17 +213,25 @@ def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
     # ``${`` interpolation. Empty: top-level code, where every token is emitted.
     stack: list[list] = []
     outer = 0  # start of the outermost open string
-    fast = _FAST.match
+    hard = _HARD.search
     while i < n:
         if not stack:
-            m = fast(text, i)
-            if m is not None:
-                group: int = m.lastindex or 0  # 1: a word, 2: an operator
-                start, i = m.span(group)
-                kinds.append(_FAST_KINDS[group])
-                texts.append(text[start:i])
-                starts.append(start)
-                continue
+            found = hard(text, i)
+            j = n if found is None else found.start()
+            if j > i:
+                # ``~//``: ``~/`` then ``/`` (the longest operator wins over the comment it would open)
+                end = j + 1 if text[j - 1] == "~" and j < n and text[j] == "/" else j
+                _segment(text, i, end, kinds, texts, starts)
+                i = end
+                if end > j:
+                    continue
+                if j < n and texts and texts[-1] == "r" and starts[-1] == j - 1 and text[j] in "'\"":
+                    kinds.pop()  # ``r'…'``: the word ``r`` is a raw string's prefix
+                    texts.pop()
+                    starts.pop()
+                    i = j - 1
+            if i >= n:
+                break
         if stack and stack[-1][0] is not None:
             i = _in_string(text, i, stack[-1], stack)
             if not stack:
@@ -241,6 +282,27 @@ def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
     return kinds, texts, starts
 
 
+def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], starts: list[int]) -> None:
+    """The tokens of ``text[i:end]``, code holding no string or comment (``_SEGMENT``), appended to the lists."""
+    for space, word, number, op, stray in _SEGMENT.findall(text, i, end):
+        i += len(space)
+        if word:
+            kinds.append("identifier")
+            texts.append(word)
+        elif op:
+            kinds.append("operator")
+            texts.append(op)
+        elif number:
+            kinds.append("number")
+            texts.append(number)
+        elif stray:
+            raise DartScanError(f"unexpected character {stray!r}", i)
+        else:
+            return  # whitespace to the end
+        starts.append(i)
+        i += len(texts[-1])
+
+
 def token_texts(text: str, *, comments: bool = False) -> list[str]:
     """The texts of ``scan(text)``, comments left out unless asked for (what two equivalent programs share)."""
     return [t.text for t in scan(text) if comments or t.kind != COMMENT]
@@ -261,12 +323,13 @@ and ``this`` (a ``(`` after those opens a parameter or argument list): after the
 parenthesised expression, pattern or type, so a record."""
 
 
-def _opens_arguments(prev: str, before: str) -> bool:
-    """Whether a ``(`` after ``prev`` (after ``before``) opens an argument or parameter list: after a name that is no
-    keyword (or a member's name, ``x.show(``) or after ``]`` (``a[0](``, ``operator [](``)."""
+def _opens_arguments(prev: str, before: str, named: bool) -> bool:
+    """Whether a ``(`` after ``prev`` (after ``before``; ``named``: ``prev`` is a name) opens an argument or parameter
+    list: after a name that is no keyword (or a member's name, ``x.show(``) or after ``]`` (``a[0](``,
+    ``operator [](``)."""
     if prev == "]":
         return True
-    return _NAME.fullmatch(prev) is not None and (prev not in KEYWORDS or before in _MEMBER_ACCESS)
+    return named and (prev not in KEYWORDS or before in _MEMBER_ACCESS)
 
 
 _FUNCTION_BODY: Final = frozenset({"{", "=>", "async", "sync"})
@@ -292,8 +355,9 @@ def insignificant_commas(texts: list[str]) -> set[int]:
     prev, before = "", ""
     for k, text in enumerate(texts):
         if text in _OPENING:
-            record = text == " (" or (text == "(" and not _opens_arguments(prev, before))
-            frames.append([int(record), 0, 0, k + 1, int(_NAME.fullmatch(prev) is not None)])
+            named = _NAME.fullmatch(prev) is not None
+            record = text == " (" or (text == "(" and not _opens_arguments(prev, before, named))
+            frames.append([int(record), 0, 0, k + 1, int(named)])
             braces.append(text == "{")
         elif text in _CLOSING:
             frame = frames.pop() if frames else [0, 0, 0, k, 0]
