@@ -400,7 +400,8 @@ def _comparable(
 ) -> tuple[list[str], list[int]]:
     texts: list[str] = []
     offsets: list[int] = []
-    code: list[int] = []  # indices in ``texts`` of the tokens that are no comment
+    code: list[int] = []  # with ``comments``: indices in ``texts`` of the tokens that are no comment (else all)
+    last_code = -1  # index in ``texts`` of the last token that is no comment
     after_name = False  # the last tokens were ``@`` and a (dotted) name
     expect_name = False
     prev_end = -1
@@ -425,23 +426,27 @@ def _comparable(
         if (
             text[0] == ">"
             and not commented
-            and code
-            and texts[code[-1]][-1] == ">"
+            and last_code >= 0
+            and texts[last_code][-1] == ">"
             and text.count(">") == len(text)
-            and texts[code[-1]].count(">") + texts[code[-1]].count(" ") == len(texts[code[-1]])
+            and texts[last_code].count(">") + texts[last_code].count(" ") == len(texts[last_code])
         ):
-            texts[code[-1]] += " " + text  # ``> >`` (see ``comparable``)
+            texts[last_code] += " " + text  # ``> >`` (see ``comparable``)
             continue
         texts.append(text)
         offsets.append(start)
-        code.append(len(texts) - 1)
+        last_code = len(texts) - 1
+        if comments:
+            code.append(last_code)
         commented = False
     if not loose:
         return texts, offsets
-    dropped = insignificant_commas(texts if len(code) == len(texts) else [texts[k] for k in code])
-    if not dropped:
+    if not comments or len(code) == len(texts):
+        gone = insignificant_commas(texts)
+    else:
+        gone = {code[k] for k in insignificant_commas([texts[k] for k in code])}
+    if not gone:
         return texts, offsets
-    gone = {code[k] for k in dropped}
     return [t for k, t in enumerate(texts) if k not in gone], [o for k, o in enumerate(offsets) if k not in gone]
 
 
