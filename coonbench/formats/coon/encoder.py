@@ -60,14 +60,27 @@ class _Item:
         self.spaced = False  # a ``(`` detached from the annotation name before it (``annotations``)
 
 
+_WRITTEN_AS_IS: Final = frozenset(("comment", "documentation_comment", "block_comment", "script_tag"))
+# An ASCII first character's kind (but ``.``, see ``_classify``), looked up instead of asked for each token.
+_FIRST_KINDS: Final = {
+    c: "num" if c.isdigit() else "word" if c.isalpha() or c in "_$" else "op" for c in map(chr, range(128)) if c != "."
+}
+
+
 def _classify(text: str, node_type: str) -> str:
-    if node_type in ("comment", "documentation_comment", "block_comment", "script_tag"):
+    if node_type in _WRITTEN_AS_IS:
         return "comment"  # written as it is (the script tag is kept with or without comments: it is no comment)
     if node_type == "string_literal":
         return "str"
-    if text[0].isdigit() or (text[0] == "." and len(text) > 1):
+    first = text[0]
+    if first == ".":
+        return "num" if len(text) > 1 else "op"
+    kind = _FIRST_KINDS.get(first)
+    if kind is not None:
+        return kind
+    if first.isdigit():
         return "num"
-    if text[0].isalpha() or text[0] in "_$":
+    if first.isalpha():
         return "word"
     return "op"
 
@@ -289,30 +302,38 @@ def _ctok(kind: str, text: str) -> CTok:
 def _to_ctoks(items: list[_Item]) -> list[CTok]:
     """Items → COON tokens: words abbreviated or escaped so that ``reading`` gives back what the tree said."""
     # First draft: every word and label in its plain spelling, labels with colon; then fix each against reading.
-    draft: list[tuple[CTok, _Item | None]] = []
+    toks: list[CTok] = []  # the draft: each token, and for a word or label its item (two lists, no pair per token)
+    words: list[_Item | None] = []
     for item in items:
-        if item.kind == "label":
-            draft.append((_ctok("ident", item.text), item))
-            draft.append((_ctok("op", ":"), None))
-        elif item.kind == "ilabel":
-            draft.append((_ctok("ident", LABELS.get(item.text, item.text)), item))
-        elif item.kind == "word":
-            draft.append((_ctok("ident", item.text), item))
+        kind = item.kind
+        if kind == "word":
+            toks.append(_ctok("ident", item.text))
+            words.append(item)
+        elif kind == "label":
+            toks.append(_ctok("ident", item.text))
+            words.append(item)
+            toks.append(_ctok("op", ":"))
+            words.append(None)
+        elif kind == "ilabel":
+            toks.append(_ctok("ident", LABELS.get(item.text, item.text)))
+            words.append(item)
         elif item.spaced:
-            draft.append((CTok("op", "(", 0, 0, True), None))
-        elif item.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash", "ofc"):
-            draft.append((_ctok(item.kind, item.text), None))
+            toks.append(CTok("op", "(", 0, 0, True))
+            words.append(None)
+        elif kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash", "ofc"):
+            toks.append(_ctok(kind, item.text))
+            words.append(None)
         else:  # pragma: no cover - every kind is handled above
-            raise AssertionError(item.kind)
-    toks = [t for t, _ in draft]
+            raise AssertionError(kind)
     prevs, nexts = significant(toks)
     out: list[CTok] = []
     skip_colon = False
-    for i, (tok, it) in enumerate(draft):
-        if skip_colon and tok.is_op(":"):
+    for i, tok in enumerate(toks):
+        if skip_colon and tok.kind == "op" and tok.text == ":":
             skip_colon = False
             continue
         skip_colon = False
+        it = words[i]
         if it is None:
             out.append(tok)
             continue
@@ -323,14 +344,14 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             out.append(tok)
             continue
         if it.kind == "label":
-            after = nexts[i + 1] if i + 1 < len(draft) else None  # the value's first token (colon skipped)
+            after = nexts[i + 1] if i + 1 < len(toks) else None  # the value's first token (colon skipped)
             word = LABELS.get(it.text, it.text)
             choices: list[tuple[CTok, bool]] = []  # (token, keeps its colon)
             const_call = (  # ``label: const (…)`` must keep its colon: colon-less it reads as an implied constructor
                 it.text in IMPLIED
-                and i + 3 < len(draft)
-                and draft[i + 2][0].text == "const"
-                and draft[i + 3][0].is_op("(")
+                and i + 3 < len(toks)
+                and toks[i + 2].text == "const"
+                and toks[i + 3].is_op("(")
             )
             if after is not None and (after.kind in OPERAND_KINDS or after.is_op(".")) and not const_call:
                 choices.append((_ctok("ident", word), False))
@@ -357,9 +378,9 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
         if (
             it.text in CALL_ENUMS
             and not it.implied
-            and i + 2 < len(draft)
-            and draft[i + 1][0].is_op("(")
-            and draft[i + 2][0].is_op(".")
+            and i + 2 < len(toks)
+            and toks[i + 1].is_op("(")
+            and toks[i + 2].is_op(".")
         ):
             out.append(_ctok("esc", it.text))  # ``Icon(.x)`` as written: escaped, or the decoder adds ``Icons``
             continue
@@ -368,11 +389,11 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             candidates.append(_ctok("ident", WIDGETS[it.text]))
         if it.text in TYPES:
             candidates.append(_ctok("ident", TYPES[it.text]))
-        candidates.append(_ctok("ident", it.text))
-        colon_follows = nxt is not None and nxt.is_op(":")
+        candidates.append(tok)  # the plain spelling (the draft's token)
+        colon_follows = nxt is not None and nxt.kind == "op" and nxt.text == ":"
         for cand in candidates:
-            got = reading(cand, prev, nxt)
-            if got == ("ident", it.text) or (colon_follows and got == ("label", it.text) and it.text not in ENUM_LABELS):
+            role, value = reading(cand, prev, nxt)
+            if value == it.text and (role == "ident" or (colon_follows and role == "label" and value not in ENUM_LABELS)):
                 out.append(cand)
                 break
         else:
