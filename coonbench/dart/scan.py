@@ -64,27 +64,22 @@ _HEX: Final = re.compile(r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*")
 _OPERATOR: Final = re.compile("|".join(re.escape(op) for op in OPERATORS))
 _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
 # Code between strings and comments (``_HARD``) is read by one ``findall`` of ``_SEGMENT``: each match is one token
-# after its whitespace, as (space, word, number, operator, stray character); all empty at the segment's whitespace
-# end. Numbers are spelled out flat (a digit run may hold ``_`` but not end with one: ``1_`` is ``1`` then ``_``).
+# after its whitespace, as (space, token, stray character); all empty at the segment's whitespace end. A token's
+# kind is its first character's (``_segment``). Numbers are spelled out flat (a digit run may hold ``_`` but not
+# end with one: ``1_`` is ``1`` then ``_``).
 _HARD: Final = re.compile(r"['\"]|/[/*]")
 _RUN: Final = r"[0-9][0-9_]*(?<=[0-9])"
 _EXP: Final = r"[eE][+-]?" + _RUN
-_NUMBER: Final = "|".join(
-    (
-        r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*(?<=[0-9A-Fa-f])",
-        _RUN + r"\." + _RUN + _EXP,
-        _RUN + r"\." + _RUN,
-        _RUN + _EXP,
-        _RUN,
-        r"\." + _RUN + _EXP,
-        r"\." + _RUN,
-    )
+_NUMBER: Final = (
+    r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*(?<=[0-9A-Fa-f])"
+    + f"|{_RUN}(?:\\.{_RUN}{_EXP}|\\.{_RUN}|{_EXP}|)"
+    + f"|\\.{_RUN}(?:{_EXP}|)"
 )
 
 
-def _operator_choices() -> str:
-    """``OPERATORS`` as one alternative per first character, the single-character ones as one class: the same
-    longest match, found without trying fifty alternatives in turn (``>(?:>>=|>>|>=|>|=)?``)."""
+def _operator_choices() -> tuple[str, str]:
+    """``OPERATORS`` as a class of the single-character ones and one alternative per first character of the others:
+    the same longest match, found without trying fifty alternatives in turn (``>(?:>>=|>>|>=|>|=)?``)."""
     tails: dict[str, list[str]] = {}
     for op in OPERATORS:  # longest first
         tails.setdefault(op[0], []).append(op[1:])
@@ -94,16 +89,20 @@ def _operator_choices() -> str:
         for first, rest in tails.items()
         if rest != [""]
     ]
-    return "|".join(["[" + single + "]", *several])
+    return "[" + single + "]", "|".join(several)
 
 
 _SEGMENT: Final = re.compile(
-    r"([ \t\r\n]*)(?:([A-Za-z_$][A-Za-z0-9_$]*)|("
+    r"([ \t\r\n]*)(?:([A-Za-z_$][A-Za-z0-9_$]*|"
+    + _operator_choices()[0]
+    + "|"
     + _NUMBER
-    + ")|("
-    + _operator_choices()
+    + "|"
+    + _operator_choices()[1]
     + r")|([^ \t\r\n])|\Z)"
 )
+_IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+_DIGIT: Final = frozenset("0123456789")
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -284,23 +283,23 @@ def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
 
 def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], starts: list[int]) -> None:
     """The tokens of ``text[i:end]``, code holding no string or comment (``_SEGMENT``), appended to the lists."""
-    for space, word, number, op, stray in _SEGMENT.findall(text, i, end):
+    for space, token, stray in _SEGMENT.findall(text, i, end):
         i += len(space)
-        if word:
-            kinds.append("identifier")
-            texts.append(word)
-        elif op:
-            kinds.append("operator")
-            texts.append(op)
-        elif number:
-            kinds.append("number")
-            texts.append(number)
+        if token:
+            first = token[0]
+            if first in _IDENTIFIER_START:
+                kinds.append("identifier")
+            elif first in _DIGIT or (first == "." and len(token) > 1 and token[1] in _DIGIT):
+                kinds.append("number")
+            else:
+                kinds.append("operator")
+            texts.append(token)
         elif stray:
             raise DartScanError(f"unexpected character {stray!r}", i)
         else:
             return  # whitespace to the end
         starts.append(i)
-        i += len(texts[-1])
+        i += len(token)
 
 
 def token_texts(text: str, *, comments: bool = False) -> list[str]:
