@@ -405,11 +405,16 @@ def _merge_closers(toks: list[CTok]) -> list[CTok]:
     """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` (and ``>>``) are written as one ``>>``/``>>>``
     (Dart's own spelling; it parses to the same tree), instead of being kept apart by a space."""
     out: list[CTok] = []
+    closing = False  # the last token written is ``>`` or ``>>``
     for tok in toks:
-        if tok.is_op(">", ">>") and out and out[-1].is_op(">", ">>") and len(out[-1].text) + len(tok.text) <= 3:
-            out[-1] = _ctok("op", out[-1].text + tok.text)  # tree-sitter reads a glued `>>>` as `>` `>>`
+        if tok.kind == "op" and (tok.text == ">" or tok.text == ">>"):
+            if closing and len(out[-1].text) + len(tok.text) <= 3:
+                out[-1] = _ctok("op", out[-1].text + tok.text)  # tree-sitter reads a glued `>>>` as `>` `>>`
+                continue
+            closing = True
         else:
-            out.append(tok)
+            closing = False
+        out.append(tok)
     return out
 
 
@@ -542,12 +547,17 @@ def _join(toks: list[CTok]) -> str:
 def _short_uris(toks: list[CTok]) -> list[CTok]:
     """Package and relative URIs of ``import``/``export``/``part`` directives in their short form (``import
     ':provider'``, ``import '../a/b'``)."""
-    out = list(toks)
-    for k, (tok, prev) in enumerate(zip(toks, significant(toks)[0])):
+    out = toks
+    prev: CTok | None = None  # the last token that is no comment
+    for k, tok in enumerate(toks):
         if tok.kind == "str" and names_uri(prev):
             short = short_uri(tok.text)
             if short is not None:
+                if out is toks:
+                    out = list(toks)
                 out[k] = _ctok("str", short)
+        if tok.kind != "comment":
+            prev = tok
     return out
 
 
@@ -560,7 +570,8 @@ def _directive_lists(toks: list[CTok]) -> list[CTok]:
     while k < n:
         tok = toks[k]
         if (
-            tok.is_op(";")
+            tok.kind == "op"
+            and tok.text == ";"
             and k >= 2
             and k + 2 < n
             and toks[k - 1].kind == "str"

@@ -209,6 +209,8 @@ def check_brackets(texts: Sequence[str], origins: Sequence[Any]) -> None:
     """
     stack: list[int] = []
     for k, text in enumerate(texts):
+        if len(text) != 1:
+            continue  # every bracket is one character
         if text in OPENERS:
             stack.append(k)
         elif text in CLOSERS:
