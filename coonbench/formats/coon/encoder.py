@@ -12,6 +12,7 @@ from typing import Final
 import tree_sitter
 
 from coonbench.dart.annotations import detached_names
+from coonbench.dart.equivalence import unit_scan
 from coonbench.dart.minify import LINE_ENDED, needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import Token, unit_tokens
@@ -119,7 +120,9 @@ def parse_source(source: str) -> ParsedUnit:
 
 def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list[_Item]:
     toks = unit_tokens(unit, comments=keep_comments)
-    detached = detached_names(unit)
+    # the annotations' ``@`` leaves, from the walk: their names are found without a query over the whole tree
+    ats = [t.node for t in unit_scan(unit).code if t.text == "@" and t.parent == "annotation"]
+    detached = detached_names(unit, ats)
     items: list[_Item] = []
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
