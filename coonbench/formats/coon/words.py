@@ -86,6 +86,13 @@ def reading(tok: CTok, prev: CTok | None, nxt: CTok | None) -> tuple[str, str]:
 
 def significant(tokens: list[CTok]) -> tuple[list[CTok | None], list[CTok | None]]:
     """For each token, the previous and next non-comment token (comments are transparent to every rule)."""
+    if tokens and not any(tok.kind == "comment" for tok in tokens):  # no comment: the neighbours, by slicing
+        before: list[CTok | None] = [None]
+        before.extend(tokens[:-1])
+        following: list[CTok | None] = []
+        following.extend(tokens[1:])
+        following.append(None)
+        return before, following
     prevs: list[CTok | None] = []
     last: CTok | None = None
     for tok in tokens:
