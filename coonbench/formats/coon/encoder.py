@@ -43,6 +43,7 @@ from coonbench.formats.base import FormatError
 _MACROS_BY_LENGTH: Final = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
 # Named constructors with a widget word: (Type, ".", name) → the dotted name (one COON word).
 _DOTTED: Final = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
+_DOTTED_TYPES: Final = frozenset(key[0] for key in _DOTTED)
 _RECORD_PARENTS: Final = ("record_literal", "record_type", "record_pattern")
 
 
@@ -236,8 +237,13 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
             out.append(_Item("#", None, "ofc"))  # ``Theme.of(context)`` → ``Theme#``
             i += 5
             continue
-        at_item = bool(out) and out[-1].kind == "op" and out[-1].text in ("(", ",")
-        if items[i].kind == "label" and text in IMPLIED_TOKENS and at_item:
+        if (
+            items[i].kind == "label"
+            and text in IMPLIED_TOKENS
+            and bool(out)
+            and out[-1].kind == "op"
+            and out[-1].text in ("(", ",")
+        ):
             k = i + 1 + (i + 1 < n_items and items[i + 1].kind == "lcolon")
             has_const = k < n_items and texts[k] == "const" and items[k].kind == "word"
             seq = IMPLIED_TOKENS[text]
@@ -255,7 +261,8 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
                 i = end
                 continue
         if (
-            items[i].kind == "word"
+            text in _DOTTED_TYPES
+            and items[i].kind == "word"
             and tuple(texts[i : i + 3]) in _DOTTED
             and i + 3 < n_items
             and texts[i + 3] == "("
@@ -454,22 +461,24 @@ def _alias(toks: list[CTok]) -> list[CTok]:
             seen = counts[kind]
             seen[tok.text] = seen.get(tok.text, 0) + 1
         prev_kind = kind
-    chosen = {
-        (kind, text)
-        for kind, seen in counts.items()
-        for text, n in seen.items()
-        if n > 1
-        and (n - 1) * (_lexeme_cost(_spell(_ctok(kind, text))) - ALIAS_REF_COST) > ALIAS_DEF_COST
-        and _one_lexeme((kind, text))
-    }
+    chosen: dict[str, set[str]] = {}  # kind → the texts aliased (looked up per token without a pair)
+    for kind, seen in counts.items():
+        for text, n in seen.items():
+            if (
+                n > 1
+                and (n - 1) * (_lexeme_cost(_spell(_ctok(kind, text))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+                and _one_lexeme((kind, text))
+            ):
+                chosen.setdefault(kind, set()).add(text)
     if not chosen:
         return toks
     out: list[CTok] = []
     number: dict[tuple[str, str], int] = {}
     for k, tok in enumerate(toks):
         if eligible[k]:
-            key = (tok.kind, tok.text)
-            if key in chosen:
+            aliased = chosen.get(tok.kind)
+            if aliased is not None and tok.text in aliased:
+                key = (tok.kind, tok.text)
                 if key in number:
                     out.append(_ctok("ref", str(number[key])))
                     continue
@@ -495,6 +504,8 @@ def _one_lexeme(key: tuple[str, str]) -> bool:
 
 
 def _spell(tok: CTok) -> str:
+    if tok.kind == "ident" or tok.kind == "op":
+        return tok.text  # most tokens: written as they are
     if tok.kind == "ref":
         return "\\" + tok.text
     if tok.kind == "esc":
