@@ -180,12 +180,18 @@ def _gaps(items: list[str | Group]) -> list[str]:
     gaps: list[str] = []
     prev = prev2 = ""
     for it in items:
-        gaps.append(_gap(prev, prev2, _first(it)))
-        prev2, prev = prev, _last(it)
+        if isinstance(it, str):  # ``_first`` and ``_last`` written out: this runs for every token
+            gaps.append(_gap(prev, prev2, it))
+            prev2, prev = prev, it
+        else:
+            gaps.append(_gap(prev, prev2, it.open))
+            prev2, prev = prev, it.close
     return gaps
 
 
 def _hard_token(item: str) -> bool:
+    if item[:1] not in "/#" and "\n" not in item:
+        return False  # most tokens: neither line-ended nor holding a line break
     return item.startswith(LINE_ENDED) or ("\n" in item and not item.startswith(("'", '"', "r")))
 
 
