@@ -396,14 +396,15 @@ def insignificant_commas(texts: list[str]) -> set[int]:
     names: dict[str, bool] = {}  # token text → whether it is a name (the same few names open most brackets)
     prev, before = "", ""
     for k, text in enumerate(texts):
-        if text in _OPENING:
+        short = len(text) <= 2  # every bracket: most tokens are answered without hashing their text
+        if short and text in _OPENING:
             named = names.get(prev)
             if named is None:
                 named = names[prev] = _NAME.fullmatch(prev) is not None
             record = text == " (" or (text == "(" and not _opens_arguments(prev, before, named))
             frames.append([int(record), 0, 0, k + 1, int(named)])
             braces.append(text == "{")
-        elif text in _CLOSING:
+        elif short and text in _CLOSING:
             frame = frames.pop() if frames else [0, 0, 0, k, 0]
             if braces:
                 braces.pop()
