@@ -202,10 +202,8 @@ def scan(text: str) -> list[DartToken]:
 
 
 def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[int]]:
-    """``scan`` as three lists (kinds, texts, offsets): no object per token (the encoder's check scans every
-    document twice). Without ``offsets`` the third list stays empty and a ``(`` after whitespace is of kind
-    ``SPACED_OPEN`` (all that ``_comparable`` reads of the offsets); a stray character is then reported by reading
-    the text again with them."""
+    """``scan`` as three lists (kinds, texts, offsets): no object per token. Without ``offsets`` the third stays
+    empty and a ``(`` after whitespace is of kind ``SPACED_OPEN`` (all ``_comparable`` reads of offsets)."""
     kinds: list[str] = []
     texts: list[str] = []
     starts: list[int] = []
@@ -228,24 +226,9 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
             found = hard(text, i)
             j = n if found is None else found.start()
             if j > i:
-                # ``~//``: ``~/`` then ``/`` (the longest operator wins over the comment it would open)
-                end = j + 1 if text[j - 1] == "~" and j < n and text[j] == "/" else j
-                if offsets:
-                    _segment(text, i, end, kinds, texts, starts)
-                    glued_r = bool(texts) and texts[-1] == "r" and starts[-1] == j - 1
-                elif _segment_tokens(text, i, end, kinds, texts):
-                    glued_r = texts[-1] == "r" and text[j - 1] == "r"  # the segment's last token ends at j
-                else:
-                    glued_r = False
-                i = end
-                if end > j:
+                i = _code(text, i, j, kinds, texts, starts, offsets)
+                if i > j:
                     continue
-                if j < n and glued_r and text[j] in "'\"":
-                    kinds.pop()  # ``r'…'``: the word ``r`` is a raw string's prefix
-                    texts.pop()
-                    if offsets:
-                        starts.pop()
-                    i = j - 1
             if i >= n:
                 break
         if stack and stack[-1][0] is not None:
@@ -298,6 +281,29 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
     if stack:
         raise DartScanError("unterminated string", outer)
     return kinds, texts, starts
+
+
+def _code(
+    text: str, i: int, j: int, kinds: list[str], texts: list[str], starts: list[int], offsets: bool
+) -> int:
+    """Read the code from ``i`` to ``j`` (where a string or comment starts, or the end): the offset to go on from."""
+    n = len(text)
+    # ``~//``: ``~/`` then ``/`` (the longest operator wins over the comment it would open)
+    end = j + 1 if text[j - 1] == "~" and j < n and text[j] == "/" else j
+    if offsets:
+        _segment(text, i, end, kinds, texts, starts)
+        glued_r = bool(texts) and texts[-1] == "r" and starts[-1] == j - 1
+    elif _segment_tokens(text, i, end, kinds, texts):
+        glued_r = texts[-1] == "r" and text[j - 1] == "r"  # the segment's last token ends at j
+    else:
+        glued_r = False
+    if end == j and j < n and glued_r and text[j] in "'\"":
+        kinds.pop()  # ``r'…'``: the word ``r`` is a raw string's prefix
+        texts.pop()
+        if offsets:
+            starts.pop()
+        return j - 1
+    return end
 
 
 def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], starts: list[int]) -> None:
