@@ -128,8 +128,11 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
     kinds = [_classify(t.text, t.type) for t in toks]
-    code = [k for k, kind in enumerate(kinds) if kind != "comment"]
-    droppable = {code[j] for j in insignificant_commas([toks[k].text for k in code])}
+    if "comment" in kinds:
+        code = [k for k, kind in enumerate(kinds) if kind != "comment"]
+        droppable = {code[j] for j in insignificant_commas([toks[k].text for k in code])}
+    else:  # every token is code: its index is its own
+        droppable = insignificant_commas([t.text for t in toks])
     next_sig: list[str | None] = [None] * len(toks)
     last: str | None = None
     for k in range(len(toks) - 1, -1, -1):
