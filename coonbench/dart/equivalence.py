@@ -172,12 +172,13 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
     depth = 0
     above = ["", ""]  # the types of the nodes above the current one (two sentinels)
     # kind_id → type: ``node.type`` makes a new string each call (then hashed by every set lookup), an id is a number
-    types: dict[int, str] = {}
+    types: list[str | None] = []
     while True:
         node = cursor.node
         kind_id: int = node.kind_id
-        kind = types.get(kind_id)
+        kind = types[kind_id] if kind_id < len(types) else None
         if kind is None:
+            types.extend([None] * (kind_id + 1 - len(types)))
             kind = types[kind_id] = node.type
         if kind in _WHOLE_TYPES:
             start: int = node.start_byte
