@@ -171,8 +171,7 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
     first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     depth = 0
     above = ["", ""]  # the types of the nodes above the current one (two sentinels)
-    # kind_id → type: ``node.type`` makes a new string each call (then hashed by every set lookup), an id is a number
-    types: list[str | None] = []
+    types: list[str | None] = []  # by kind_id: ``node.type`` makes a new string each call, an id is a number
     while True:
         node = cursor.node
         kind_id: int = node.kind_id

@@ -121,6 +121,20 @@ def lex(text: str) -> list[CTok]:
                 i += 1
             continue
         col = i - line_start + 1
+        if ch == "\\":  # one token in twenty: read before the rarer sigils, strings and comments
+            # per-document dictionary: ``\N`` repeats alias N; ``\`` directly before a word or string defines one
+            m = _DIGITS.match(text, i + 1)
+            if m:
+                append(CTok("ref", m.group(), line, col))
+                i = m.end()
+            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or is_string_start(text, i + 1):
+                append(CTok("def", "\\", line, col))
+                i += 1
+            else:
+                raise FormatError(
+                    "bad prefix '\\'", line, col, expected="a number (\\3 = alias 3) or a word or string to define"
+                )
+            continue
         if is_string_start(text, i):
             end = scan_string(text, i, line, col)
             append(CTok("str", text[i:end], line, col))
@@ -165,19 +179,6 @@ def lex(text: str) -> list[CTok]:
             else:
                 raise FormatError(
                     "bad prefix '@'", line, col, expected="a number (@16 = EdgeInsets.all(16)) or an annotation name"
-                )
-        elif ch == "\\":
-            # per-document dictionary: ``\N`` repeats alias N; ``\`` directly before a word or string defines one
-            m = _DIGITS.match(text, i + 1)
-            if m:
-                append(CTok("ref", m.group(), line, col))
-                end = m.end()
-            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or is_string_start(text, i + 1):
-                append(CTok("def", "\\", line, col))
-                end = i + 1
-            else:
-                raise FormatError(
-                    "bad prefix '\\'", line, col, expected="a number (\\3 = alias 3) or a word or string to define"
                 )
         elif ch == "#":
             m = _IDENT.match(text, i + 1)
