@@ -307,5 +307,6 @@ def format_dart(tokens: list[str]) -> str:
         if type(piece) is str:
             put(piece)
         else:
-            push(reversed(_expand(*piece)))
+            group, indent = piece
+            push(reversed(_expand(group, indent)))
     return "".join(out) + "\n"
