@@ -104,7 +104,7 @@ def join_tokens(tokens: Iterable[str]) -> str:
     for tok in tokens:
         if not prev:
             pass
-        elif prev.startswith(LINE_ENDED):
+        elif prev[0] in "/#" and prev.startswith(LINE_ENDED):
             out.append("\n")
         elif tok and space_between(prev, tok):
             out.append(" ")

@@ -334,6 +334,8 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
         elif kind == "ilabel":
             toks.append(_ctok("ident", LABELS.get(item.text, item.text)))
             words.append(item)
+        elif kind == "lcolon":
+            continue  # a label's colon: the label carries it (kept until macros have matched)
         elif item.spaced:
             toks.append(CTok("op", "(", 0, 0, True))
             words.append(None)
@@ -628,8 +630,7 @@ def encode_unit(
     tree-sitter's leaves; where those leaves misread the source, ``encode`` keeps every one). ``dictionary``
     ``short_uris`` and ``directive_lists`` off give the document without those savings (what each is worth: the
     tests measure it)."""
-    items = [it for it in _apply_macros(_items(unit, keep_comments, trailing_commas)) if it.kind != "lcolon"]
-    toks = _merge_closers(_to_ctoks(items))
+    toks = _merge_closers(_to_ctoks(_apply_macros(_items(unit, keep_comments, trailing_commas))))
     if short_uris:
         toks = _short_uris(toks)
     if directive_lists:
