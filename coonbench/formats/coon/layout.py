@@ -15,6 +15,7 @@ from coonbench.dart.minify import LINE_ENDED, needs_space
 WIDTH: Final = 80
 INDENT: Final = "  "
 _OPEN: Final = {"(": ")", "[": "]", "{": "}"}
+_CLOSE: Final = frozenset(_OPEN.values())
 # A ``{`` after one of these starts a collection (map/set literal, optional parameters), not a block.
 _COLLECTION_PREV: Final = frozenset(
     "= ( , : [ return => const ? ?? > yield async* sync* ... ...? ! ( || && + ==".split()
@@ -51,7 +52,7 @@ def _tree(tokens: list[str]) -> list[str | Group]:
             stack[-1].append(g)
             stack.append(g.items)
             groups.append(g)
-        elif tok in (")", "]", "}") and groups:
+        elif tok in _CLOSE and groups:
             g = groups.pop()
             g.close = tok
             if tok == "}" and not g.block and ";" in g.items:
