@@ -109,6 +109,12 @@ _STRAY: Final = re.compile(r"[^ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(se
 """A character that starts no token in code (every operator character is an operator by itself)."""
 _IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _DIGIT: Final = frozenset("0123456789")
+_SIMPLE_STRING: Final = re.compile(
+    "|".join(
+        f"{raw}{q}(?!{q}{q})[^{q}{stops}\\r\\n]*{q}" for q in ("'", '"') for raw, stops in (("", "\\\\$"), ("r", ""))
+    )
+)
+"""A string literal on one line with no escape or interpolation (``'…'``, ``r"…"``; a triple quote opens none)."""
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -201,8 +207,7 @@ def scan(text: str) -> list[DartToken]:
 
 
 def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[int]]:
-    """``scan`` as three lists (kinds, texts, offsets): no object per token. Without ``offsets`` only the texts
-    (``_comparable_texts`` reads them), a ``(`` after whitespace read with its whitespace."""
+    """``scan`` as lists (kinds, texts, offsets); without ``offsets`` the texts alone (``_comparable_texts``)."""
     kinds: list[str] = []
     texts: list[str] = []
     starts: list[int] = []
@@ -242,12 +247,13 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
         if ch in " \t\r\n":
             i = _SPACE.match(text, i).end()  # type: ignore[union-attr]
             continue
-        start = i
-        kind = "operator"
+        start, kind = i, "operator"
         if ch == "/" and text.startswith("//", i):
             kind, i = COMMENT, _LINE_COMMENT.match(text, i).end()  # type: ignore[union-attr]
         elif ch == "/" and text.startswith("/*", i):
             kind, i = COMMENT, _block_comment_end(text, i)
+        elif ch in "'\"r" and (simple := _SIMPLE_STRING.match(text, i)) is not None:
+            kind, i = "string", simple.end()  # one line, no escape or interpolation: read in one match
         elif ch in "'\"r" and (opened := _string_open(text, i)) is not None:
             raw, delim, i = opened
             if not stack:
