@@ -67,7 +67,11 @@ _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
 # after its whitespace, as (space, token, stray character); all empty at the segment's whitespace end. A token's
 # kind is its first character's (``_segment``). Numbers are spelled out flat (a digit run may hold ``_`` but not
 # end with one: ``1_`` is ``1`` then ``_``).
-_HARD: Final = re.compile(r"['\"]|/[/*]")
+# A run of code also ends before a character that starts no token (every operator character is an operator by
+# itself): the general path reports it.
+_HARD: Final = re.compile(
+    r"['\"]|/[/*]|[^ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS))))) + "]"
+)
 _RUN: Final = r"[0-9][0-9_]*(?<=[0-9])"
 _EXP: Final = r"[eE][+-]?" + _RUN
 _NUMBER: Final = (
@@ -105,8 +109,6 @@ _TOKEN: Final = _SEGMENT.pattern[len(r"([ \t\r\n]*)(?:(") : -len(r")|([^ \t\r\n]
 # ``_SEGMENT`` without offsets (``_lex(…, offsets=False)``): the tokens alone, whitespace skipped unless a ``(``
 # follows it, which is then read with it (``  (``: the one place where whitespace tells readings apart).
 _SEGMENT_TOKENS: Final = re.compile(r"(?:[ \t\r\n]++(?!\()|)(" + _TOKEN + r"|[ \t\r\n]+\(|[^ \t\r\n]|\Z)")
-_STRAY: Final = re.compile(r"[^ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS))))) + "]")
-"""A character that starts no token in code (every operator character is an operator by itself)."""
 _IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _DIGIT: Final = frozenset("0123456789")
 _SIMPLE_STRING: Final = re.compile(
@@ -334,9 +336,6 @@ def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], st
 
 def _segment_tokens(text: str, i: int, end: int, texts: list[str]) -> int:
     """``_segment`` without offsets or kinds (``_SEGMENT_TOKENS``): how many tokens it appended."""
-    if _STRAY.search(text, i, end) is not None:
-        _lex(text)  # a stray character: raises at its offset
-        raise AssertionError("unreachable")  # pragma: no cover
     found = _SEGMENT_TOKENS.findall(text, i, end)
     while found and not found[-1]:
         found.pop()  # whitespace to the end (read as empty matches)
