@@ -41,8 +41,9 @@ def main() -> None:
                 acc = se = float("nan")
                 n = log.results.completed_samples if log.results else 0
                 for score in log.results.scores if log.results else []:
+                    # exact-answer tasks: answer_match's accuracy; program tasks: the per-key ``correct`` mean
                     main_metric = score.metrics.get("accuracy") or score.metrics.get("mean")
-                    if score.name == "correct" and main_metric is not None:
+                    if score.name in ("answer_match", "correct") and main_metric is not None:
                         acc = float(main_metric.value)
                         se = float(score.metrics["stderr"].value) if "stderr" in score.metrics else float("nan")
                 cells.append(f"{100 * acc:6.1f}±{100 * se:4.1f}% n={n:<4}")

@@ -82,5 +82,5 @@ def test_frequent_on_structure_runs_offline_and_stays_a_floor(tmp_path) -> None:
     assert log.status == "success"
     replies = [s.output.completion for s in log.samples or []]
     assert all(isinstance(r, str) for r in replies) and any(replies)
-    acc = next(s.metrics["accuracy"].value for s in log.results.scores if s.name == "correct")
+    acc = next(s.metrics["accuracy"].value for s in log.results.scores if s.name == "answer_match")
     assert 0.0 <= acc < 1.0

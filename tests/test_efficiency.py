@@ -59,3 +59,27 @@ def test_failure_when_nothing_is_answered() -> None:
 def test_accuracy_per_1k_tokens_per_format() -> None:
     rows = [("coon", 1, 250), ("coon", 0, 250), ("dart", 1, 500)]
     assert accuracy_per_1k_tokens()(scores(rows)) == {"coon": 2.0, "dart": 2.0}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_correct_metric_is_inspects_accuracy_and_stderr_of_the_correct_key(seed: int) -> None:
+    """``correct()`` reads ``value["correct"]`` from whole scores (no per-key copies); its figures must be those of
+    Inspect's per-key ``accuracy()`` and ``stderr()`` on the same values, with NaN (unscored) values left out."""
+    import math
+    import random
+
+    from inspect_ai.scorer import accuracy, stderr
+
+    from scorers.answer import correct
+
+    rng = random.Random(seed)
+    values = [rng.choice([0.0, 1.0, 1.0, math.nan]) for _ in range(rng.randint(2, 60))]
+    whole = [SampleScore(score=Score(value={"correct": v, "answered": 1.0}), sample_id=i, sample_metadata={"format": "x"})
+             for i, v in enumerate(values)]
+    kept = [SampleScore(score=Score(value=v), sample_id=i) for i, v in enumerate(values) if not math.isnan(v)]
+    figures = correct()(whole)
+    if len(kept) < 2:
+        assert figures["stderr"] == 0.0
+        return
+    assert figures["accuracy"] == pytest.approx(accuracy()(kept))
+    assert figures["stderr"] == pytest.approx(stderr()(kept))

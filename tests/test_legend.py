@@ -161,7 +161,7 @@ def test_legend_condition_and_fallback() -> None:
 
 def _accuracy(log: Any) -> float:
     metrics = {(s.name, k): m.value for s in log.results.scores for k, m in s.metrics.items()}
-    return float(metrics.get(("correct", "mean"), metrics.get(("correct", "accuracy"), 0.0)))
+    return float(metrics.get(("correct", "mean"), metrics.get(("answer_match", "accuracy"), 0.0)))
 
 
 def test_comprehension_with_legend_gold_100_and_system_message(tmp_path: Path) -> None:

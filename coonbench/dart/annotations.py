@@ -43,13 +43,26 @@ def _next_leaf(node: tree_sitter.Node) -> tree_sitter.Node | None:
     return None
 
 
-def annotation_gaps(root: tree_sitter.Node) -> list[tuple[tree_sitter.Node, bool]]:
+def annotation_gaps(
+    root: tree_sitter.Node, ats: list[tree_sitter.Node] | None = None
+) -> list[tuple[tree_sitter.Node, bool]]:
     """Each annotation name that a ``(`` follows, in document order, and whether that ``(`` is detached from it
-    (whitespace or a comment between: Dart then does not read it as the annotation's arguments)."""
+    (whitespace or a comment between: Dart then does not read it as the annotation's arguments).
+
+    ``ats``: every ``@`` leaf whose parent is an ``annotation`` (each annotation's first child), from a caller that
+    has walked the tree anyway: their annotations' names are read from them instead of by a query over the tree."""
     data = root.text  # None when the tree does not hold its source: then every name is looked at
     if data is not None and b"@" not in data:
         return []
-    found = tree_sitter.QueryCursor(_names()).captures(root).get("name", [])
+    if ats is None:
+        found = tree_sitter.QueryCursor(_names()).captures(root).get("name", [])
+    else:
+        found = []
+        for at in ats:
+            annotation = at.parent
+            name = None if annotation is None else annotation.child_by_field_name("name")
+            if name is not None:
+                found.append(name)
     out: list[tuple[tree_sitter.Node, bool]] = []
     offset = root.start_byte  # ``data`` starts at the root's first byte
     for name in sorted(found, key=lambda n: n.start_byte):
@@ -62,15 +75,15 @@ def annotation_gaps(root: tree_sitter.Node) -> list[tuple[tree_sitter.Node, bool
     return out
 
 
-def unit_gaps(unit: ParsedUnit) -> list[tuple[tree_sitter.Node, bool]]:
+def unit_gaps(unit: ParsedUnit, ats: list[tree_sitter.Node] | None = None) -> list[tuple[tree_sitter.Node, bool]]:
     """``annotation_gaps`` of a parsed unit's tree, looked up once per unit (the encoder and its check both ask)."""
     found = unit.cache.get("annotation_gaps")
     if found is None:
-        found = unit.cache["annotation_gaps"] = annotation_gaps(unit.root)
+        found = unit.cache["annotation_gaps"] = annotation_gaps(unit.root, ats)
     return found  # type: ignore[return-value]
 
 
-def detached_names(unit: ParsedUnit) -> frozenset[int]:
+def detached_names(unit: ParsedUnit, ats: list[tree_sitter.Node] | None = None) -> frozenset[int]:
     """End bytes of the annotation names a detached ``(`` follows: a writer puts a space after the token ending
-    there."""
-    return frozenset(name.end_byte for name, detached in unit_gaps(unit) if detached)
+    there (``ats`` as ``annotation_gaps`` takes them)."""
+    return frozenset(name.end_byte for name, detached in unit_gaps(unit, ats) if detached)

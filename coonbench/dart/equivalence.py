@@ -166,17 +166,27 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
     # typed locals: tree-sitter's values are untyped to the compiled build, which then works on them natively
     data: bytes = root.text or b""  # a leaf's text is sliced from here (quicker than node.text)
     offset: int = root.start_byte
+    # ASCII text (most Dart): byte offsets are character offsets, so a leaf's text is one slice of the decoded text
+    ascii_text = data.decode("ascii") if data.isascii() else ""
     cursor = root.walk()
     first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     depth = 0
     above = ["", ""]  # the types of the nodes above the current one (two sentinels)
+    # kind_id → type: ``node.type`` makes a new string each call (then hashed by every set lookup), an id is a number
+    types: dict[int, str] = {}
     while True:
         node = cursor.node
-        kind: str = node.type
+        kind_id: int = node.kind_id
+        kind = types.get(kind_id)
+        if kind is None:
+            kind = types[kind_id] = node.type
         if kind in _WHOLE_TYPES:
             start: int = node.start_byte
             end: int = node.end_byte
-            text = data[start - offset : end - offset].decode("utf-8")
+            if ascii_text:
+                text = ascii_text[start - offset : end - offset]
+            else:
+                text = data[start - offset : end - offset].decode("utf-8")
             if kind == SCRIPT_TAG:
                 text = text.rstrip("\r\n")
             if text:
@@ -201,7 +211,10 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
         else:
             start = node.start_byte
             end = node.end_byte
-            text = data[start - offset : end - offset].decode("utf-8")
+            if ascii_text:
+                text = ascii_text[start - offset : end - offset]
+            else:
+                text = data[start - offset : end - offset].decode("utf-8")
             if text and tokens_too:  # MISSING nodes and zero-width leaves are no token
                 if text == "?" and code and code[-1].text == "..." and code[-1].node.end_byte == start:
                     code[-1].text = "...?"  # one token to Dart's scanner (``...? a`` is not ``... ?a``), two leaves here

@@ -53,27 +53,42 @@ def needs_space(prev: str, nxt: str) -> bool:
     if prev.startswith(LINE_ENDED):
         return True  # handled as a newline by join_tokens
     if prev in _INERT or nxt[0] in _INERT:
-        return False  # four tokens in ten: answered before the cache
+        return False  # four tokens in ten: answered before the rules
     return _needs_space(prev, nxt)
 
 
-@lru_cache(maxsize=1 << 16)
+_ASCII_WORD: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+
+
+def _word_char(ch: str) -> bool:
+    """``_word`` with the ASCII answer read from a set (most characters are ASCII)."""
+    return ch in _ASCII_WORD or (ch > "\x7f" and ch.isalnum())
+
+
 def _needs_space(prev: str, nxt: str) -> bool:
     a, b = prev[-1], nxt[0]
-    if _word(a) and (_word(b) or b in "'\""):
-        return True  # identifiers/keywords/numbers run together; ``r'x'`` would become a raw string
-    if a in "'\"" and b in "'\"":
+    if _word_char(a):
+        if _word_char(b) or b == "'" or b == '"':
+            return True  # identifiers/keywords/numbers run together; ``r'x'`` would become a raw string
+    elif (a == "'" or a == '"') and (b == "'" or b == '"'):
         return True
     if b == "." and (prev[0].isdigit() or (prev[0] == "." and len(prev) > 1 and prev[1].isdigit())):
         return True  # ``1 .toString()``
     if a == "." and b.isdigit():
         return True
-    if a == "/" and b in "/*":
+    if a == "/" and (b == "/" or b == "*"):
         return True
     if a in OPERATOR_CHARS and b in OPERATOR_CHARS:
         tail = prev[-3:] if all(c in OPERATOR_CHARS for c in prev[-3:]) else prev[-1:]
-        return operator_prefix(tail + nxt) != len(tail) if operator_prefix(tail) == len(tail) else True
+        return _operators_glue(tail, nxt[:4])
     return False
+
+
+@lru_cache(maxsize=1 << 12)
+def _operators_glue(tail: str, head: str) -> bool:
+    """Whether the operator characters ending one token (``tail``) and starting the next (``head``, enough of it
+    for the longest operator) would lex differently written together."""
+    return operator_prefix(tail + head) != len(tail) if operator_prefix(tail) == len(tail) else True
 
 
 def join_tokens(tokens: Iterable[str]) -> str:
@@ -81,10 +96,12 @@ def join_tokens(tokens: Iterable[str]) -> str:
     out: list[str] = []
     prev = ""
     for tok in tokens:
-        if prev.startswith(LINE_ENDED):
+        if not prev:
+            pass
+        elif prev.startswith(LINE_ENDED):
             out.append("\n")
-        elif needs_space(prev, tok):
-            out.append(" ")
+        elif tok and prev not in _INERT and tok[0] not in _INERT and _needs_space(prev, tok):
+            out.append(" ")  # ``needs_space``, its first tests already made here
         out.append(tok)
         prev = tok
     if prev.startswith(LINE_ENDED):

@@ -63,14 +63,53 @@ _DIGITS: Final = re.compile(r"[0-9][0-9_]*")
 _HEX: Final = re.compile(r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*")
 _OPERATOR: Final = re.compile("|".join(re.escape(op) for op in OPERATORS))
 _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
-# The common case in one match: whitespace, then a word (not the ``r`` of a raw string) or an operator (not a
-# comment's ``/``, not the ``.`` of ``.5``). Anything else (strings, numbers, comments) takes the general path.
-_FAST: Final = re.compile(
-    r"[ \t\r\n]*(?:(?P<identifier>(?!r['\"])[A-Za-z_$][A-Za-z0-9_$]*)|(?!/[/*]|\.[0-9])(?P<operator>"
-    + "|".join(re.escape(op) for op in OPERATORS)
-    + "))"
+# Code between strings and comments (``_HARD``) is read by one ``findall`` of ``_SEGMENT``: each match is one token
+# after its whitespace, as (space, token, stray character); all empty at the segment's whitespace end. A token's
+# kind is its first character's (``_segment``). Numbers are spelled out flat (a digit run may hold ``_`` but not
+# end with one: ``1_`` is ``1`` then ``_``).
+_HARD: Final = re.compile(r"['\"]|/[/*]")
+_RUN: Final = r"[0-9][0-9_]*(?<=[0-9])"
+_EXP: Final = r"[eE][+-]?" + _RUN
+_NUMBER: Final = (
+    r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*(?<=[0-9A-Fa-f])"
+    + f"|{_RUN}(?:\\.{_RUN}{_EXP}|\\.{_RUN}|{_EXP}|)"
+    + f"|\\.{_RUN}(?:{_EXP}|)"
 )
-_FAST_KINDS: Final = ("", "identifier", "operator")
+
+
+def _operator_choices() -> tuple[str, str]:
+    """``OPERATORS`` as a class of the single-character ones and one alternative per first character of the others:
+    the same longest match, found without trying fifty alternatives in turn (``>(?:>>=|>>|>=|>|=)?``)."""
+    tails: dict[str, list[str]] = {}
+    for op in OPERATORS:  # longest first
+        tails.setdefault(op[0], []).append(op[1:])
+    single = "".join(re.escape(first) for first, rest in tails.items() if rest == [""])
+    several = [
+        re.escape(first) + "(?:" + "|".join(re.escape(t) for t in rest if t) + ")?"
+        for first, rest in tails.items()
+        if rest != [""]
+    ]
+    return "[" + single + "]", "|".join(several)
+
+
+_SEGMENT: Final = re.compile(
+    r"([ \t\r\n]*)(?:([A-Za-z_$][A-Za-z0-9_$]*|"
+    + _operator_choices()[0]
+    + "|"
+    + _NUMBER
+    + "|"
+    + _operator_choices()[1]
+    + r")|([^ \t\r\n])|\Z)"
+)
+_TOKEN: Final = _SEGMENT.pattern[len(r"([ \t\r\n]*)(?:(") : -len(r")|([^ \t\r\n])|\Z)")]
+# ``_SEGMENT`` without offsets (``_lex(…, offsets=False)``): the tokens alone, whitespace skipped unless a ``(``
+# follows it, which is then read with it (``  (``: the one place where whitespace tells readings apart).
+_SEGMENT_TOKENS: Final = re.compile(r"(?:[ \t\r\n]++(?!\()|)(" + _TOKEN + r"|[ \t\r\n]+\(|[^ \t\r\n]|\Z)")
+SPACED_OPEN: Final = "operator after whitespace"
+"""``_lex(…, offsets=False)``'s kind for a ``(`` that whitespace precedes (an ``operator`` to ``scan``)."""
+_IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+_DIGIT: Final = frozenset("0123456789")
+_OPERATOR_CHARS: Final = frozenset("".join(OPERATORS))
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -162,9 +201,11 @@ def scan(text: str) -> list[DartToken]:
     return [DartToken(k, t, s) for k, t, s in zip(kinds, texts, starts)]
 
 
-def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
+def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[int]]:
     """``scan`` as three lists (kinds, texts, offsets): no object per token (the encoder's check scans every
-    document twice)."""
+    document twice). Without ``offsets`` the third list stays empty and a ``(`` after whitespace is of kind
+    ``SPACED_OPEN`` (all that ``_comparable`` reads of the offsets); a stray character is then reported by reading
+    the text again with them."""
     kinds: list[str] = []
     texts: list[str] = []
     starts: list[int] = []
@@ -174,29 +215,46 @@ def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
         end = _REST_OF_LINE.match(text, i).end()  # type: ignore[union-attr]
         kinds.append("script")
         texts.append(text[i:end])
-        starts.append(i)
+        if offsets:
+            starts.append(i)
         i = end
     # Frames of the string being read at top level: [raw, delim, start] for a string, [None, depth, start] for a
     # ``${`` interpolation. Empty: top-level code, where every token is emitted.
     stack: list[list] = []
     outer = 0  # start of the outermost open string
-    fast = _FAST.match
+    hard = _HARD.search
     while i < n:
         if not stack:
-            m = fast(text, i)
-            if m is not None:
-                group: int = m.lastindex or 0  # 1: a word, 2: an operator
-                start, i = m.span(group)
-                kinds.append(_FAST_KINDS[group])
-                texts.append(text[start:i])
-                starts.append(start)
-                continue
+            found = hard(text, i)
+            j = n if found is None else found.start()
+            if j > i:
+                # ``~//``: ``~/`` then ``/`` (the longest operator wins over the comment it would open)
+                end = j + 1 if text[j - 1] == "~" and j < n and text[j] == "/" else j
+                if offsets:
+                    _segment(text, i, end, kinds, texts, starts)
+                    glued_r = bool(texts) and texts[-1] == "r" and starts[-1] == j - 1
+                elif _segment_tokens(text, i, end, kinds, texts):
+                    glued_r = texts[-1] == "r" and text[j - 1] == "r"  # the segment's last token ends at j
+                else:
+                    glued_r = False
+                i = end
+                if end > j:
+                    continue
+                if j < n and glued_r and text[j] in "'\"":
+                    kinds.pop()  # ``r'…'``: the word ``r`` is a raw string's prefix
+                    texts.pop()
+                    if offsets:
+                        starts.pop()
+                    i = j - 1
+            if i >= n:
+                break
         if stack and stack[-1][0] is not None:
             i = _in_string(text, i, stack[-1], stack)
             if not stack:
                 kinds.append("string")
                 texts.append(text[outer:i])
-                starts.append(outer)
+                if offsets:
+                    starts.append(outer)
             continue
         ch = text[i]
         if ch in " \t\r\n":
@@ -235,10 +293,55 @@ def _lex(text: str) -> tuple[list[str], list[str], list[int]]:
         if not stack:
             kinds.append(kind)
             texts.append(text[start:i])
-            starts.append(start)
+            if offsets:
+                starts.append(start)
     if stack:
         raise DartScanError("unterminated string", outer)
     return kinds, texts, starts
+
+
+def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], starts: list[int]) -> None:
+    """The tokens of ``text[i:end]``, code holding no string or comment (``_SEGMENT``), appended to the lists."""
+    for space, token, stray in _SEGMENT.findall(text, i, end):
+        i += len(space)
+        if token:
+            first = token[0]
+            if first in _IDENTIFIER_START:
+                kinds.append("identifier")
+            elif first in _DIGIT or (first == "." and len(token) > 1 and token[1] in _DIGIT):
+                kinds.append("number")
+            else:
+                kinds.append("operator")
+            texts.append(token)
+        elif stray:
+            raise DartScanError(f"unexpected character {stray!r}", i)
+        else:
+            return  # whitespace to the end
+        starts.append(i)
+        i += len(token)
+
+
+def _segment_tokens(text: str, i: int, end: int, kinds: list[str], texts: list[str]) -> int:
+    """``_segment`` without offsets (``_SEGMENT_TOKENS``): how many tokens it appended."""
+    before = len(texts)
+    for token in _SEGMENT_TOKENS.findall(text, i, end):
+        if not token:
+            break  # whitespace to the end
+        first = token[0]
+        if first in _IDENTIFIER_START:
+            kinds.append("identifier")
+        elif first in _DIGIT or (first == "." and len(token) > 1 and token[1] in _DIGIT):
+            kinds.append("number")
+        elif first in " \t\r\n":
+            kinds.append(SPACED_OPEN)
+            token = "("
+        elif len(token) == 1 and first not in _OPERATOR_CHARS:
+            _lex(text)  # a stray character: raises at its offset
+            raise AssertionError("unreachable")  # pragma: no cover
+        else:
+            kinds.append("operator")
+        texts.append(token)
+    return len(texts) - before
 
 
 def token_texts(text: str, *, comments: bool = False) -> list[str]:
@@ -261,12 +364,13 @@ and ``this`` (a ``(`` after those opens a parameter or argument list): after the
 parenthesised expression, pattern or type, so a record."""
 
 
-def _opens_arguments(prev: str, before: str) -> bool:
-    """Whether a ``(`` after ``prev`` (after ``before``) opens an argument or parameter list: after a name that is no
-    keyword (or a member's name, ``x.show(``) or after ``]`` (``a[0](``, ``operator [](``)."""
+def _opens_arguments(prev: str, before: str, named: bool) -> bool:
+    """Whether a ``(`` after ``prev`` (after ``before``; ``named``: ``prev`` is a name) opens an argument or parameter
+    list: after a name that is no keyword (or a member's name, ``x.show(``) or after ``]`` (``a[0](``,
+    ``operator [](``)."""
     if prev == "]":
         return True
-    return _NAME.fullmatch(prev) is not None and (prev not in KEYWORDS or before in _MEMBER_ACCESS)
+    return named and (prev not in KEYWORDS or before in _MEMBER_ACCESS)
 
 
 _FUNCTION_BODY: Final = frozenset({"{", "=>", "async", "sync"})
@@ -289,11 +393,15 @@ def insignificant_commas(texts: list[str]) -> set[int]:
     # per open bracket: [may be a record (0/1), commas at its level, named (0/1), first index, opened after a name]
     frames: list[list[int]] = []
     braces: list[bool] = []  # per open bracket: whether it is ``{``
+    names: dict[str, bool] = {}  # token text → whether it is a name (the same few names open most brackets)
     prev, before = "", ""
     for k, text in enumerate(texts):
         if text in _OPENING:
-            record = text == " (" or (text == "(" and not _opens_arguments(prev, before))
-            frames.append([int(record), 0, 0, k + 1, int(_NAME.fullmatch(prev) is not None)])
+            named = names.get(prev)
+            if named is None:
+                named = names[prev] = _NAME.fullmatch(prev) is not None
+            record = text == " (" or (text == "(" and not _opens_arguments(prev, before, named))
+            frames.append([int(record), 0, 0, k + 1, int(named)])
             braces.append(text == "{")
         elif text in _CLOSING:
             frame = frames.pop() if frames else [0, 0, 0, k, 0]
@@ -334,23 +442,34 @@ def comparable(
 def _comparable(
     kinds: list[str], tokens: list[str], starts: list[int], comments: bool, loose: bool
 ) -> tuple[list[str], list[int]]:
+    """``comparable`` of ``_lex``'s lists; read without offsets (``starts`` empty), the offsets come back empty."""
     texts: list[str] = []
     offsets: list[int] = []
-    code: list[int] = []  # indices in ``texts`` of the tokens that are no comment
+    located = len(starts) == len(tokens)
+    gap = True  # without offsets: a comment (or the start) since the last code token
+    code: list[int] = []  # with ``comments``: indices in ``texts`` of the tokens that are no comment (else all)
+    last_code = -1  # index in ``texts`` of the last token that is no comment
     after_name = False  # the last tokens were ``@`` and a (dotted) name
     expect_name = False
     prev_end = -1
     commented = False  # a comment kept in ``texts`` since the last code token
     for k, text in enumerate(tokens):
-        kind, start = kinds[k], starts[k]
+        kind = kinds[k]
+        start = starts[k] if located else -1
         if kind == COMMENT:
             if comments:
                 texts.append(text.rstrip())
-                offsets.append(start)
+                if located:
+                    offsets.append(start)
                 commented = True
+            gap = True
             continue
-        touching = start == prev_end  # a comment between parts them as whitespace does
-        prev_end = start + len(text)
+        if located:
+            touching = start == prev_end  # a comment between parts them as whitespace does
+            prev_end = start + len(text)
+        else:
+            touching = not gap and kind != SPACED_OPEN
+            gap = False
         if text == "(" and after_name and not touching:
             text = " ("
         after_name = (expect_name and kind == "identifier") or (after_name and text == ".")
@@ -361,23 +480,28 @@ def _comparable(
         if (
             text[0] == ">"
             and not commented
-            and code
-            and texts[code[-1]][-1] == ">"
+            and last_code >= 0
+            and texts[last_code][-1] == ">"
             and text.count(">") == len(text)
-            and texts[code[-1]].count(">") + texts[code[-1]].count(" ") == len(texts[code[-1]])
+            and texts[last_code].count(">") + texts[last_code].count(" ") == len(texts[last_code])
         ):
-            texts[code[-1]] += " " + text  # ``> >`` (see ``comparable``)
+            texts[last_code] += " " + text  # ``> >`` (see ``comparable``)
             continue
         texts.append(text)
-        offsets.append(start)
-        code.append(len(texts) - 1)
+        if located:
+            offsets.append(start)
+        last_code = len(texts) - 1
+        if comments:
+            code.append(last_code)
         commented = False
     if not loose:
         return texts, offsets
-    dropped = insignificant_commas(texts if len(code) == len(texts) else [texts[k] for k in code])
-    if not dropped:
+    if not comments or len(code) == len(texts):
+        gone = insignificant_commas(texts)
+    else:
+        gone = {code[k] for k in insignificant_commas([texts[k] for k in code])}
+    if not gone:
         return texts, offsets
-    gone = {code[k] for k in dropped}
     return [t for k, t in enumerate(texts) if k not in gone], [o for k, o in enumerate(offsets) if k not in gone]
 
 
@@ -401,10 +525,11 @@ def first_difference(
 ) -> tuple[int, str, str] | None:
     """Where ``other`` stops being the same token stream as ``source`` (see ``comparable``): (offset in ``source``,
     the source's token there, ``other``'s), or None when they agree. ``DartScanError`` when either is not Dart."""
-    want, where = _comparable(*_lex(source), comments, loose)
-    got, _ = _comparable(*_lex(other), comments, loose)
+    want, _ = _comparable(*_lex(source, False), comments, loose)
+    got, _ = _comparable(*_lex(other, False), comments, loose)
     if want == got:
         return None
+    want, where = _comparable(*_lex(source), comments, loose)  # where they part: read again, with offsets
     for k, text in enumerate(want):
         if k >= len(got) or not _same_entry(text, got[k]):
             return where[k], text, got[k] if k < len(got) else "<end>"

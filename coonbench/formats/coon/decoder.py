@@ -269,6 +269,8 @@ def resolve_aliases(toks: list[CTok]) -> list[CTok]:
 
 def _next_significant_index(toks: list[CTok]) -> list[int]:
     """For each index, the index of the next non-comment token after it (``len(toks)`` when none)."""
+    if not any(tok.kind == "comment" for tok in toks):
+        return list(range(1, len(toks) + 1))
     after = [len(toks)] * len(toks)
     last = len(toks)
     for k in range(len(toks) - 1, -1, -1):

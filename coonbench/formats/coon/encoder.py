@@ -12,6 +12,7 @@ from typing import Final
 import tree_sitter
 
 from coonbench.dart.annotations import detached_names
+from coonbench.dart.equivalence import unit_scan
 from coonbench.dart.minify import LINE_ENDED, needs_space
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import Token, unit_tokens
@@ -53,6 +54,7 @@ from coonbench.formats.base import FormatError
 _MACROS_BY_LENGTH: Final = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
 # Named constructors with a widget word: (Type, ".", name) → the dotted name (one COON word).
 _DOTTED: Final = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
+_DOTTED_TYPES: Final = frozenset(key[0] for key in _DOTTED)
 _RECORD_PARENTS: Final = ("record_literal", "record_type", "record_pattern")
 
 
@@ -71,14 +73,27 @@ class _Item:
         self.spaced = False  # a ``(`` detached from the annotation name before it (``annotations``)
 
 
+_WRITTEN_AS_IS: Final = frozenset(("comment", "documentation_comment", "block_comment", "script_tag"))
+# An ASCII first character's kind (but ``.``, see ``_classify``), looked up instead of asked for each token.
+_FIRST_KINDS: Final = {
+    c: "num" if c.isdigit() else "word" if c.isalpha() or c in "_$" else "op" for c in map(chr, range(128)) if c != "."
+}
+
+
 def _classify(text: str, node_type: str) -> str:
-    if node_type in ("comment", "documentation_comment", "block_comment", "script_tag"):
+    if node_type in _WRITTEN_AS_IS:
         return "comment"  # written as it is (the script tag is kept with or without comments: it is no comment)
     if node_type == "string_literal":
         return "str"
-    if text[0].isdigit() or (text[0] == "." and len(text) > 1):
+    first = text[0]
+    if first == ".":
+        return "num" if len(text) > 1 else "op"
+    kind = _FIRST_KINDS.get(first)
+    if kind is not None:
+        return kind
+    if first.isdigit():
         return "num"
-    if text[0].isalpha() or text[0] in "_$":
+    if first.isalpha():
         return "word"
     return "op"
 
@@ -117,7 +132,9 @@ def parse_source(source: str) -> ParsedUnit:
 
 def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list[_Item]:
     toks = unit_tokens(unit, comments=keep_comments)
-    detached = detached_names(unit)
+    # the annotations' ``@`` leaves, from the walk: their names are found without a query over the whole tree
+    ats = [t.node for t in unit_scan(unit).code if t.text == "@" and t.parent == "annotation"]
+    detached = detached_names(unit, ats)
     items: list[_Item] = []
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
@@ -231,8 +248,13 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
             out.append(_Item("#", None, "ofc"))  # ``Theme.of(context)`` → ``Theme#``
             i += 5
             continue
-        at_item = bool(out) and out[-1].kind == "op" and out[-1].text in ("(", ",")
-        if items[i].kind == "label" and text in IMPLIED_TOKENS and at_item:
+        if (
+            items[i].kind == "label"
+            and text in IMPLIED_TOKENS
+            and bool(out)
+            and out[-1].kind == "op"
+            and out[-1].text in ("(", ",")
+        ):
             k = i + 1 + (i + 1 < n_items and items[i + 1].kind == "lcolon")
             has_const = k < n_items and texts[k] == "const" and items[k].kind == "word"
             seq = IMPLIED_TOKENS[text]
@@ -250,7 +272,8 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
                 i = end
                 continue
         if (
-            items[i].kind == "word"
+            text in _DOTTED_TYPES
+            and items[i].kind == "word"
             and tuple(texts[i : i + 3]) in _DOTTED
             and i + 3 < n_items
             and texts[i + 3] == "("
@@ -300,30 +323,38 @@ def _ctok(kind: str, text: str) -> CTok:
 def _to_ctoks(items: list[_Item]) -> list[CTok]:
     """Items → COON tokens: words abbreviated or escaped so that ``reading`` gives back what the tree said."""
     # First draft: every word and label in its plain spelling, labels with colon; then fix each against reading.
-    draft: list[tuple[CTok, _Item | None]] = []
+    toks: list[CTok] = []  # the draft: each token, and for a word or label its item (two lists, no pair per token)
+    words: list[_Item | None] = []
     for item in items:
-        if item.kind == "label":
-            draft.append((_ctok("ident", item.text), item))
-            draft.append((_ctok("op", ":"), None))
-        elif item.kind == "ilabel":
-            draft.append((_ctok("ident", LABELS.get(item.text, item.text)), item))
-        elif item.kind == "word":
-            draft.append((_ctok("ident", item.text), item))
+        kind = item.kind
+        if kind == "word":
+            toks.append(_ctok("ident", item.text))
+            words.append(item)
+        elif kind == "label":
+            toks.append(_ctok("ident", item.text))
+            words.append(item)
+            toks.append(_ctok("op", ":"))
+            words.append(None)
+        elif kind == "ilabel":
+            toks.append(_ctok("ident", LABELS.get(item.text, item.text)))
+            words.append(item)
         elif item.spaced:
-            draft.append((CTok("op", "(", 0, 0, True), None))
-        elif item.kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash", "ofc"):
-            draft.append((_ctok(item.kind, item.text), None))
+            toks.append(CTok("op", "(", 0, 0, True))
+            words.append(None)
+        elif kind in ("str", "num", "op", "comment", "macro", "edge", "cedge", "at", "hash", "ofc"):
+            toks.append(_ctok(kind, item.text))
+            words.append(None)
         else:  # pragma: no cover - every kind is handled above
-            raise AssertionError(item.kind)
-    toks = [t for t, _ in draft]
+            raise AssertionError(kind)
     prevs, nexts = significant(toks)
     out: list[CTok] = []
     skip_colon = False
-    for i, (tok, it) in enumerate(draft):
-        if skip_colon and tok.is_op(":"):
+    for i, tok in enumerate(toks):
+        if skip_colon and tok.kind == "op" and tok.text == ":":
             skip_colon = False
             continue
         skip_colon = False
+        it = words[i]
         if it is None:
             out.append(tok)
             continue
@@ -334,14 +365,14 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             out.append(tok)
             continue
         if it.kind == "label":
-            after = nexts[i + 1] if i + 1 < len(draft) else None  # the value's first token (colon skipped)
+            after = nexts[i + 1] if i + 1 < len(toks) else None  # the value's first token (colon skipped)
             word = LABELS.get(it.text, it.text)
             choices: list[tuple[CTok, bool]] = []  # (token, keeps its colon)
             const_call = (  # ``label: const (…)`` must keep its colon: colon-less it reads as an implied constructor
                 it.text in IMPLIED
-                and i + 3 < len(draft)
-                and draft[i + 2][0].text == "const"
-                and draft[i + 3][0].is_op("(")
+                and i + 3 < len(toks)
+                and toks[i + 2].text == "const"
+                and toks[i + 3].is_op("(")
             )
             if after is not None and (after.kind in OPERAND_KINDS or after.is_op(".")) and not const_call:
                 choices.append((_ctok("ident", word), False))
@@ -368,9 +399,9 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
         if (
             it.text in CALL_ENUMS
             and not it.implied
-            and i + 2 < len(draft)
-            and draft[i + 1][0].is_op("(")
-            and draft[i + 2][0].is_op(".")
+            and i + 2 < len(toks)
+            and toks[i + 1].is_op("(")
+            and toks[i + 2].is_op(".")
         ):
             out.append(_ctok("esc", it.text))  # ``Icon(.x)`` as written: escaped, or the decoder adds ``Icons``
             continue
@@ -379,11 +410,11 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             candidates.append(_ctok("ident", WIDGETS[it.text]))
         if it.text in TYPES:
             candidates.append(_ctok("ident", TYPES[it.text]))
-        candidates.append(_ctok("ident", it.text))
-        colon_follows = nxt is not None and nxt.is_op(":")
+        candidates.append(tok)  # the plain spelling (the draft's token)
+        colon_follows = nxt is not None and nxt.kind == "op" and nxt.text == ":"
         for cand in candidates:
-            got = reading(cand, prev, nxt)
-            if got == ("ident", it.text) or (colon_follows and got == ("label", it.text) and it.text not in ENUM_LABELS):
+            role, value = reading(cand, prev, nxt)
+            if value == it.text and (role == "ident" or (colon_follows and role == "label" and value not in ENUM_LABELS)):
                 out.append(cand)
                 break
         else:
@@ -395,11 +426,16 @@ def _merge_closers(toks: list[CTok]) -> list[CTok]:
     """``List<List<int> >`` → ``List<List<int>>``: consecutive ``>`` (and ``>>``) are written as one ``>>``/``>>>``
     (Dart's own spelling; it parses to the same tree), instead of being kept apart by a space."""
     out: list[CTok] = []
+    closing = False  # the last token written is ``>`` or ``>>``
     for tok in toks:
-        if tok.is_op(">", ">>") and out and out[-1].is_op(">", ">>") and len(out[-1].text) + len(tok.text) <= 3:
-            out[-1] = _ctok("op", out[-1].text + tok.text)  # tree-sitter reads a glued `>>>` as `>` `>>`
+        if tok.kind == "op" and (tok.text == ">" or tok.text == ">>"):
+            if closing and len(out[-1].text) + len(tok.text) <= 3:
+                out[-1] = _ctok("op", out[-1].text + tok.text)  # tree-sitter reads a glued `>>>` as `>` `>>`
+                continue
+            closing = True
         else:
-            out.append(tok)
+            closing = False
+        out.append(tok)
     return out
 
 
@@ -439,14 +475,15 @@ def _alias(toks: list[CTok]) -> list[CTok]:
             seen = counts[kind]
             seen[tok.text] = seen.get(tok.text, 0) + 1
         prev_kind = kind
-    chosen = {
-        (kind, text)
-        for kind, seen in counts.items()
-        for text, n in seen.items()
-        if n > 1
-        and (n - 1) * (_lexeme_cost(_spell(_ctok(kind, text))) - ALIAS_REF_COST) > ALIAS_DEF_COST
-        and _one_lexeme((kind, text))
-    }
+    chosen: dict[str, set[str]] = {}  # kind → the texts aliased (looked up per token without a pair)
+    for kind, seen in counts.items():
+        for text, n in seen.items():
+            if (
+                n > 1
+                and (n - 1) * (_lexeme_cost(_spell(_ctok(kind, text))) - ALIAS_REF_COST) > ALIAS_DEF_COST
+                and _one_lexeme((kind, text))
+            ):
+                chosen.setdefault(kind, set()).add(text)
     if not chosen:
         return toks
     out: list[CTok] = []
@@ -459,8 +496,9 @@ def _alias(toks: list[CTok]) -> list[CTok]:
         kind = tok.kind
         after_sigil = prev_kind == "at" or prev_kind == "hash"
         prev_kind = kind
-        key = (kind, tok.text)
-        if eligible[k] and key in chosen:
+        aliased = chosen.get(kind) if eligible[k] else None
+        if aliased is not None and tok.text in aliased:
+            key = (kind, tok.text)
             m = number.get(key)
             if m is not None:
                 out.append(_ctok("ident", ALIAS_WORDS[m - 1]) if m <= len(ALIAS_WORDS) else _ctok("ref", str(m)))
@@ -495,6 +533,8 @@ def _one_lexeme(key: tuple[str, str]) -> bool:
 
 
 def _spell(tok: CTok) -> str:
+    if tok.kind == "ident" or tok.kind == "op":
+        return tok.text  # most tokens: written as they are
     if tok.kind == "ref":
         return "\\" + tok.text
     if tok.kind == "esc":
@@ -550,12 +590,17 @@ def _join(toks: list[CTok]) -> str:
 def _short_uris(toks: list[CTok]) -> list[CTok]:
     """Package and relative URIs of ``import``/``export``/``part`` directives in their short form (``import
     ':provider'``, ``import '../a/b'``)."""
-    out = list(toks)
-    for k, (tok, prev) in enumerate(zip(toks, significant(toks)[0])):
+    out = toks
+    prev: CTok | None = None  # the last token that is no comment
+    for k, tok in enumerate(toks):
         if tok.kind == "str" and names_uri(prev):
             short = short_uri(tok.text)
             if short is not None:
+                if out is toks:
+                    out = list(toks)
                 out[k] = _ctok("str", short)
+        if tok.kind != "comment":
+            prev = tok
     return out
 
 
@@ -584,7 +629,8 @@ def _directive_lists(toks: list[CTok]) -> list[CTok]:
     while k < n:
         tok = toks[k]
         if (
-            tok.is_op(";")
+            tok.kind == "op"
+            and tok.text == ";"
             and k >= 2
             and k + 2 < n
             and toks[k - 1].kind == "str"

@@ -64,7 +64,7 @@ _MASTER: Final = re.compile(
 )
 
 
-_PUNCT: Final = frozenset("()[]{},;")
+_PUNCT: Final = frozenset("()[]{},;:")
 """Single-character tokens that start no multi-character operator, so ``lex`` takes them without ``_MASTER`` (which would read
 them the same)."""
 _WORD_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
@@ -83,6 +83,16 @@ def lex(text: str) -> list[CTok]:
         ch = text[i]
         if ch in _PUNCT:  # four tokens in ten: no regex needed
             append(CTok("op", ch, line, i - line_start + 1))
+            i += 1
+            continue
+        if ch == " ":  # the usual gap: one space (a run of them, or other whitespace, is read by ``_MASTER``)
+            i += 1
+            if i < n and text[i] == "(":
+                append(CTok("op", "(", line, i - line_start + 1, True))
+                i += 1
+            continue
+        if ch == "." and (i + 1 == n or (text[i + 1] != "." and not text[i + 1].isdecimal())):  # not ``..``, ``.5``
+            append(CTok("op", ".", line, i - line_start + 1))
             i += 1
             continue
         if ch in _WORD_START and not (ch in "rR" and text.startswith(("'", '"'), i + 1)):  # ``r'…'``: a raw string
@@ -199,6 +209,8 @@ def check_brackets(texts: Sequence[str], origins: Sequence[Any]) -> None:
     """
     stack: list[int] = []
     for k, text in enumerate(texts):
+        if len(text) != 1:
+            continue  # every bracket is one character
         if text in OPENERS:
             stack.append(k)
         elif text in CLOSERS:

@@ -87,6 +87,13 @@ def reading(tok: CTok, prev: CTok | None, nxt: CTok | None) -> tuple[str, str]:
 
 def significant(tokens: list[CTok]) -> tuple[list[CTok | None], list[CTok | None]]:
     """For each token, the previous and next non-comment token (comments are transparent to every rule)."""
+    if tokens and not any(tok.kind == "comment" for tok in tokens):  # no comment: the neighbours, by slicing
+        before: list[CTok | None] = [None]
+        before.extend(tokens[:-1])
+        following: list[CTok | None] = []
+        following.extend(tokens[1:])
+        following.append(None)
+        return before, following
     prevs: list[CTok | None] = []
     last: CTok | None = None
     for tok in tokens:
@@ -300,9 +307,20 @@ def directive_list(toks: list[CTok]) -> list[CTok]:
     """``import 'a','b';`` → ``import 'a';import 'b';`` (likewise ``export``, ``part``): a ``,`` directly after a
     directive's URI string, before another string, starts the next directive of the same kind (Dart never has a
     comma there). The new ``;`` and keyword stand at the comma's position (the legend reads them from there)."""
+    n = len(toks)
+    if not any(  # most documents list no directives: their tokens are returned as they are
+        tok.kind == "op"
+        and tok.text == ","
+        and 2 <= i < n - 1
+        and toks[i + 1].kind == "str"
+        and toks[i - 1].kind == "str"
+        and toks[i - 2].kind == "ident"
+        and toks[i - 2].text in URI_KEYWORDS
+        for i, tok in enumerate(toks)
+    ):
+        return toks
     out: list[CTok] = []
     keyword: CTok | None = None  # the directive whose URI was the last token, else None
-    n = len(toks)
     for i, tok in enumerate(toks):
         if keyword is not None and tok.is_op(",") and i + 1 < n and toks[i + 1].kind == "str":
             out.append(CTok("op", ";", tok.line, tok.column))
