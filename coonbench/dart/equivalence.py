@@ -166,27 +166,23 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
     # typed locals: tree-sitter's values are untyped to the compiled build, which then works on them natively
     data: bytes = root.text or b""  # a leaf's text is sliced from here (quicker than node.text)
     offset: int = root.start_byte
-    # ASCII text (most Dart): byte offsets are character offsets, so a leaf's text is one slice of the decoded text
-    ascii_text = data.decode("ascii") if data.isascii() else ""
+    ascii_text = data.decode("ascii") if data.isascii() else ""  # most Dart (``_leaf_text``)
     cursor = root.walk()
     first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     depth = 0
     above = ["", ""]  # the types of the nodes above the current one (two sentinels)
-    # kind_id → type: ``node.type`` makes a new string each call (then hashed by every set lookup), an id is a number
-    types: dict[int, str] = {}
+    types: list[str | None] = []  # by kind_id: ``node.type`` makes a new string each call, an id is a number
     while True:
         node = cursor.node
         kind_id: int = node.kind_id
-        kind = types.get(kind_id)
+        kind = types[kind_id] if kind_id < len(types) else None
         if kind is None:
+            types.extend([None] * (kind_id + 1 - len(types)))
             kind = types[kind_id] = node.type
         if kind in _WHOLE_TYPES:
             start: int = node.start_byte
             end: int = node.end_byte
-            if ascii_text:
-                text = ascii_text[start - offset : end - offset]
-            else:
-                text = data[start - offset : end - offset].decode("utf-8")
+            text = _leaf_text(data, ascii_text, start - offset, end - offset)
             if kind == SCRIPT_TAG:
                 text = text.rstrip("\r\n")
             if text:
@@ -211,10 +207,7 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
         else:
             start = node.start_byte
             end = node.end_byte
-            if ascii_text:
-                text = ascii_text[start - offset : end - offset]
-            else:
-                text = data[start - offset : end - offset].decode("utf-8")
+            text = _leaf_text(data, ascii_text, start - offset, end - offset)
             if text and tokens_too:  # MISSING nodes and zero-width leaves are no token
                 if text == "?" and code and code[-1].text == "..." and code[-1].node.end_byte == start:
                     code[-1].text = "...?"  # one token to Dart's scanner (``...? a`` is not ``... ?a``), two leaves here
@@ -234,6 +227,12 @@ def scan(root: tree_sitter.Node, *, tokens_too: bool = True, shape_too: bool = T
             depth -= 1
         if not depth:
             return Scan(tokens, code, shape)
+
+
+def _leaf_text(data: bytes, ascii_text: str, start: int, end: int) -> str:
+    """``data[start:end]`` as text: sliced from ``ascii_text`` when the source is ASCII (byte offsets are then
+    character offsets), else decoded."""
+    return ascii_text[start:end] if ascii_text else data[start:end].decode("utf-8")
 
 
 def unit_scan(unit: ParsedUnit) -> Scan:

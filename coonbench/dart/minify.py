@@ -52,6 +52,12 @@ def needs_space(prev: str, nxt: str) -> bool:
         return False
     if prev.startswith(LINE_ENDED):
         return True  # handled as a newline by join_tokens
+    return space_between(prev, nxt)
+
+
+def space_between(prev: str, nxt: str) -> bool:
+    """``needs_space`` of two tokens, neither empty, the first not running to the end of its line (the joiners have
+    made those tests already)."""
     if prev in _INERT or nxt[0] in _INERT:
         return False  # four tokens in ten: answered before the rules
     return _needs_space(prev, nxt)
@@ -98,10 +104,10 @@ def join_tokens(tokens: Iterable[str]) -> str:
     for tok in tokens:
         if not prev:
             pass
-        elif prev.startswith(LINE_ENDED):
+        elif prev[0] in "/#" and prev.startswith(LINE_ENDED):
             out.append("\n")
-        elif tok and prev not in _INERT and tok[0] not in _INERT and _needs_space(prev, tok):
-            out.append(" ")  # ``needs_space``, its first tests already made here
+        elif tok and space_between(prev, tok):
+            out.append(" ")
         out.append(tok)
         prev = tok
     if prev.startswith(LINE_ENDED):

@@ -105,11 +105,10 @@ _TOKEN: Final = _SEGMENT.pattern[len(r"([ \t\r\n]*)(?:(") : -len(r")|([^ \t\r\n]
 # ``_SEGMENT`` without offsets (``_lex(…, offsets=False)``): the tokens alone, whitespace skipped unless a ``(``
 # follows it, which is then read with it (``  (``: the one place where whitespace tells readings apart).
 _SEGMENT_TOKENS: Final = re.compile(r"(?:[ \t\r\n]++(?!\()|)(" + _TOKEN + r"|[ \t\r\n]+\(|[^ \t\r\n]|\Z)")
-SPACED_OPEN: Final = "operator after whitespace"
-"""``_lex(…, offsets=False)``'s kind for a ``(`` that whitespace precedes (an ``operator`` to ``scan``)."""
+_STRAY: Final = re.compile(r"[^ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS))))) + "]")
+"""A character that starts no token in code (every operator character is an operator by itself)."""
 _IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _DIGIT: Final = frozenset("0123456789")
-_OPERATOR_CHARS: Final = frozenset("".join(OPERATORS))
 _STRING_STOPS: Final = {
     (quote, raw): re.compile("[" + re.escape(quote) + "\r\n" + ("" if raw else "\\\\$") + "]")
     for quote in ("'", '"')
@@ -202,10 +201,8 @@ def scan(text: str) -> list[DartToken]:
 
 
 def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[int]]:
-    """``scan`` as three lists (kinds, texts, offsets): no object per token (the encoder's check scans every
-    document twice). Without ``offsets`` the third list stays empty and a ``(`` after whitespace is of kind
-    ``SPACED_OPEN`` (all that ``_comparable`` reads of the offsets); a stray character is then reported by reading
-    the text again with them."""
+    """``scan`` as three lists (kinds, texts, offsets): no object per token. Without ``offsets`` only the texts
+    (``_comparable_texts`` reads them), a ``(`` after whitespace read with its whitespace."""
     kinds: list[str] = []
     texts: list[str] = []
     starts: list[int] = []
@@ -213,9 +210,9 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
     i = 1 if text.startswith("\ufeff") else 0
     if text.startswith("#!", i):
         end = _REST_OF_LINE.match(text, i).end()  # type: ignore[union-attr]
-        kinds.append("script")
         texts.append(text[i:end])
         if offsets:
+            kinds.append("script")
             starts.append(i)
         i = end
     # Frames of the string being read at top level: [raw, delim, start] for a string, [None, depth, start] for a
@@ -228,32 +225,17 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
             found = hard(text, i)
             j = n if found is None else found.start()
             if j > i:
-                # ``~//``: ``~/`` then ``/`` (the longest operator wins over the comment it would open)
-                end = j + 1 if text[j - 1] == "~" and j < n and text[j] == "/" else j
-                if offsets:
-                    _segment(text, i, end, kinds, texts, starts)
-                    glued_r = bool(texts) and texts[-1] == "r" and starts[-1] == j - 1
-                elif _segment_tokens(text, i, end, kinds, texts):
-                    glued_r = texts[-1] == "r" and text[j - 1] == "r"  # the segment's last token ends at j
-                else:
-                    glued_r = False
-                i = end
-                if end > j:
+                i = _code(text, i, j, kinds, texts, starts, offsets)
+                if i > j:
                     continue
-                if j < n and glued_r and text[j] in "'\"":
-                    kinds.pop()  # ``r'…'``: the word ``r`` is a raw string's prefix
-                    texts.pop()
-                    if offsets:
-                        starts.pop()
-                    i = j - 1
             if i >= n:
                 break
         if stack and stack[-1][0] is not None:
             i = _in_string(text, i, stack[-1], stack)
             if not stack:
-                kinds.append("string")
                 texts.append(text[outer:i])
                 if offsets:
+                    kinds.append("string")
                     starts.append(outer)
             continue
         ch = text[i]
@@ -291,13 +273,36 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
                         stack.pop()
                 continue
         if not stack:
-            kinds.append(kind)
             texts.append(text[start:i])
             if offsets:
+                kinds.append(kind)
                 starts.append(start)
     if stack:
         raise DartScanError("unterminated string", outer)
     return kinds, texts, starts
+
+
+def _code(
+    text: str, i: int, j: int, kinds: list[str], texts: list[str], starts: list[int], offsets: bool
+) -> int:
+    """Read the code from ``i`` to ``j`` (where a string or comment starts, or the end): the offset to go on from."""
+    n = len(text)
+    # ``~//``: ``~/`` then ``/`` (the longest operator wins over the comment it would open)
+    end = j + 1 if text[j - 1] == "~" and j < n and text[j] == "/" else j
+    if offsets:
+        _segment(text, i, end, kinds, texts, starts)
+        glued_r = bool(texts) and texts[-1] == "r" and starts[-1] == j - 1
+    elif _segment_tokens(text, i, end, texts):
+        glued_r = texts[-1] == "r" and text[j - 1] == "r"  # the segment's last token ends at j
+    else:
+        glued_r = False
+    if end == j and j < n and glued_r and text[j] in "'\"":
+        texts.pop()  # ``r'…'``: the word ``r`` is a raw string's prefix
+        if offsets:
+            kinds.pop()
+            starts.pop()
+        return j - 1
+    return end
 
 
 def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], starts: list[int]) -> None:
@@ -321,27 +326,16 @@ def _segment(text: str, i: int, end: int, kinds: list[str], texts: list[str], st
         i += len(token)
 
 
-def _segment_tokens(text: str, i: int, end: int, kinds: list[str], texts: list[str]) -> int:
-    """``_segment`` without offsets (``_SEGMENT_TOKENS``): how many tokens it appended."""
-    before = len(texts)
-    for token in _SEGMENT_TOKENS.findall(text, i, end):
-        if not token:
-            break  # whitespace to the end
-        first = token[0]
-        if first in _IDENTIFIER_START:
-            kinds.append("identifier")
-        elif first in _DIGIT or (first == "." and len(token) > 1 and token[1] in _DIGIT):
-            kinds.append("number")
-        elif first in " \t\r\n":
-            kinds.append(SPACED_OPEN)
-            token = "("
-        elif len(token) == 1 and first not in _OPERATOR_CHARS:
-            _lex(text)  # a stray character: raises at its offset
-            raise AssertionError("unreachable")  # pragma: no cover
-        else:
-            kinds.append("operator")
-        texts.append(token)
-    return len(texts) - before
+def _segment_tokens(text: str, i: int, end: int, texts: list[str]) -> int:
+    """``_segment`` without offsets or kinds (``_SEGMENT_TOKENS``): how many tokens it appended."""
+    if _STRAY.search(text, i, end) is not None:
+        _lex(text)  # a stray character: raises at its offset
+        raise AssertionError("unreachable")  # pragma: no cover
+    found = _SEGMENT_TOKENS.findall(text, i, end)
+    while found and not found[-1]:
+        found.pop()  # whitespace to the end (read as empty matches)
+    texts.extend(found)
+    return len(found)
 
 
 def token_texts(text: str, *, comments: bool = False) -> list[str]:
@@ -396,14 +390,15 @@ def insignificant_commas(texts: list[str]) -> set[int]:
     names: dict[str, bool] = {}  # token text → whether it is a name (the same few names open most brackets)
     prev, before = "", ""
     for k, text in enumerate(texts):
-        if text in _OPENING:
+        short = len(text) <= 2  # every bracket: most tokens are answered without hashing their text
+        if short and text in _OPENING:
             named = names.get(prev)
             if named is None:
                 named = names[prev] = _NAME.fullmatch(prev) is not None
             record = text == " (" or (text == "(" and not _opens_arguments(prev, before, named))
             frames.append([int(record), 0, 0, k + 1, int(named)])
             braces.append(text == "{")
-        elif text in _CLOSING:
+        elif short and text in _CLOSING:
             frame = frames.pop() if frames else [0, 0, 0, k, 0]
             if braces:
                 braces.pop()
@@ -442,11 +437,8 @@ def comparable(
 def _comparable(
     kinds: list[str], tokens: list[str], starts: list[int], comments: bool, loose: bool
 ) -> tuple[list[str], list[int]]:
-    """``comparable`` of ``_lex``'s lists; read without offsets (``starts`` empty), the offsets come back empty."""
     texts: list[str] = []
     offsets: list[int] = []
-    located = len(starts) == len(tokens)
-    gap = True  # without offsets: a comment (or the start) since the last code token
     code: list[int] = []  # with ``comments``: indices in ``texts`` of the tokens that are no comment (else all)
     last_code = -1  # index in ``texts`` of the last token that is no comment
     after_name = False  # the last tokens were ``@`` and a (dotted) name
@@ -454,22 +446,15 @@ def _comparable(
     prev_end = -1
     commented = False  # a comment kept in ``texts`` since the last code token
     for k, text in enumerate(tokens):
-        kind = kinds[k]
-        start = starts[k] if located else -1
+        kind, start = kinds[k], starts[k]
         if kind == COMMENT:
             if comments:
                 texts.append(text.rstrip())
-                if located:
-                    offsets.append(start)
+                offsets.append(start)
                 commented = True
-            gap = True
             continue
-        if located:
-            touching = start == prev_end  # a comment between parts them as whitespace does
-            prev_end = start + len(text)
-        else:
-            touching = not gap and kind != SPACED_OPEN
-            gap = False
+        touching = start == prev_end  # a comment between parts them as whitespace does
+        prev_end = start + len(text)
         if text == "(" and after_name and not touching:
             text = " ("
         after_name = (expect_name and kind == "identifier") or (after_name and text == ".")
@@ -488,8 +473,7 @@ def _comparable(
             texts[last_code] += " " + text  # ``> >`` (see ``comparable``)
             continue
         texts.append(text)
-        if located:
-            offsets.append(start)
+        offsets.append(start)
         last_code = len(texts) - 1
         if comments:
             code.append(last_code)
@@ -503,6 +487,61 @@ def _comparable(
     if not gone:
         return texts, offsets
     return [t for k, t in enumerate(texts) if k not in gone], [o for k, o in enumerate(offsets) if k not in gone]
+
+
+def _comparable_texts(tokens: list[str], comments: bool, loose: bool) -> list[str]:
+    """``_comparable`` of ``_lex(text, offsets=False)``'s texts, each token's kind read from its text: a comment
+    starts ``//`` or ``/*``, a name starts as one and ends with no quote (a raw string ``r'…'`` does), a ``(``
+    after whitespace comes with its whitespace. The same entries, without offsets (kept apart from ``_comparable``:
+    this is the check's loop, run on every token of both texts)."""
+    texts: list[str] = []
+    code: list[int] = []  # with ``comments``: indices in ``texts`` of the tokens that are no comment (else all)
+    last_code = -1  # index in ``texts`` of the last token that is no comment
+    after_name = False  # the last tokens were ``@`` and a (dotted) name
+    expect_name = False
+    gap = True  # a comment (or the start) since the last code token
+    commented = False  # a comment kept in ``texts`` since the last code token
+    for text in tokens:
+        first = text[0]
+        if first == "/" and text[1:2] in ("/", "*"):
+            if comments:
+                texts.append(text.rstrip())
+                commented = True
+            gap = True
+            continue
+        if first in " \t\r\n":
+            text = " (" if after_name else "("  # after whitespace: never glued to the name before it
+        elif text == "(" and after_name and gap:
+            text = " ("
+        gap = False
+        named = expect_name and first in _IDENTIFIER_START and text[-1] not in "'\""
+        after_name = named or (after_name and text == ".")
+        if after_name and text == ".":
+            expect_name, after_name = True, False
+        else:
+            expect_name = text == "@"
+        if (
+            text[0] == ">"
+            and not commented
+            and last_code >= 0
+            and texts[last_code][-1] == ">"
+            and text.count(">") == len(text)
+            and texts[last_code].count(">") + texts[last_code].count(" ") == len(texts[last_code])
+        ):
+            texts[last_code] += " " + text  # ``> >`` (see ``comparable``)
+            continue
+        texts.append(text)
+        last_code = len(texts) - 1
+        if comments:
+            code.append(last_code)
+        commented = False
+    if not loose:
+        return texts
+    if not comments or len(code) == len(texts):
+        gone = insignificant_commas(texts)
+    else:
+        gone = {code[k] for k in insignificant_commas([texts[k] for k in code])}
+    return [t for k, t in enumerate(texts) if k not in gone] if gone else texts
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
@@ -525,9 +564,9 @@ def first_difference(
 ) -> tuple[int, str, str] | None:
     """Where ``other`` stops being the same token stream as ``source`` (see ``comparable``): (offset in ``source``,
     the source's token there, ``other``'s), or None when they agree. ``DartScanError`` when either is not Dart."""
-    want, _ = _comparable(*_lex(source, False), comments, loose)
-    got, _ = _comparable(*_lex(other, False), comments, loose)
-    if want == got:
+    read = _comparable_texts(_lex(source, False)[1], comments, loose)
+    got = _comparable_texts(_lex(other, False)[1], comments, loose)
+    if read == got:
         return None
     want, where = _comparable(*_lex(source), comments, loose)  # where they part: read again, with offsets
     for k, text in enumerate(want):

@@ -13,7 +13,7 @@ import tree_sitter
 
 from coonbench.dart.annotations import detached_names
 from coonbench.dart.equivalence import unit_scan
-from coonbench.dart.minify import LINE_ENDED, needs_space
+from coonbench.dart.minify import LINE_ENDED, space_between
 from coonbench.dart.parse import DartParseError, ParsedUnit, parse_unit
 from coonbench.dart.query import Token, unit_tokens
 from coonbench.dart.scan import insignificant_commas
@@ -139,14 +139,21 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
     last_sig: _Item | None = None  # the last non-comment item (``label /* c */ :`` keeps the label's colon)
     drop_ids: set[int] = set()
     kinds = [_classify(t.text, t.type) for t in toks]
-    code = [k for k, kind in enumerate(kinds) if kind != "comment"]
-    droppable = {code[j] for j in insignificant_commas([toks[k].text for k in code])}
-    next_sig: list[str | None] = [None] * len(toks)
-    last: str | None = None
-    for k in range(len(toks) - 1, -1, -1):
-        next_sig[k] = last
-        if kinds[k] != "comment":
-            last = toks[k].text
+    texts = [t.text for t in toks]
+    next_sig: list[str | None] = []  # the next code token's text
+    if "comment" in kinds:
+        code = [k for k, kind in enumerate(kinds) if kind != "comment"]
+        droppable = {code[j] for j in insignificant_commas([texts[k] for k in code])}
+        next_sig.extend([None] * len(toks))
+        last: str | None = None
+        for k in range(len(toks) - 1, -1, -1):
+            next_sig[k] = last
+            if kinds[k] != "comment":
+                last = texts[k]
+    else:  # every token is code: its index is its own, the next token its next code token
+        droppable = insignificant_commas(texts)
+        next_sig.extend(texts[1:])
+        next_sig.append(None)
     for k, tok in enumerate(toks):
         kind = kinds[k]
         item = _Item(tok.text, tok.node, kind)
@@ -306,10 +313,14 @@ _CTOKS: Final[dict[str, dict[str, CTok]]] = {}
 _CTOKS_MAX: Final = 1 << 16
 
 
+_IDENT_CTOKS: Final[dict[str, CTok]] = {}
+_CTOKS["ident"] = _IDENT_CTOKS  # half of all asked for: their row without a lookup
+
+
 def _ctok(kind: str, text: str) -> CTok:
     """A positionless COON token, made once per (kind, text) while the table has room (about 200,000 are asked
     for on the development set, mostly the same few thousand)."""
-    row = _CTOKS.get(kind)
+    row = _IDENT_CTOKS if kind == "ident" else _CTOKS.get(kind)
     if row is None:
         row = _CTOKS[kind] = {}
     tok = row.get(text)
@@ -338,6 +349,8 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
         elif kind == "ilabel":
             toks.append(_ctok("ident", LABELS.get(item.text, item.text)))
             words.append(item)
+        elif kind == "lcolon":
+            continue  # a label's colon: the label carries it (kept until macros have matched)
         elif item.spaced:
             toks.append(CTok("op", "(", 0, 0, True))
             words.append(None)
@@ -414,7 +427,8 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
         colon_follows = nxt is not None and nxt.kind == "op" and nxt.text == ":"
         for cand in candidates:
             role, value = reading(cand, prev, nxt)
-            if value == it.text and (role == "ident" or (colon_follows and role == "label" and value not in ENUM_LABELS)):
+            label_read = colon_follows and role == "label" and value not in ENUM_LABELS
+            if value == it.text and (role == "ident" or label_read):
                 out.append(cand)
                 break
         else:
@@ -570,7 +584,9 @@ def _join(toks: list[CTok]) -> str:
                 parts.append(" ")  # ``Theme# as T``: glued, ``#as`` would be a macro
             elif prev.kind == "hash" and tok.kind == "esc":
                 text = tok.text  # ``#`name``: the hash's backtick escapes the name
-            elif needs_space(ptext, text) or (prev.kind == "op" and prev.text == "." and tok.kind in ("edge", "cedge")):
+            elif space_between(ptext, text) or (
+                prev.kind == "op" and prev.text == "." and tok.kind in ("edge", "cedge")
+            ):
                 parts.append(" ")
             elif prev.kind in ("edge", "cedge", "macro") and (text[0].isalnum() or text[0] in "_$`'\"."):
                 parts.append(" ")
@@ -664,8 +680,7 @@ def encode_unit(
     tree-sitter's leaves; where those leaves misread the source, ``encode`` keeps every one). ``dictionary``,
     ``short_uris``, ``relative_uris`` and ``directive_lists`` off give the document without those savings (what
     each is worth: the tests measure it)."""
-    items = [it for it in _apply_macros(_items(unit, keep_comments, trailing_commas)) if it.kind != "lcolon"]
-    toks = _merge_closers(_to_ctoks(items))
+    toks = _merge_closers(_to_ctoks(_apply_macros(_items(unit, keep_comments, trailing_commas))))
     if short_uris:
         toks = _short_uris(toks)
     if relative_uris:

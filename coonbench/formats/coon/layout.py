@@ -15,6 +15,7 @@ from coonbench.dart.minify import LINE_ENDED, needs_space
 WIDTH: Final = 80
 INDENT: Final = "  "
 _OPEN: Final = {"(": ")", "[": "]", "{": "}"}
+_CLOSE: Final = frozenset(_OPEN.values())
 # A ``{`` after one of these starts a collection (map/set literal, optional parameters), not a block.
 _COLLECTION_PREV: Final = frozenset(
     "= ( , : [ return => const ? ?? > yield async* sync* ... ...? ! ( || && + ==".split()
@@ -51,7 +52,7 @@ def _tree(tokens: list[str]) -> list[str | Group]:
             stack[-1].append(g)
             stack.append(g.items)
             groups.append(g)
-        elif tok in (")", "]", "}") and groups:
+        elif tok in _CLOSE and groups:
             g = groups.pop()
             g.close = tok
             if tok == "}" and not g.block and ";" in g.items:
@@ -180,12 +181,18 @@ def _gaps(items: list[str | Group]) -> list[str]:
     gaps: list[str] = []
     prev = prev2 = ""
     for it in items:
-        gaps.append(_gap(prev, prev2, _first(it)))
-        prev2, prev = prev, _last(it)
+        if isinstance(it, str):  # ``_first`` and ``_last`` written out: this runs for every token
+            gaps.append(_gap(prev, prev2, it))
+            prev2, prev = prev, it
+        else:
+            gaps.append(_gap(prev, prev2, it.open))
+            prev2, prev = prev, it.close
     return gaps
 
 
 def _hard_token(item: str) -> bool:
+    if item[:1] not in "/#" and "\n" not in item:
+        return False  # most tokens: neither line-ended nor holding a line break
     return item.startswith(LINE_ENDED) or ("\n" in item and not item.startswith(("'", '"', "r")))
 
 
@@ -301,5 +308,6 @@ def format_dart(tokens: list[str]) -> str:
         if type(piece) is str:
             put(piece)
         else:
-            push(reversed(_expand(*piece)))
+            group, indent = piece
+            push(reversed(_expand(group, indent)))
     return "".join(out) + "\n"

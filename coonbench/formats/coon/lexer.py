@@ -67,6 +67,11 @@ _MASTER: Final = re.compile(
 _PUNCT: Final = frozenset("()[]{},;:")
 """Single-character tokens that start no multi-character operator, so ``lex`` takes them without ``_MASTER`` (which would read
 them the same)."""
+_GLUES: Final = {
+    first: "".join(sorted({op[1] for op in DART_OPERATORS if op[0] == first})) for first in "=<>?!"
+}
+"""For these operator characters, the characters that make them part of a longer operator (``=`` of ``==``, ``=>``):
+followed by anything else, one is an operator alone (as ``_MASTER`` would read it)."""
 _WORD_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _WORD: Final = _WORD_START | frozenset("0123456789")
 """A word's characters, as ``_IDENT`` reads them (scanned without a regex: a third of all tokens are words)."""
@@ -101,6 +106,25 @@ def lex(text: str) -> list[CTok]:
                 end += 1
             append(CTok("ident", text[i:end], line, i - line_start + 1))
             i = end
+            continue
+        if ch in _GLUES and (i + 1 == n or text[i + 1] not in _GLUES[ch]):  # ``=`` alone, not ``==`` or ``=>``
+            append(CTok("op", ch, line, i - line_start + 1))
+            i += 1
+            continue
+        if ch == "\\":  # one token in twenty: read before the master regex, strings, comments and other sigils
+            col = i - line_start + 1
+            # per-document dictionary: ``\N`` repeats alias N; ``\`` directly before a word or string defines one
+            m = _DIGITS.match(text, i + 1)
+            if m:
+                append(CTok("ref", m.group(), line, col))
+                i = m.end()
+            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or is_string_start(text, i + 1):
+                append(CTok("def", "\\", line, col))
+                i += 1
+            else:
+                raise FormatError(
+                    "bad prefix '\\'", line, col, expected="a number (\\3 = alias 3) or a word or string to define"
+                )
             continue
         m = match(text, i)
         if m is not None:
@@ -165,19 +189,6 @@ def lex(text: str) -> list[CTok]:
             else:
                 raise FormatError(
                     "bad prefix '@'", line, col, expected="a number (@16 = EdgeInsets.all(16)) or an annotation name"
-                )
-        elif ch == "\\":
-            # per-document dictionary: ``\N`` repeats alias N; ``\`` directly before a word or string defines one
-            m = _DIGITS.match(text, i + 1)
-            if m:
-                append(CTok("ref", m.group(), line, col))
-                end = m.end()
-            elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or is_string_start(text, i + 1):
-                append(CTok("def", "\\", line, col))
-                end = i + 1
-            else:
-                raise FormatError(
-                    "bad prefix '\\'", line, col, expected="a number (\\3 = alias 3) or a word or string to define"
                 )
         elif ch == "#":
             m = _IDENT.match(text, i + 1)
