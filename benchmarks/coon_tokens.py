@@ -4,7 +4,7 @@ Default corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``c
 ``DIR``, every ``*.dart`` file under it (category = its first sub-directory). Every file goes through the verifying
 ``encode``: files it refuses (or that are not Dart) are counted and listed, and the token totals cover the files that
 round-trip. Also prints where the remaining COON tokens go (strings, identifiers, keywords, punctuation, numbers,
-COON sigils, dictionary aliases ``\\N``, comments: each COON lexeme's share of the tokens of its lexemes counted one by one) and times
+COON sigils, dictionary aliases ``\\N`` and alias words, comments: each COON lexeme's share of the tokens of its lexemes counted one by one) and times
 encode+decode. Upstream's COON is added as a column when the PyPI ``coon`` package works here.
 
 Primer variants: for COON with no primer, the short and the full primer, and a legend (``-T primer=legend``: the
@@ -31,6 +31,7 @@ from coonbench.dart import ast_diff
 from coonbench.dart.minify import minify
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.datasets.corpus import iter_corpus
+from coonbench.formats.coon.tables import ALIAS_WORDS
 from coonbench.formats.coon.words import NOT_LABELS
 from coonbench.formats.coon.lexer import lex
 from coonbench.formats.base import FormatError
@@ -60,12 +61,19 @@ _BUCKETS = {"str": "strings", "num": "numbers", "op": "punctuation", "comment": 
 def buckets(coon: str, encoding: str) -> dict[str, int]:
     """Tokens of each COON lexeme kind (lexemes counted one by one: a share, not an exact split of the total)."""
     out: dict[str, int] = defaultdict(int)
+    defined: set[str] = set()  # alias words defined so far (a bare one repeats its alias)
+    prev = ""
     for tok in lex(coon):
-        if tok.kind in ("ident", "esc"):
+        if tok.kind == "def" and len(defined) < len(ALIAS_WORDS):
+            defined.add(ALIAS_WORDS[len(defined)])
+        if tok.kind == "ident" and tok.text in defined and prev not in ("at", "hash"):
+            kind = "aliases"
+        elif tok.kind in ("ident", "esc"):
             kind = "keywords" if tok.text in NOT_LABELS or tok.text in _KEYWORDS else "identifiers"
         else:
             kind = _BUCKETS.get(tok.kind, tok.kind)
         out[kind] += count_tokens("\\" + tok.text if tok.kind == "ref" else tok.text, encoding)
+        prev = tok.kind
     return out
 
 

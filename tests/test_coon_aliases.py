@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from coonbench.formats.coon import encoder as codec
 from coonbench.formats.coon.lexer import CTok, lex
+from coonbench.formats.coon.tables import ALIAS_WORDS
 from coonbench.formats.coon.verifier import check_roundtrip
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode, validate
@@ -48,8 +49,9 @@ def _plain(source: str, keep_comments: bool = False, short_uris: bool = True) ->
 
 def test_repeats_are_aliased_and_round_trip() -> None:
     coon, wrong = unverified_roundtrip(REPEATED)
-    kinds = [t.kind for t in _refs(coon)]
-    assert "def" in kinds and "ref" in kinds
+    toks = lex(coon)
+    assert any(t.kind == "def" for t in toks)
+    assert any(t.kind == "ident" and t.text == ALIAS_WORDS[0] for t in toks)  # alias 1 repeated as its word
     assert wrong is None, wrong
     plain = _plain(REPEATED)
     assert "\\" not in plain
@@ -95,7 +97,7 @@ def test_comments_with_backslashes_kept() -> None:
         " someLongFunctionName(); }"
     )
     coon = encode(source, keep_comments=True)
-    assert any(t.kind == "ref" for t in lex(coon))
+    assert any(t.kind == "ident" and t.text == ALIAS_WORDS[0] for t in lex(coon))
     assert decode(coon) == decode(_plain(source, keep_comments=True))
 
 
@@ -214,3 +216,47 @@ def test_source_with_a_colon_uri_is_refused_not_changed() -> None:
     with pytest.raises(FormatError) as info:
         encode("import ':provider';")
     assert info.value.line == 1
+
+
+# --- alias words (version 5): the N-th word of ALIAS_WORDS repeats alias N -------------------------------------
+
+Q, K = ALIAS_WORDS[0], ALIAS_WORDS[1]
+
+
+def test_alias_words_read_as_the_lexeme_after_their_definition_only() -> None:
+    assert decode(f"var {Q}=1;final \\items=[];{Q}.add({Q});") == decode("var q=1;final items=[];items.add(items);")
+    assert decode(f"var \\aa=1,\\bb=2;f({K},{Q},\\2);") == decode("var aa=1,bb=2;f(bb,aa,bb);")
+    assert decode(f"var \\aa=1;@{Q} var x=`{Q};") == decode(f"var aa=1;@{Q} var x={Q};")  # after @, escaped
+    assert decode(f"var \\aa=1;var {Q}x='{Q}';// {Q}\n") == decode(f"var aa=1;var {Q}x='{Q}';// {Q}\n")
+
+
+def test_names_spelled_like_alias_words_round_trip() -> None:
+    """A name spelled like an alias word is written as is before the alias is defined and escaped after;
+    names that merely start with it, strings and comments are never touched."""
+    source = (
+        f"void main() {{ var {Q} = 1; var someLongName = {Q}; f(someLongName, someLongName, someLongName);"
+        f" var {Q}ty = {Q} + someLongName; print('{Q} {Q}ty'); g({Q}, {Q}ty); /* {Q} */ }}"
+    )
+    coon, wrong = unverified_roundtrip(source, keep_comments=True)
+    assert wrong is None, (wrong, coon)
+    assert f"var {Q}=1;var\\someLongName=`{Q};" in coon  # the name itself before the definition, escaped after
+    assert f"g(`{Q},{Q}ty)" in coon and f"'{Q} {Q}ty'" in coon and f"/* {Q} */" in coon
+    assert count_tokens(coon) < count_tokens(_plain(source, keep_comments=True))
+
+
+def test_a_label_spelled_like_an_alias_word_keeps_the_document_without_aliases() -> None:
+    """An escaped label would read as a name (`` `q 2 `` is not ``q: 2``), so such a document has no dictionary."""
+    source = f"void main() {{ someLongName(1); someLongName(2); someLongName(3); h({Q}: 2); }}"
+    coon, wrong = unverified_roundtrip(source)
+    assert wrong is None, (wrong, coon)
+    assert not any(t.kind == "def" for t in lex(coon))
+
+
+def test_past_the_alias_words_refs_are_numbers() -> None:
+    n = len(ALIAS_WORDS) + 3
+    source = "void main() {" + "".join(f" someLongName{k}(); someLongName{k}(); someLongName{k}();" for k in range(n)) + " }"
+    coon, wrong = unverified_roundtrip(source)
+    assert wrong is None, wrong
+    refs = [t.text for t in lex(coon) if t.kind == "ref"]
+    assert refs == [str(len(ALIAS_WORDS) + k) for k in range(1, 4) for _ in range(2)]
+    assert f"{ALIAS_WORDS[-1]}();{ALIAS_WORDS[-1]}();" in coon

@@ -8,7 +8,15 @@ from typing import Final
 
 from coonbench.formats.coon.layout import format_dart
 from coonbench.formats.coon.lexer import CTok, check_brackets, lex
-from coonbench.formats.coon.tables import CALL_ENUMS, ENUM_LABELS, HEADER_PREFIX, IMPLIED, MACROS, VERSION
+from coonbench.formats.coon.tables import (
+    ALIAS_WORDS,
+    CALL_ENUMS,
+    ENUM_LABELS,
+    HEADER_PREFIX,
+    IMPLIED,
+    MACROS,
+    VERSION,
+)
 from coonbench.formats.coon.words import (
     ALIAS_KINDS,
     CLASS_MACROS,
@@ -25,6 +33,7 @@ from coonbench.formats.coon.words import (
     is_short_uri,
     opens_list,
     reading,
+    relative_package_uris,
     significant,
 )
 from coonbench.formats.base import FormatError
@@ -80,7 +89,7 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
         raise FormatError(err.message, (err.line or 1) + offset, err.column, err.expected) from None
     if offset:
         toks = [CTok(t.kind, t.text, t.line + offset, t.column, t.spaced) for t in toks]
-    toks = directive_list(resolve_aliases(toks))
+    toks = relative_package_uris(directive_list(resolve_aliases(toks)))
     prevs, nexts = significant(toks)
     after = _next_significant_index(toks)
     texts: list[str] = []
@@ -205,7 +214,9 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
 
 
 def resolve_aliases(toks: list[CTok]) -> list[CTok]:
-    """``\\x`` defines alias N (the N-th definition, from 1) as the lexeme ``x``; ``\\N`` is that lexeme again.
+    """``\\x`` defines alias N (the N-th definition, from 1) as the lexeme ``x``; ``\\N`` is that lexeme again, and
+    so is the N-th alias word (``ALIAS_WORDS``) written as a bare word after the definition (not after ``@`` or
+    ``#```, whose name is glued to the sigil).
 
     The result is the token stream written out in full, so every other rule reads it exactly as if no alias had
     been used. FormatError for a ``\\`` not followed by a word or string, or a ``\\N`` not yet defined."""
@@ -213,10 +224,20 @@ def resolve_aliases(toks: list[CTok]) -> list[CTok]:
         return toks
     out: list[CTok] = []
     defined: list[CTok] = []
+    words: dict[str, CTok] = {}  # alias word → its lexeme, once defined
     n = len(toks)
     i = 0
+    prev_kind = ""
     while i < n:
         tok = toks[i]
+        kind = tok.kind
+        if kind == "ident" and tok.text in words and prev_kind != "at" and prev_kind != "hash":
+            src = words[tok.text]
+            out.append(CTok(src.kind, src.text, tok.line, tok.column))
+            prev_kind = kind
+            i += 1
+            continue
+        prev_kind = kind
         if tok.kind == "def":
             nxt = toks[i + 1] if i + 1 < n else None
             if nxt is None or nxt.kind not in ALIAS_KINDS:
@@ -225,7 +246,10 @@ def resolve_aliases(toks: list[CTok]) -> list[CTok]:
                     expected="a word, `word or string directly after '\\'",
                 )
             defined.append(nxt)
+            if len(defined) <= len(ALIAS_WORDS):
+                words[ALIAS_WORDS[len(defined) - 1]] = nxt
             out.append(nxt)
+            prev_kind = nxt.kind
             i += 2
             continue
         if tok.kind == "ref":

@@ -14,6 +14,7 @@ from coonbench.formats.coon.decoder import decode
 from coonbench.formats.coon.words import macro_text
 from coonbench.formats.coon.verifier import encode
 from coonbench.formats.coon.tables import (
+    ALIAS_WORDS,
     CALL_ENUMS,
     CLASHES,
     ENUM_LABELS,
@@ -138,6 +139,10 @@ def tables_markdown() -> str:
         "| prefix | meaning |",
         "|---|---|",
         *[f"| `{k}` | {v} |" for k, v in PREFIXES.items()],
+        "",
+        f"### Alias words (the N-th repeats a document's alias N) — {len(ALIAS_WORDS)} entries",
+        "",
+        " ".join(f"`{w}`" for w in ALIAS_WORDS),
         "",
         "### Upstream entries changed or not adopted",
         "",

@@ -23,6 +23,7 @@ from coonbench.formats.coon.legend import document_and_legend
 from coonbench.formats.coon.words import macro_text
 from coonbench.formats.coon.verifier import VERIFY_ENV, encode
 from coonbench.formats.coon.tables import (
+    ALIAS_WORDS,
     CALL_ENUMS,
     CLASHES,
     ENUM_LABELS,
@@ -49,6 +50,7 @@ TABLES: Final = MappingProxyType(
         "call_enums": CALL_ENUMS,  # call → type implied by ``Call(.member)``
         "macros": MACROS,  # macro name → Dart tokens
         "prefixes": PREFIXES,  # prefix → meaning
+        "alias_words": ALIAS_WORDS,  # the N-th repeats alias N of a document (rule 11)
         "clashes": CLASHES,  # upstream entry → how it is resolved
     }
 )
@@ -223,8 +225,10 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
             f"implied constructors: {_implied_line()}; `^x` = required this.x; "
             "macros: " + "; ".join(f"`{m}` = `{d}`" for m, d in top_m.items()) + " ({Class} = the name of the "
             "last declared class); `x#` = `x.of(context)`; `` `x `` = identifier x as is. `\\x` defines alias N "
-            "for the word or string x (N = 1, 2, … in order of definition) and `\\N` repeats it. `import ':a/b',':a','../c';` = "
-            "`import 'package:a/b.dart';import 'package:a/a.dart';import '../c.dart';` (export, part alike). Other "
+            "for the word or string x (N = 1, 2, … in order of definition); after it the N-th alias word "
+            f"({' '.join(ALIAS_WORDS[:24])} …) and `\\N` repeat it. `import ':a/b',':a','../c';` = "
+            "`import 'package:a/b.dart';import 'package:a/a.dart';import '../c.dart';` (export, part alike); after "
+            "`':a/d/b'`, `':./c'` = `':a/d/c'`, `':../c'` = `':a/c'`, `':/c'` = `':a/c'`. Other "
             "strings and numbers are verbatim."
         )
     if variant != "full":
@@ -256,12 +260,17 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
         "`.of(context)`: `Theme#.textTheme` = `Theme.of(context).textTheme`.",
         "9. Per-document aliases: a backslash directly before a word, `word or string defines the next alias "
         "(numbered 1, 2, … in order of definition) and writes it as usual; `\\N` later stands for that word or "
-        "string again (`final \\items=[];\\1.add(x)` = `final items = []; items.add(x)`).",
+        "string again (`final \\items=[];\\1.add(x)` = `final items = []; items.add(x)`), and so does the N-th "
+        "alias word written as a bare word after the definition (`final \\items=[];q.add(x)`; a name spelled like a "
+        f"defined alias word is written `` `q ``). Alias words in order: {' '.join(ALIAS_WORDS)}.",
         "10. After `import`, `export` or `part`, a URI string starting with ':' is a package URI without "
         "'package:' and '.dart': `import ':flutter/cupertino'` = `import 'package:flutter/cupertino.dart'`; a single "
         "name is package and file at once: `import ':provider'` = `import 'package:provider/provider.dart'`. A "
         "relative URI is written without '.dart': `import '../a/b'` = `import '../a/b.dart'`. Directives of one kind "
-        "in a row share their keyword: `import ':provider','../a/b';` = two imports (a ',' after the URI).",
+        "in a row share their keyword: `import ':provider','../a/b';` = two imports (a ',' after the URI). A package "
+        "URI starting with ':./', ':../' or ':/' is relative to the previous package URI of the document (its folder, "
+        "or with ':/' its package's root): after `':p/src/a/x'`, `':./y'` = `':p/src/a/y'`, `':../b/z'` = "
+        "`':p/src/b/z'`, `':/w'` = `':p/w'`.",
         "11. Trailing commas are omitted; `List<List<int>>` closes with `>>`. An optional first line `"
         + f"{HEADER_PREFIX} {VERSION}"
         + "` names the version.",
@@ -270,7 +279,7 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
 
 
 class CoonFormat(Format):
-    """COON, coonbench dialect v4 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
+    """COON, coonbench dialect v5 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
     name = "coon"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"

@@ -21,7 +21,7 @@ from coonbench.dart.minify import join_tokens
 from coonbench.formats.coon.decoder import decode_texts, resolve_aliases, strip_header
 from coonbench.formats.coon.encoder import _join as join_coon
 from coonbench.formats.coon.lexer import CTok, lex
-from coonbench.formats.coon.tables import CALL_ENUMS, ENUM_LABELS, IMPLIED, WIDGETS
+from coonbench.formats.coon.tables import ALIAS_WORDS, CALL_ENUMS, ENUM_LABELS, IMPLIED, WIDGETS
 from coonbench.formats.coon.verifier import encode
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon.words import (
@@ -30,6 +30,7 @@ from coonbench.formats.coon.words import (
     REQUIRED_THIS,
     URI_KEYWORDS,
     expand_uri,
+    is_relative_package_uri,
     macro_text,
     significant,
 )
@@ -47,10 +48,12 @@ RULES: Final = {
     "symbol": "#`x = Dart symbol #x",
     "alias": "\\x defines alias N (1, 2, … in order) as the word or string x; \\N repeats it",
     "uri": "import ':a/b' = import 'package:a/b.dart'; ':a' = 'package:a/a.dart'; '../c' = '../c.dart'",
+    "reluri": "after ':p/d/x', ':./c' = ':p/d/c', ':../c' = ':p/c', ':/e/c' = ':p/e/c' (relative to the last package URI)",
     "list": "import 'a','b'; = import 'a';import 'b'; (also export, part)",
     "of": "x# = x.of(context)",
     "class": "{Class} = the last declared class",
 }
+ALIAS_INDEX: Final = {word: k for k, word in enumerate(ALIAS_WORDS)}
 # Rules no rewriting can do without (a name that must not be expanded, a Dart symbol).
 KEPT_RULES: Final = frozenset(("escape", "symbol", "class"))
 Entry = tuple[str, str]  # (kind, key): ("name", "T"), ("label", "c"), ("enum", "A"), ("macro", "SL"), ("rule", "edge")
@@ -67,6 +70,7 @@ class Usage:
     call_enums: dict[str, str] = field(default_factory=dict)  # call → enum type of its first ``.member``
     macros: list[str] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)  # keys of RULES
+    alias_words: int = 0  # how many of ALIAS_WORDS the legend lists: up to the last one the document uses
 
     def entries(self) -> list[Entry]:
         """Every entry used, as ``(kind, key)``."""
@@ -124,9 +128,14 @@ def _label_entries(r: Reading) -> list[Entry]:
     return out
 
 
+def _alias_word(r: Reading) -> bool:
+    """Whether the token is an alias word standing for its alias's lexeme (``q`` after ``\\_items``)."""
+    return r.tok.kind == "ident" and r.tok.text in ALIAS_INDEX and r.lexeme.text != r.tok.text
+
+
 def entries_of(r: Reading) -> list[Entry]:
     """The table entries and rules the decoder applied to one token."""
-    out: list[Entry] = [("rule", "alias")] if r.tok.kind in ("def", "ref") else []
+    out: list[Entry] = [("rule", "alias")] if r.tok.kind in ("def", "ref") or _alias_word(r) else []
     tok, parts, kind = r.lexeme, r.parts, r.lexeme.kind
     if kind in ("ident", "esc") and len(parts) >= 2 and parts[1] == ":":
         return out + _label_entries(r)
@@ -152,6 +161,8 @@ def entries_of(r: Reading) -> list[Entry]:
         out.append(("call", next(c for c, e in CALL_ENUMS.items() if e == parts[0])))
     elif kind == "str" and parts and parts[0] != tok.text:
         out.append(("rule", "uri"))
+        if is_relative_package_uri(tok.text):
+            out.append(("rule", "reluri"))
     return out
 
 
@@ -159,6 +170,8 @@ def usage(text: str) -> Usage:
     """What the COON document ``text`` uses (FormatError where ``decode`` would raise one)."""
     found = Usage()
     for r in readings(text):
+        if _alias_word(r):
+            found.alias_words = max(found.alias_words, ALIAS_INDEX[r.tok.text] + 1)
         for kind, key in entries_of(r):
             if kind == "name":
                 found.names.setdefault(key, r.parts[0])
@@ -198,8 +211,15 @@ def render(found: Usage) -> str:
     if found.call_enums:
         lines.append(_pairs((f"{c}(.x", f"{c}({e}.x") for c, e in found.call_enums.items()))
     lines += [f"#{name}={macro_text(name)}" for name in found.macros]
-    lines += [RULES[key] for key in found.rules]
+    lines += [_rule_line(key, found) for key in found.rules]
     return "\n".join([HEAD, *lines]) if lines else ""
+
+
+def _rule_line(key: str, found: Usage) -> str:
+    """A rule's line; the alias rule's lists the alias words the document uses (the N-th word is alias N)."""
+    if key == "alias" and found.alias_words:
+        return f"{RULES[key]}; so does the N-th word of: {' '.join(ALIAS_WORDS[: found.alias_words])}"
+    return RULES[key]
 
 
 def entry_cost(found: Usage, entry: Entry) -> int:
@@ -219,6 +239,7 @@ def _without(found: Usage, drop: set[Entry]) -> Usage:
         call_enums={k: v for k, v in found.call_enums.items() if keep("call", k)},
         macros=[k for k in found.macros if keep("macro", k)],
         rules=[k for k in found.rules if keep("rule", k)],
+        alias_words=found.alias_words if keep("rule", "alias") else 0,
     )
 
 

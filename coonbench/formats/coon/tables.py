@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-VERSION: Final = 4
+VERSION: Final = 5
 HEADER_PREFIX: Final = "%coon"
 
 # Widget (and other constructor) names → abbreviation. Expanded only in *call position*: directly before ``(``
@@ -277,6 +277,22 @@ MACROS: Final = MappingProxyType(
     }
 )
 
+# Alias words (rule 11): the N-th entry, written as a bare word after the N-th ``\x`` definition of a document, is
+# that alias again (``\N`` also is). Single letters and two-letter words that are no table word, keyword or
+# built-in, each one o200k token after most punctuation; ordered by cost and by how rarely code uses them as names
+# (a name spelled like an active alias word is written escaped, `` `q ``). Past the list, ``\N`` only.
+ALIAS_WORDS: Final = tuple(
+    """
+    q k y j ch df my u re en np g av ax cv il ll sc se tf tp js de no it ac ad al am an bb bp bt cf cm co cr ct cx
+    dc di dm dr dw ec ed em ep er es fc fe ff fp ft gc gr gs gt hr ht hw ii im io ir ix kn le lp ma mc mi mt mu mx
+    nd nn ns nt ob or pb pc pe pg ph pk pm po pp pt py qu rb rc rd rt rv rx sf sh sn sz te tk un us vo we ws wx xx
+    ai by cb et fi gl lo mm ne sk sl ar be pl ro tb th tx cd cl li ts tv ab dt fd ss ap ds ev fr dd eq sa fl iv tt
+    mp tm lb sb pa pr sm pd fn up op tc dp af ag ak au aw ba bc bd bi bo ce cg ck cn cy cz dg dj dk dl du dv eb eg
+    fb fm fo fx gb ge gf gg gv gz hg hk hl hm hp hs ie jd je jp ke kh kr ks kw la lk lr ls lt lv ly mo mv na nc nr
+    nu nx nz od ol om ov qa qq qt ra rf rh rl rm rr
+    """.split()
+)
+
 # The placeholder in a macro for the name of the most recently declared class (``#K`` inside ``class Foo`` is
 # ``const Foo({super.key});``; ``#ST`` after ``class Foo`` is ``class _FooState extends State<Foo>``).
 CLASS_PLACEHOLDER: Final = "{Class}"
@@ -298,7 +314,10 @@ PREFIXES: Final = MappingProxyType(
             "defines the next alias (\\1, \\2, … in order of definition) as the word, `word or string written "
             "directly after it, e.g. \\_selectedIndex or \\'Hello world'; the text is as if \\ were absent"
         ),
-        "\\N": "the word or string that alias N was defined as (per document), e.g. \\1",
+        "\\N": (
+            "the word or string that alias N was defined as (per document), e.g. \\1; the N-th alias word (below) "
+            "written as a bare word means the same"
+        ),
         "^name": "required this.name — a named constructor parameter, directly after ( { [ or , (e.g. {^id,^name})",
         ".name": (
             "directly after an enum label's word, or after a label's colon: the label's enum type is implied "

@@ -7,6 +7,7 @@ lossless. One module, so that the two directions cannot drift apart.
 from __future__ import annotations
 
 import gc
+import posixpath
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -222,6 +223,84 @@ def short_uri(text: str) -> str | None:
     package, path = m.groups()
     short = f"':{package}'" if path == package else f"':{package}/{path}'"
     return short if expand_uri(short) == text else None
+
+
+# A package URI written relative to the previous one (rule 16): ``':./b'``, ``':../b'`` (its folder), ``':/b'`` (its
+# package's root). A package name never starts with ``.`` or ``/``, so these never name a package.
+RELATIVE_PACKAGE_STARTS: Final = ("':./", "':../", "':/")
+
+
+def is_relative_package_uri(text: str) -> bool:
+    """Whether a directive's COON URI string is the relative form of a package URI (``':./b'``, ``':../b'``,
+    ``':/b'``)."""
+    return text.startswith(RELATIVE_PACKAGE_STARTS) and text.endswith("'") and "'" not in text[2:-1]
+
+
+def package_path(text: str) -> tuple[str, str] | None:
+    """``':p/a/b'`` (or ``'package:p/a/b.dart'``) → ("p", "a/b"); ``':p'`` → ("p", "p"); None for any other string
+    (relative URIs, the relative form)."""
+    full = _PACKAGE_URI.fullmatch(text)
+    if full is not None:
+        return full.group(1), full.group(2)
+    if not (len(text) >= 4 and text.startswith("':") and text.endswith("'")) or is_relative_package_uri(text):
+        return None
+    package, _, path = text[2:-1].partition("/")
+    return package, path or package
+
+
+def resolve_package_uri(text: str, prev: tuple[str, str] | None) -> str | None:
+    """The absolute short form (``':p/a/c'``) of the relative form ``text`` after the package URI ``prev``
+    ((package, path), e.g. ("p", "a/b")); None when there is no ``prev`` or the path leaves the package."""
+    if prev is None:
+        return None
+    body = text[2:-1]
+    if body.startswith("/"):
+        path = body[1:]
+    else:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(prev[1]), body))
+    if not path or path.startswith(("/", ".")) or "//" in path or path.endswith("/"):
+        return None
+    return f"':{prev[0]}/{path}'"
+
+
+def relative_package_uri(text: str, prev: tuple[str, str] | None) -> str:
+    """The shortest spelling of the short package URI ``text`` after the package URI ``prev``: ``text`` itself, or
+    its relative form when that is shorter and resolves back to the same URI (the encoder's side of
+    ``relative_package_uris``)."""
+    here = package_path(text)
+    if here is None or prev is None or here[0] != prev[0]:
+        return text
+    rel = posixpath.relpath(here[1], posixpath.dirname(prev[1]) or ".")
+    best = text
+    for cand in (f"':/{here[1]}'", f"':{rel if rel.startswith('../') else './' + rel}'"):
+        if len(cand) < len(best) and expand_uri(resolve_package_uri(cand, prev) or "''") == expand_uri(text):
+            best = cand
+    return best
+
+
+def relative_package_uris(toks: list[CTok]) -> list[CTok]:
+    """Rule 16, the decoder's side: each directive URI in the relative form (``':./b'``) → its absolute short form
+    (``':p/a/b'``), read against the package URI before it. Raises FormatError when there is none."""
+    out: list[CTok] = []
+    prev: tuple[str, str] | None = None
+    last: CTok | None = None  # the previous significant token
+    for tok in toks:
+        if tok.kind == "str" and names_uri(last):
+            if is_relative_package_uri(tok.text):
+                resolved = resolve_package_uri(tok.text, prev)
+                if resolved is None:
+                    raise FormatError(
+                        "a relative package URI needs a package URI before it, and must stay inside its package",
+                        tok.line, tok.column, expected="an absolute package URI such as ':a/b'",
+                    )
+                tok = CTok("str", resolved, tok.line, tok.column, tok.spaced)
+            here = package_path(tok.text)
+            if here is not None:
+                prev = here
+        if tok.kind != "comment":
+            last = tok
+        out.append(tok)
+    return out
 
 
 def directive_list(toks: list[CTok]) -> list[CTok]:
