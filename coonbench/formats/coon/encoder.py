@@ -623,16 +623,22 @@ def _short_uris(toks: list[CTok]) -> list[CTok]:
 def _relative_uris(toks: list[CTok]) -> list[CTok]:
     """Rule 16: a short package URI after another of the same package is written relative to it when that is
     shorter (``':p/a/b'``, ``':p/a/c'`` → ``':p/a/b'``, ``':./c'``); ``relative_package_uris`` reads it back."""
-    out = list(toks)
+    out = toks  # copied at the first change only (most documents have none)
     prev: tuple[str, str] | None = None
-    for k, (tok, before) in enumerate(zip(toks, significant(toks)[0])):
-        if tok.kind == "str" and names_uri(before):
+    before: CTok | None = None  # the previous significant token
+    for k, tok in enumerate(toks):
+        kind = tok.kind
+        if kind == "str" and names_uri(before):
             here = package_path(tok.text)
             if here is not None:
                 rel = relative_package_uri(tok.text, prev)
                 if rel != tok.text:
+                    if out is toks:
+                        out = list(toks)
                     out[k] = _ctok("str", rel)
                 prev = here
+        if kind != "comment":
+            before = tok
     return out
 
 

@@ -281,6 +281,8 @@ def relative_package_uri(text: str, prev: tuple[str, str] | None) -> str:
 def relative_package_uris(toks: list[CTok]) -> list[CTok]:
     """Rule 16, the decoder's side: each directive URI in the relative form (``':./b'``) → its absolute short form
     (``':p/a/b'``), read against the package URI before it. Raises FormatError when there is none."""
+    if not any(tok.kind == "str" and tok.text.startswith(RELATIVE_PACKAGE_STARTS) for tok in toks):
+        return toks  # no relative form anywhere: nothing to read (most documents)
     out: list[CTok] = []
     prev: tuple[str, str] | None = None
     last: CTok | None = None  # the previous significant token
