@@ -72,6 +72,23 @@ _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
 _HARD: Final = re.compile(
     r"['\"]|/[/*]|[^ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS))))) + "]"
 )
+_PLAIN: Final = re.compile(
+    r"[ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS)) - {"/"}))) + "]*"
+)
+"""The characters ``_HARD`` never starts at but ``/``, as one run: a search for ``_HARD`` tries its three
+alternatives at every character (no first-character table for it), a run of this class is one counted match."""
+
+
+def _hard_start(text: str, i: int) -> int:
+    """Where ``_HARD`` first matches at or after ``i`` (``len(text)`` when nowhere): runs of ``_PLAIN``, a ``/``
+    that opens no comment stepped over."""
+    n = len(text)
+    while True:
+        j = _PLAIN.match(text, i).end()  # type: ignore[union-attr]  # an empty run matches too
+        if j < n and text[j] == "/" and not text.startswith(("//", "/*"), j):
+            i = j + 1
+        else:
+            return j
 _RUN: Final = r"[0-9][0-9_]*(?<=[0-9])"
 _EXP: Final = r"[eE][+-]?" + _RUN
 _NUMBER: Final = (
@@ -226,11 +243,9 @@ def _lex(text: str, offsets: bool = True) -> tuple[list[str], list[str], list[in
     # ``${`` interpolation. Empty: top-level code, where every token is emitted.
     stack: list[list] = []
     outer = 0  # start of the outermost open string
-    hard = _HARD.search
     while i < n:
         if not stack:
-            found = hard(text, i)
-            j = n if found is None else found.start()
+            j = _hard_start(text, i)
             if j > i:
                 i = _code(text, i, j, kinds, texts, starts, offsets)
                 if i > j:
