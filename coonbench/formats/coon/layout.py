@@ -127,14 +127,15 @@ _GAPS_HELD: Final = [0]  # entries in _GAPS: cleared past _GAPS_MAX, so endless 
 
 def _gap(prev: str, prev2: str, nxt: str) -> str:
     """The gap between ``prev`` and ``nxt`` (``prev2`` before them), looked up in two plain dictionaries: this is
-    called for every token of every decoded document."""
-    if prev == "]" or prev in _ARITH:
-        return _gap_after(prev, prev2, nxt)  # the only gaps that read prev2
+    called for every token of every decoded document. No row is ever made for the ``prev`` that ``_gap_after``
+    answers, so the usual gap is found before that test."""
     row = _GAPS.get(prev)
     if row is not None:
         gap = row.get(nxt)
         if gap is not None:
             return gap
+    if prev == "]" or prev in _ARITH:
+        return _gap_after(prev, prev2, nxt)  # the only gaps that read prev2
     gap = _Spacer.between(prev, prev2, nxt)
     if _GAPS_HELD[0] >= _GAPS_MAX:
         _GAPS.clear()
