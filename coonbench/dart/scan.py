@@ -63,25 +63,23 @@ _DIGITS: Final = re.compile(r"[0-9][0-9_]*")
 _HEX: Final = re.compile(r"0[xX][0-9A-Fa-f][0-9A-Fa-f_]*")
 _OPERATOR: Final = re.compile("|".join(re.escape(op) for op in OPERATORS))
 _BLOCK_MARK: Final = re.compile(r"/\*|\*/")
-# Code between strings and comments (``_HARD``) is read by one ``findall`` of ``_SEGMENT``: each match is one token
-# after its whitespace, as (space, token, stray character); all empty at the segment's whitespace end. A token's
+# Code between strings and comments (``_hard_start``) is read by one ``findall`` of ``_SEGMENT``: each match is one
+# token after its whitespace, as (space, token, stray character); all empty at the segment's whitespace end. A token's
 # kind is its first character's (``_segment``). Numbers are spelled out flat (a digit run may hold ``_`` but not
 # end with one: ``1_`` is ``1`` then ``_``).
 # A run of code also ends before a character that starts no token (every operator character is an operator by
 # itself): the general path reports it.
-_HARD: Final = re.compile(
-    r"['\"]|/[/*]|[^ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS))))) + "]"
-)
 _PLAIN: Final = re.compile(
     r"[ \t\r\nA-Za-z0-9_$" + re.escape("".join(sorted(set("".join(OPERATORS)) - {"/"}))) + "]*"
 )
-"""The characters ``_HARD`` never starts at but ``/``, as one run: a search for ``_HARD`` tries its three
-alternatives at every character (no first-character table for it), a run of this class is one counted match."""
+"""Whitespace, word and operator characters but ``/``: a run of code ends at none of them. Read as one counted run
+(a search for the end as one pattern, ``['"]|/[/*]|[^…]``, tries its alternatives at every character: sre makes
+no first-character table for it)."""
 
 
 def _hard_start(text: str, i: int) -> int:
-    """Where ``_HARD`` first matches at or after ``i`` (``len(text)`` when nowhere): runs of ``_PLAIN``, a ``/``
-    that opens no comment stepped over."""
+    """Where the run of code from ``i`` ends (``len(text)`` when it runs to the end): at a quote, a ``//`` or ``/*``,
+    or a character that starts no token. Runs of ``_PLAIN``, a ``/`` that opens no comment stepped over."""
     n = len(text)
     while True:
         j = _PLAIN.match(text, i).end()  # type: ignore[union-attr]  # an empty run matches too
@@ -89,6 +87,8 @@ def _hard_start(text: str, i: int) -> int:
             i = j + 1
         else:
             return j
+
+
 _RUN: Final = r"[0-9][0-9_]*(?<=[0-9])"
 _EXP: Final = r"[eE][+-]?" + _RUN
 _NUMBER: Final = (
