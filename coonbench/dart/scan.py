@@ -454,6 +454,23 @@ def comparable(
     return _comparable([t.kind for t in tokens], [t.text for t in tokens], [t.start for t in tokens], comments, loose)
 
 
+def _joins_closers(texts: list[str], last_code: int, text: str) -> bool:
+    """Whether the run of ``>`` ``text`` continues the run of ``>`` (spaced) that is the last code entry, so that
+    both read as one entry ``> >`` (see ``comparable``); the caller has checked that no comment lies between."""
+    if last_code < 0:
+        return False
+    last = texts[last_code]
+    return last[-1] == ">" and text.count(">") == len(text) and last.count(">") + last.count(" ") == len(last)
+
+
+def _dropped_commas(texts: list[str], code: list[int], comments: bool) -> set[int]:
+    """Indices in ``texts`` of the trailing commas Dart ignores, read on the code entries only (``code``: their
+    indices when ``comments`` kept comments among them)."""
+    if not comments or len(code) == len(texts):
+        return insignificant_commas(texts)
+    return {code[k] for k in insignificant_commas([texts[k] for k in code])}
+
+
 def _comparable(
     kinds: list[str], tokens: list[str], starts: list[int], comments: bool, loose: bool
 ) -> tuple[list[str], list[int]]:
@@ -482,14 +499,7 @@ def _comparable(
             expect_name, after_name = True, False
         else:
             expect_name = text == "@"
-        if (
-            text[0] == ">"
-            and not commented
-            and last_code >= 0
-            and texts[last_code][-1] == ">"
-            and text.count(">") == len(text)
-            and texts[last_code].count(">") + texts[last_code].count(" ") == len(texts[last_code])
-        ):
+        if text[0] == ">" and not commented and _joins_closers(texts, last_code, text):
             texts[last_code] += " " + text  # ``> >`` (see ``comparable``)
             continue
         texts.append(text)
@@ -500,10 +510,7 @@ def _comparable(
         commented = False
     if not loose:
         return texts, offsets
-    if not comments or len(code) == len(texts):
-        gone = insignificant_commas(texts)
-    else:
-        gone = {code[k] for k in insignificant_commas([texts[k] for k in code])}
+    gone = _dropped_commas(texts, code, comments)
     if not gone:
         return texts, offsets
     return [t for k, t in enumerate(texts) if k not in gone], [o for k, o in enumerate(offsets) if k not in gone]
@@ -540,14 +547,7 @@ def _comparable_texts(tokens: list[str], comments: bool, loose: bool) -> list[st
             expect_name, after_name = True, False
         else:
             expect_name = text == "@"
-        if (
-            text[0] == ">"
-            and not commented
-            and last_code >= 0
-            and texts[last_code][-1] == ">"
-            and text.count(">") == len(text)
-            and texts[last_code].count(">") + texts[last_code].count(" ") == len(texts[last_code])
-        ):
+        if text[0] == ">" and not commented and _joins_closers(texts, last_code, text):
             texts[last_code] += " " + text  # ``> >`` (see ``comparable``)
             continue
         texts.append(text)
@@ -557,10 +557,7 @@ def _comparable_texts(tokens: list[str], comments: bool, loose: bool) -> list[st
         commented = False
     if not loose:
         return texts
-    if not comments or len(code) == len(texts):
-        gone = insignificant_commas(texts)
-    else:
-        gone = {code[k] for k in insignificant_commas([texts[k] for k in code])}
+    gone = _dropped_commas(texts, code, comments)
     return [t for k, t in enumerate(texts) if k not in gone] if gone else texts
 
 
