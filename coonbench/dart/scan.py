@@ -576,13 +576,25 @@ def _same_entry(want: str, got: str) -> bool:
     return want == got or (want[0] == ">" and " " in want and _closers(want) == _closers(got))
 
 
+_TRAILING_COMMA: Final = re.compile(r",[ \t\r\n]*(?:[)\]}]|/[/*])")
+"""A ``,`` followed by a closer or a comment, across whitespace: where a trailing comma may be. Between two tokens of
+code lie only whitespace and comments, so a text this does not match has no trailing comma, and nothing for
+``insignificant_commas`` to find (a match in a string or comment only costs that search)."""
+
+
+def _may_trail(text: str) -> bool:
+    """Whether ``text`` may hold a trailing comma (``_TRAILING_COMMA``): when not, reading it ``loose`` drops
+    nothing, and the check skips ``insignificant_commas`` (the decoded side of most round trips)."""
+    return _TRAILING_COMMA.search(text) is not None
+
+
 def first_difference(
     source: str, other: str, *, comments: bool = False, loose: bool = True
 ) -> tuple[int, str, str] | None:
     """Where ``other`` stops being the same token stream as ``source`` (see ``comparable``): (offset in ``source``,
     the source's token there, ``other``'s), or None when they agree. ``DartScanError`` when either is not Dart."""
-    read = _comparable_texts(_lex(source, False)[1], comments, loose)
-    got = _comparable_texts(_lex(other, False)[1], comments, loose)
+    read = _comparable_texts(_lex(source, False)[1], comments, loose and _may_trail(source))
+    got = _comparable_texts(_lex(other, False)[1], comments, loose and _may_trail(other))
     if read == got:
         return None
     want, where = _comparable(*_lex(source), comments, loose)  # where they part: read again, with offsets
