@@ -197,6 +197,12 @@ def _items(unit: ParsedUnit, keep_comments: bool, trailing_commas: bool) -> list
 _MACRO_FIRST: Final[dict[str, list[str]]] = {}
 for _name, _seq in _MACROS_BY_LENGTH:
     _MACRO_FIRST.setdefault(_seq[0], []).append(_name)
+_RULE_STARTS: Final = frozenset(
+    [*_MACRO_FIRST, "const", "EdgeInsets", ".", "required", *_DOTTED_TYPES, *IMPLIED_TOKENS]
+)
+"""The texts that start a rule of ``_apply_macros`` (a macro's first token, ``const``/``EdgeInsets`` of an edge,
+``.`` of ``.of(context)``, ``required`` of ``^name``, a dotted widget's type, a label with an implied
+constructor): an item with any other text is copied as it is, after one set lookup."""
 
 
 def _apply_macros(items: list[_Item]) -> list[_Item]:
@@ -214,7 +220,11 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
         cls_seen = max(cls_seen, upto)
 
     while i < n_items:
-        text = items[i].text
+        text = texts[i]
+        if text not in _RULE_STARTS:
+            out.append(items[i])
+            i += 1
+            continue
         matched = False
         for name in _MACRO_FIRST.get(text, ()):
             if name in CLASS_MACROS:
@@ -247,6 +257,8 @@ def _apply_macros(items: list[_Item]) -> list[_Item]:
             text == "."
             and out  # a document's first ``#!`` is its script tag
             and items[i].kind == "op"
+            and i + 4 < n_items
+            and texts[i + 1] == "of"  # before the window is made: most ``.`` are no ``.of(context)``
             and tuple(texts[i : i + 5]) == OF_CONTEXT
             and items[i + 1].kind == "word"
             and items[i + 3].kind == "word"
