@@ -410,29 +410,31 @@ def insignificant_commas(texts: list[str]) -> set[int]:
     names: dict[str, bool] = {}  # token text → whether it is a name (the same few names open most brackets)
     prev, before = "", ""
     for k, text in enumerate(texts):
-        short = len(text) <= 2  # every bracket: most tokens are answered without hashing their text
-        if short and text in _OPENING:
-            named = names.get(prev)
-            if named is None:
-                named = names[prev] = _NAME.fullmatch(prev) is not None
-            record = text == " (" or (text == "(" and not _opens_arguments(prev, before, named))
-            frames.append([int(record), 0, 0, k + 1, int(named)])
-            braces.append(text == "{")
-        elif short and text in _CLOSING:
-            frame = frames.pop() if frames else [0, 0, 0, k, 0]
-            if braces:
-                braces.pop()
-            if prev == "," and not (text == ")" and frame[0] and frame[1] == 1 and not frame[2]):
-                dropped.add(k - 1)
-            elif prev == "," and not frame[4] and k + 1 < len(texts) and texts[k + 1] in _FUNCTION_BODY:
-                if texts[k + 1] != "=>" or not (braces and braces[-1]):
-                    dropped.add(k - 1)  # ``(x,) {``, ``(x,) async``, ``f((x,) => x)``: a function's parameter
-        elif frames:
-            frame = frames[-1]
-            if text == ",":
-                frame[1] += 1
-            elif text == ":" and frame[1] == 0 and (k == frame[3] or (k == frame[3] + 1 and _NAME.fullmatch(prev))):
-                frame[2] = 1  # ``(name: x,)``, ``(:x,)``: a named field makes a record with or without the comma
+        if len(text) <= 2:  # every bracket, ``,`` and ``:``: after a longer token only ``prev`` moves on
+            if text in _OPENING:
+                named = names.get(prev)
+                if named is None:
+                    named = names[prev] = _NAME.fullmatch(prev) is not None
+                record = text == " (" or (text == "(" and not _opens_arguments(prev, before, named))
+                frames.append([int(record), 0, 0, k + 1, int(named)])
+                braces.append(text == "{")
+            elif text in _CLOSING:
+                frame = frames.pop() if frames else [0, 0, 0, k, 0]
+                if braces:
+                    braces.pop()
+                if prev == "," and not (text == ")" and frame[0] and frame[1] == 1 and not frame[2]):
+                    dropped.add(k - 1)
+                elif prev == "," and not frame[4] and k + 1 < len(texts) and texts[k + 1] in _FUNCTION_BODY:
+                    if texts[k + 1] != "=>" or not (braces and braces[-1]):
+                        dropped.add(k - 1)  # ``(x,) {``, ``(x,) async``, ``f((x,) => x)``: a function's parameter
+            elif frames:
+                frame = frames[-1]
+                if text == ",":
+                    frame[1] += 1
+                elif text == ":" and frame[1] == 0 and (
+                    k == frame[3] or (k == frame[3] + 1 and _NAME.fullmatch(prev))
+                ):
+                    frame[2] = 1  # ``(name: x,)``, ``(:x,)``: a named field makes a record with or without the comma
         before, prev = prev, text
     return dropped
 
@@ -516,6 +518,11 @@ def _comparable(
     return [t for k, t in enumerate(texts) if k not in gone], [o for k, o in enumerate(offsets) if k not in gone]
 
 
+_MAY_CHANGE_ENTRY: Final = frozenset("/ \t\r\n@>")
+"""First characters of the tokens ``_comparable_texts`` may read otherwise than as a plain entry when no annotation
+name is being read: a comment, a ``(`` after whitespace, ``@``, a run of ``>``."""
+
+
 def _comparable_texts(tokens: list[str], comments: bool, loose: bool) -> list[str]:
     """``_comparable`` of ``_lex(text, offsets=False)``'s texts, each token's kind read from its text: a comment
     starts ``//`` or ``/*``, a name starts as one and ends with no quote (a raw string ``r'…'`` does), a ``(``
@@ -530,6 +537,13 @@ def _comparable_texts(tokens: list[str], comments: bool, loose: bool) -> list[st
     commented = False  # a comment kept in ``texts`` since the last code token
     for text in tokens:
         first = text[0]
+        if not (after_name or expect_name) and first not in _MAY_CHANGE_ENTRY:
+            texts.append(text)  # most tokens: an entry as scanned, after which no annotation or ``>`` run is open
+            last_code = len(texts) - 1
+            if comments:
+                code.append(last_code)
+            gap = commented = False
+            continue
         if first == "/" and text[1:2] in ("/", "*"):
             if comments:
                 texts.append(text.rstrip())
