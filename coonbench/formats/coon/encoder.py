@@ -615,70 +615,80 @@ def _join(toks: list[CTok]) -> str:
     return "".join(parts)
 
 
-def _short_uris(toks: list[CTok]) -> list[CTok]:
-    """Package and relative URIs of ``import``/``export``/``part`` directives in their short form (``import
-    ':provider'``, ``import '../a/b'``)."""
-    out = toks
+def _directive_uris(toks: list[CTok]) -> list[int]:
+    """The indices of the directives' URI strings: a string after ``import``/``export``/``part`` (comments
+    skipped). Found once for the three rules that rewrite them (``_short_uris``, ``_relative_uris``,
+    ``_directive_lists``), which then look at these few tokens only."""
+    found: list[int] = []
     prev: CTok | None = None  # the last token that is no comment
     for k, tok in enumerate(toks):
-        if tok.kind == "str" and names_uri(prev):
-            short = short_uri(tok.text)
-            if short is not None:
-                if out is toks:
-                    out = list(toks)
-                out[k] = _ctok("str", short)
-        if tok.kind != "comment":
+        kind = tok.kind
+        if kind == "str" and names_uri(prev):
+            found.append(k)
+        if kind != "comment":
             prev = tok
+    return found
+
+
+def _short_uris(toks: list[CTok], uris: list[int]) -> list[CTok]:
+    """Package and relative URIs of ``import``/``export``/``part`` directives (``uris``: their indices) in their
+    short form (``import ':provider'``, ``import '../a/b'``)."""
+    out = toks  # copied at the first change only
+    for k in uris:
+        short = short_uri(toks[k].text)
+        if short is not None:
+            if out is toks:
+                out = list(toks)
+            out[k] = _ctok("str", short)
     return out
 
 
-def _relative_uris(toks: list[CTok]) -> list[CTok]:
+def _relative_uris(toks: list[CTok], uris: list[int]) -> list[CTok]:
     """Rule 16: a short package URI after another of the same package is written relative to it when that is
-    shorter (``':p/a/b'``, ``':p/a/c'`` → ``':p/a/b'``, ``':./c'``); ``relative_package_uris`` reads it back."""
+    shorter (``':p/a/b'``, ``':p/a/c'`` → ``':p/a/b'``, ``':./c'``); ``relative_package_uris`` reads it back.
+    ``uris``: the indices of the directives' URIs."""
     out = toks  # copied at the first change only (most documents have none)
     prev: tuple[str, str] | None = None
-    before: CTok | None = None  # the previous significant token
-    for k, tok in enumerate(toks):
-        kind = tok.kind
-        if kind == "str" and names_uri(before):
-            here = package_path(tok.text)
-            if here is not None:
-                rel = relative_package_uri(tok.text, prev)
-                if rel != tok.text:
-                    if out is toks:
-                        out = list(toks)
-                    out[k] = _ctok("str", rel)
-                prev = here
-        if kind != "comment":
-            before = tok
+    for k in uris:
+        text = toks[k].text
+        here = package_path(text)
+        if here is not None:
+            rel = relative_package_uri(text, prev)
+            if rel != text:
+                if out is toks:
+                    out = list(toks)
+                out[k] = _ctok("str", rel)
+            prev = here
     return out
 
 
-def _directive_lists(toks: list[CTok]) -> list[CTok]:
+def _directive_lists(toks: list[CTok], uris: list[int]) -> list[CTok]:
     """``import 'a';import 'b';`` → ``import 'a','b';`` (the decoder's ``directive_list`` splits it again): only
-    when the first directive is its keyword and URI alone, and the next has the same keyword."""
-    out: list[CTok] = []
+    when the first directive is its keyword and URI alone, and the next has the same keyword. ``uris``: the
+    indices of the directives' URIs (the ``;`` joined follows one)."""
     n = len(toks)
+    joined = [
+        u + 1
+        for u in uris
+        if u >= 1
+        and u + 3 < n
+        and toks[u - 1].kind == "ident"
+        and toks[u - 1].text in URI_KEYWORDS
+        and toks[u + 1].kind == "op"
+        and toks[u + 1].text == ";"
+        and toks[u + 2].kind == "ident"
+        and toks[u + 2].text == toks[u - 1].text
+        and toks[u + 3].kind == "str"
+    ]
+    if not joined:
+        return toks
+    out: list[CTok] = []
     k = 0
-    while k < n:
-        tok = toks[k]
-        if (
-            tok.kind == "op"
-            and tok.text == ";"
-            and k >= 2
-            and k + 2 < n
-            and toks[k - 1].kind == "str"
-            and toks[k - 2].kind == "ident"
-            and toks[k - 2].text in URI_KEYWORDS
-            and toks[k + 1].kind == "ident"
-            and toks[k + 1].text == toks[k - 2].text
-            and toks[k + 2].kind == "str"
-        ):
-            out.append(_ctok("op", ","))
-            k += 2
-            continue
-        out.append(tok)
-        k += 1
+    for semicolon in joined:  # the ``;`` and the keyword after it become one ``,``
+        out.extend(toks[k:semicolon])
+        out.append(_ctok("op", ","))
+        k = semicolon + 2
+    out.extend(toks[k:])
     return out
 
 
@@ -699,10 +709,11 @@ def encode_unit(
     ``short_uris``, ``relative_uris`` and ``directive_lists`` off give the document without those savings (what
     each is worth: the tests measure it)."""
     toks = _merge_closers(_to_ctoks(_apply_macros(_items(unit, keep_comments, trailing_commas))))
+    uris = _directive_uris(toks)  # rewritten in place by the first two: the indices hold for the third
     if short_uris:
-        toks = _short_uris(toks)
+        toks = _short_uris(toks, uris)
     if relative_uris:
-        toks = _relative_uris(toks)
+        toks = _relative_uris(toks, uris)
     if directive_lists:
-        toks = _directive_lists(toks)
+        toks = _directive_lists(toks, uris)
     return _join(_alias(toks) if dictionary else toks)
