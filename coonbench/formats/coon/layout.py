@@ -43,23 +43,26 @@ class Group:
 
 def _tree(tokens: list[str]) -> list[str | Group]:
     root: list[str | Group] = []
-    stack: list[list[str | Group]] = [root]
+    items = root  # the items of the innermost open group (of the root at top level)
+    outer: list[list[str | Group]] = []  # the items of the groups around it
     groups: list[Group] = []
     prev = ""
     for tok in tokens:
-        if tok in _OPEN:
+        bracket = len(tok) == 1  # every bracket is one character: longer tokens are items without a lookup
+        if bracket and tok in _OPEN:
             g = Group(tok, tok == "{" and prev not in _COLLECTION_PREV)
-            stack[-1].append(g)
-            stack.append(g.items)
+            items.append(g)
+            outer.append(items)
+            items = g.items
             groups.append(g)
-        elif tok in _CLOSE and groups:
+        elif bracket and tok in _CLOSE and groups:
             g = groups.pop()
             g.close = tok
             if tok == "}" and not g.block and ";" in g.items:
                 g.block = True  # ``class Box<T> {…}``: statements make it a block whatever came before
-            stack.pop()
+            items = outer.pop()
         else:
-            stack[-1].append(tok)
+            items.append(tok)
         prev = tok
     return root
 
@@ -198,21 +201,15 @@ def _hard_token(item: str) -> bool:
 
 
 def _flat(group: Group) -> str:
-    """A group on one line; only called on groups that fit in ``WIDTH`` (so short, and shallow)."""
-    out: list[str] = []
-    stack: list[str | Group] = [group]
-    while stack:
-        it = stack.pop()
-        if type(it) is str:
-            out.append(it)
-            continue
-        parts: list[str | Group] = [it.open]  # type: ignore[union-attr]
-        for gap, sub in zip(it.gaps, it.items):  # type: ignore[union-attr]
-            parts.append(gap)
-            parts.append(sub)
-        parts.append(it.close)  # type: ignore[union-attr]
-        stack.extend(reversed(parts))
-    return "".join(out)
+    """A group on one line; only called on groups that fit in ``WIDTH``, so short, and shallow: each level of
+    nesting takes at least one of its columns (its opener), so this recurses at most ``WIDTH`` deep (one join per
+    group, no stack of pieces)."""
+    parts: list[str] = [group.open]
+    for gap, sub in zip(group.gaps, group.items):
+        parts.append(gap)
+        parts.append(sub if type(sub) is str else _flat(sub))  # type: ignore[arg-type]
+    parts.append(group.close)
+    return "".join(parts)
 
 
 _Piece = "str | tuple[Group, int]"
