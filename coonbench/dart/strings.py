@@ -41,12 +41,24 @@ _STOPS: Final = {
 }
 
 
+_SIMPLE: Final = re.compile(
+    "|".join(
+        f"{raw}{q}(?!{q}{q})[^{q}{stops}\\n]*{q}" for q in ("'", '"') for raw, stops in (("", "\\\\$"), ("[rR]", ""))
+    )
+)
+"""A string literal on one line with no escape or interpolation (``'…'``, ``r"…"``; a triple quote opens none): most
+literals, read by one match instead of the scan below (which would end them at the same quote)."""
+
+
 def string_end(text: str, i: int) -> int | None:
     """End offset of the string literal starting at ``i``, or None when it is unterminated.
 
     ``${…}`` interpolations (with nested strings and comments) are followed on an explicit stack of open strings
     and interpolations, so 10,000 nested ``'${`` cannot hit Python's recursion limit.
     """
+    simple = _SIMPLE.match(text, i)
+    if simple is not None:
+        return simple.end()
     raw, delim, j = _open_string(text, i)
     # Frames: [raw, delim] for an open string, [None, depth] for an open interpolation.
     stack: list[list] = [[raw, delim]]
