@@ -41,11 +41,14 @@ class Group:
         self.gaps: list[str] = []  # the gap before each item, read on one line (``_gaps``)
 
 
-def _tree(tokens: list[str]) -> list[str | Group]:
+def _tree(tokens: list[str]) -> tuple[list[str | Group], list[Group]]:
+    """The tokens as nested groups: the root's items, and every group in the order it opened (a group before the
+    groups inside it: ``_measure`` reads them backwards, innermost first)."""
     root: list[str | Group] = []
     items = root  # the items of the innermost open group (of the root at top level)
     outer: list[list[str | Group]] = []  # the items of the groups around it
-    groups: list[Group] = []
+    groups: list[Group] = []  # the open groups
+    opened: list[Group] = []
     prev = ""
     for tok in tokens:
         bracket = len(tok) == 1  # every bracket is one character: longer tokens are items without a lookup
@@ -55,6 +58,7 @@ def _tree(tokens: list[str]) -> list[str | Group]:
             outer.append(items)
             items = g.items
             groups.append(g)
+            opened.append(g)
         elif bracket and tok in _CLOSE and groups:
             g = groups.pop()
             g.close = tok
@@ -64,7 +68,7 @@ def _tree(tokens: list[str]) -> list[str | Group]:
         else:
             items.append(tok)
         prev = tok
-    return root
+    return root, opened
 
 
 def _first(item: str | Group) -> str:
@@ -155,16 +159,11 @@ def _gap_after(prev: str, prev2: str, nxt: str) -> str:
     return _Spacer.between(prev, prev2, nxt)
 
 
-def _measure(root: list[str | Group]) -> list[str]:
-    """Fill each group's flat length, hard-break flag and item gaps, innermost first (no recursion); the root's
-    item gaps are returned. Each gap is worked out once here and reused by the layout."""
-    order: list[Group] = []
-    stack = [it for it in root if type(it) is not str]
-    while stack:
-        g = stack.pop()
-        order.append(g)  # type: ignore[arg-type]
-        stack.extend(it for it in g.items if type(it) is not str)  # type: ignore[union-attr]
-    for g in reversed(order):  # children were appended after their parent
+def _measure(root: list[str | Group], groups: list[Group]) -> list[str]:
+    """Fill each group's flat length, hard-break flag and item gaps, innermost first (``groups`` in the order they
+    opened, read backwards: no recursion); the root's item gaps are returned. Each gap is worked out once here and
+    reused by the layout."""
+    for g in reversed(groups):  # the groups inside one opened after it
         g.gaps = _gaps(g.items)
         size = len(g.open) + len(g.close) + sum(map(len, g.gaps))
         hard = g.block
@@ -296,16 +295,15 @@ def _expand(group: Group, indent: int) -> list:
 
 def format_dart(tokens: list[str]) -> str:
     """Dart tokens → formatted Dart text ending with a newline (an explicit stack: any nesting depth)."""
-    root = _tree(tokens)
-    gaps = _measure(root)
+    root, groups = _tree(tokens)
+    gaps = _measure(root, groups)
     out: list[str] = []
     stack = list(reversed(_block_body(root, gaps, 0)))
-    put, pop, push = out.append, stack.pop, stack.extend
-    while stack:
-        piece = pop()
+    while stack:  # list methods called as such: the compiled build calls them directly (not bound, generically)
+        piece = stack.pop()
         if type(piece) is str:
-            put(piece)
+            out.append(piece)
         else:
             group, indent = piece
-            push(reversed(_expand(group, indent)))
+            stack.extend(reversed(_expand(group, indent)))
     return "".join(out) + "\n"
