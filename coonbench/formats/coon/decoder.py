@@ -94,7 +94,6 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
     after = _next_significant_index(toks)
     texts: list[str] = []
     origins: list[CTok] = []
-    put, came = texts.append, origins.append
     n = len(toks)
     i = 0
     while i < n:
@@ -112,8 +111,9 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                     and texts[-1] == "("
                     and texts[-2] in CALL_ENUMS
                 ):
-                    put(CALL_ENUMS[texts[-2]])  # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's
-                    came(tok)
+                    # ``Ic(.home)`` = ``Icon(Icons.home)``; elsewhere ``(.x`` is Dart's
+                    texts.append(CALL_ENUMS[texts[-2]])
+                    origins.append(tok)
                 elif op == "^" and opens_list(prevs[i]) and _is_name(nexts[i]):
                     texts.extend(REQUIRED_THIS)
                     origins.extend((tok,) * len(REQUIRED_THIS))
@@ -123,29 +123,29 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                     texts[-1] += " "  # ``@x (int, int) f()``: the gap says the ``(`` is not the annotation's arguments
             elif kind == "str" and is_short_uri(tok.text, prevs[i]):
                 # ``import ':provider'`` = ``import 'package:provider/provider.dart'``, ``'../a'`` = ``'../a.dart'``
-                put(expand_uri(tok.text))
-                came(tok)
+                texts.append(expand_uri(tok.text))
+                origins.append(tok)
                 i += 1
                 continue
-            put(tok.text)
-            came(tok)
+            texts.append(tok.text)
+            origins.append(tok)
             i += 1
             continue
         if kind == "ident" or kind == "esc":
             role, value = reading(tok, prevs[i], nexts[i])
             if role != "label":
-                put(value)
-                came(tok)
+                texts.append(value)
+                origins.append(tok)
                 i += 1
                 continue
-            put(value)
-            put(":")
-            came(tok)
-            came(tok)
+            texts.append(value)
+            texts.append(":")
+            origins.append(tok)
+            origins.append(tok)
             j = i + 1
             while j < n and toks[j].kind == "comment":
-                put(toks[j].text)
-                came(tok)
+                texts.append(toks[j].text)
+                origins.append(tok)
                 j += 1
             if j < n and toks[j].is_op(":"):
                 j += 1
@@ -153,11 +153,11 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                 if value in ENUM_LABELS and _member_follows(toks, after, d):
                     # ``l:.grey`` = ``color: Colors.grey``; after any other label ``.x`` is Dart's own shorthand
                     while j < d:
-                        put(toks[j].text)  # comments between ':' and '.'
-                        came(tok)
+                        texts.append(toks[j].text)  # comments between ':' and '.'
+                        origins.append(tok)
                         j += 1
-                    put(ENUM_LABELS[value])
-                    came(tok)
+                    texts.append(ENUM_LABELS[value])
+                    origins.append(tok)
             elif j < n and value in IMPLIED and toks[j].is_op("("):
                 parts = IMPLIED_TOKENS[value]
                 texts.extend(parts)  # ``s(z 14)``: the label's implied constructor
@@ -169,15 +169,15 @@ def decode_texts(text: str) -> tuple[list[str], list[CTok]]:
                 and toks[j].text == "const"
                 and toks[j + 1].is_op("(")
             ):
-                put("const")
-                came(toks[j])
+                texts.append("const")
+                origins.append(toks[j])
                 parts = IMPLIED_TOKENS[value]
                 texts.extend(parts)  # ``s const(z 14)`` = ``style: const TextStyle(fontSize: 14)``
                 origins.extend((tok,) * len(parts))
                 j += 1
             elif value in ENUM_LABELS and _member_follows(toks, after, j):
-                put(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
-                came(tok)
+                texts.append(ENUM_LABELS[value])  # ``l.grey``: the label's enum type, no colon
+                origins.append(tok)
             i = j
             continue
         if kind == "macro":

@@ -91,33 +91,32 @@ def _word_end(text: str, i: int) -> int:
 def lex(text: str) -> list[CTok]:
     """Tokens of a COON document (header excluded by the caller). Raises FormatError at the first bad character."""
     out: list[CTok] = []
-    append = out.append
     i, n = 0, len(text)
     line, line_start = 1, 0
     match = _MASTER.match
     while i < n:
         ch = text[i]
         if ch in _PUNCT:  # four tokens in ten: no regex needed
-            append(CTok("op", ch, line, i - line_start + 1))
+            out.append(CTok("op", ch, line, i - line_start + 1))
             i += 1
             continue
         if ch == " ":  # the usual gap: one space (a run of them, or other whitespace, is read by ``_MASTER``)
             i += 1
             if i < n and text[i] == "(":
-                append(CTok("op", "(", line, i - line_start + 1, True))
+                out.append(CTok("op", "(", line, i - line_start + 1, True))
                 i += 1
             continue
         if ch == "." and (i + 1 == n or (text[i + 1] != "." and not text[i + 1].isdecimal())):  # not ``..``, ``.5``
-            append(CTok("op", ".", line, i - line_start + 1))
+            out.append(CTok("op", ".", line, i - line_start + 1))
             i += 1
             continue
         if ch in _WORD_START and not (ch in "rR" and text.startswith(("'", '"'), i + 1)):  # ``r'…'``: a raw string
             end = _word_end(text, i + 1)
-            append(CTok("ident", text[i:end], line, i - line_start + 1))
+            out.append(CTok("ident", text[i:end], line, i - line_start + 1))
             i = end
             continue
         if ch in _GLUES and (i + 1 == n or text[i + 1] not in _GLUES[ch]):  # ``=`` alone, not ``==`` or ``=>``
-            append(CTok("op", ch, line, i - line_start + 1))
+            out.append(CTok("op", ch, line, i - line_start + 1))
             i += 1
             continue
         if ch == "\\":  # one token in twenty: read before the master regex, strings, comments and other sigils
@@ -125,10 +124,10 @@ def lex(text: str) -> list[CTok]:
             # per-document dictionary: ``\N`` repeats alias N; ``\`` directly before a word or string defines one
             m = _DIGITS.match(text, i + 1)
             if m:
-                append(CTok("ref", m.group(), line, col))
+                out.append(CTok("ref", m.group(), line, col))
                 i = m.end()
             elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or is_string_start(text, i + 1):
-                append(CTok("def", "\\", line, col))
+                out.append(CTok("def", "\\", line, col))
                 i += 1
             else:
                 raise FormatError(
@@ -141,7 +140,7 @@ def lex(text: str) -> list[CTok]:
             assert group is not None  # every alternative of _MASTER is a named group
             if group != "ws":
                 end = m.end()
-                append(CTok(group, text[i:end], line, i - line_start + 1))
+                out.append(CTok(group, text[i:end], line, i - line_start + 1))
                 i = end
                 continue
             chunk = m.group()  # whitespace
@@ -150,17 +149,17 @@ def lex(text: str) -> list[CTok]:
                 line_start = i + chunk.rindex("\n") + 1
             i = m.end()
             if text.startswith("(", i):
-                append(CTok("op", "(", line, i - line_start + 1, True))
+                out.append(CTok("op", "(", line, i - line_start + 1, True))
                 i += 1
             continue
         col = i - line_start + 1
         if is_string_start(text, i):
             end = scan_string(text, i, line, col)
-            append(CTok("str", text[i:end], line, col))
+            out.append(CTok("str", text[i:end], line, col))
         elif text.startswith("//", i) or (i == 0 and text.startswith("#!")):  # a line comment, the script tag
             end = text.find("\n", i)
             end = n if end < 0 else end
-            append(CTok("comment", text[i:end].rstrip("\r"), line, col))
+            out.append(CTok("comment", text[i:end].rstrip("\r"), line, col))
         elif text.startswith("/*", i):
             depth, end = 1, i + 2
             while end < n and depth:
@@ -172,12 +171,12 @@ def lex(text: str) -> list[CTok]:
                     end += 1
             if depth:
                 raise FormatError("unterminated block comment", line, col, expected="*/")
-            append(CTok("comment", text[i:end], line, col))
+            out.append(CTok("comment", text[i:end], line, col))
         elif ch == "`":
             m = _IDENT.match(text, i + 1)
             if not m:
                 raise FormatError("bad prefix '`'", line, col, expected="an identifier directly after ` (escape)")
-            append(CTok("esc", m.group(), line, col))
+            out.append(CTok("esc", m.group(), line, col))
             end = m.end()
         elif text.startswith("@@", i):
             num = _NUMBER.match(text, i + 2)
@@ -185,15 +184,15 @@ def lex(text: str) -> list[CTok]:
                 raise FormatError(
                     "bad prefix '@@'", line, col, expected="a number (@@16 = const EdgeInsets.all(16))"
                 )
-            append(CTok("cedge", num.group(), line, col))
+            out.append(CTok("cedge", num.group(), line, col))
             end = num.end()
         elif ch == "@":
             num = _NUMBER.match(text, i + 1)
             if num:
-                append(CTok("edge", num.group(), line, col))
+                out.append(CTok("edge", num.group(), line, col))
                 end = num.end()
             elif _IDENT.match(text, i + 1) or text.startswith("`", i + 1) or _COMMENT_NEXT.match(text, i + 1):
-                append(CTok("at", "@", line, col))
+                out.append(CTok("at", "@", line, col))
                 end = i + 1
             else:
                 raise FormatError(
@@ -202,14 +201,14 @@ def lex(text: str) -> list[CTok]:
         elif ch == "#":
             m = _IDENT.match(text, i + 1)
             if m:
-                append(CTok("macro", m.group(), line, col))
+                out.append(CTok("macro", m.group(), line, col))
                 end = m.end()
             elif text.startswith("`", i + 1):
                 # ``#`name`` = '#' then the escaped name (symbol ``#name``); ``#`+`` = '#' then any other token
-                append(CTok("hash", "#", line, col))
+                out.append(CTok("hash", "#", line, col))
                 end = i + 1 if _IDENT.match(text, i + 2) else i + 2
             else:
-                append(CTok("ofc", "#", line, col))  # not before a name: ``.of(context)`` (``Theme#.textTheme``)
+                out.append(CTok("ofc", "#", line, col))  # not before a name: ``.of(context)`` (``Theme#.textTheme``)
                 end = i + 1
         else:
             raise FormatError(f"unexpected character {ch!r}", line, col, expected="a COON token")
