@@ -166,19 +166,22 @@ def main() -> None:
     samples = int(runs[BARE][0]["samples"])
     print(f"samples: {samples}; mockllm; {args.pairs} pairs of fresh-process runs, order alternating; load average "
           f"{load:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} cores)")
+    ratios = {  # per non-bare task: the pairs' ratios to the bare run of the same pair, as (point, low, high)
+        name: ratio_interval([r["cpu"] / b["cpu"] for r, b in zip(runs[name], runs[BARE])])
+        for name in names if name != BARE
+    }
     print(f"{'':28s} {'CPU s (median)':>15s} {'ratio to bare, 95% CI':>26s}   {'wall s':>7s}")
     for name in names:
         line = f"{name:28s} {statistics.median(r['cpu'] for r in runs[name]):15.2f}"
-        if name != BARE:
-            point, low, high = ratio_interval([r["cpu"] / b["cpu"] for r, b in zip(runs[name], runs[BARE])])
+        if name in ratios:
+            point, low, high = ratios[name]
             line += f" {point:9.3f}x ({low:.3f}-{high:.3f})" if not math.isnan(low) else f" {point:9.3f}x"
         else:
             line += f" {'':26s}"
         print(f"{line}   {statistics.median(r['wall'] for r in runs[name]):7.2f}")
-    point, low, high = ratio_interval([r["cpu"] / b["cpu"] for r, b in zip(runs[FULL], runs[BARE])])
+    point, low, high = ratios[FULL]
     interval = f" (95% CI {low:.3f}-{high:.3f})" if not math.isnan(low) else ""
     print(f"overhead ratio: {point:.3f}x CPU{interval}; goal <= {GOAL}x: {verdict_line(point, low, high)}")
-
 
 if __name__ == "__main__":
     main()

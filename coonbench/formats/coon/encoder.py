@@ -56,12 +56,12 @@ _MACROS_BY_LENGTH: Final = sorted(MACROS.items(), key=lambda kv: -len(kv[1]))
 _DOTTED: Final = {tuple(full.partition(".")): full for full in WIDGETS if "." in full}
 _DOTTED_TYPES: Final = frozenset(key[0] for key in _DOTTED)
 _RECORD_PARENTS: Final = ("record_literal", "record_type", "record_pattern")
-# The tables the per-word rules read, as plain dictionaries: compiled, a lookup in one is a direct dictionary call,
-# where the tables themselves (read-only mapping proxies) are asked through Python's generic mapping protocol.
-_WIDGET_ABBREVIATIONS: Final[dict[str, str]] = dict(WIDGETS)
-_TYPE_ABBREVIATIONS: Final[dict[str, str]] = dict(TYPES)
-_LABEL_WORDS: Final[dict[str, str]] = dict(LABELS)
-_ENUM_TYPES: Final[dict[str, str]] = dict(ENUM_LABELS)
+# The tables the per-word rules read, as plain dictionaries named after them: compiled, a lookup in one is a direct
+# dictionary call, where the tables themselves (read-only mapping proxies) are asked through the generic protocol.
+_WIDGETS: Final[dict[str, str]] = dict(WIDGETS)
+_TYPES: Final[dict[str, str]] = dict(TYPES)
+_LABELS: Final[dict[str, str]] = dict(LABELS)
+_ENUM_LABELS: Final[dict[str, str]] = dict(ENUM_LABELS)
 _IMPLIED: Final[dict[str, str]] = dict(IMPLIED)
 _CALL_ENUMS: Final[dict[str, str]] = dict(CALL_ENUMS)
 
@@ -113,7 +113,7 @@ def _is_label(tok: Token) -> bool:
 
 def _enum_type_node(label_ident: Token) -> tree_sitter.Node | None:
     """The ``Type`` of ``label: Type.member…`` when Type is the label's enum type (it can then be dropped)."""
-    wanted = _ENUM_TYPES.get(label_ident.text)
+    wanted = _ENUM_LABELS.get(label_ident.text)
     if wanted is None:
         return None
     label = label_ident.node.parent
@@ -367,7 +367,7 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             toks.append(_ctok("op", ":"))
             words.append(None)
         elif kind == "ilabel":
-            toks.append(_ctok("ident", _LABEL_WORDS.get(item.text, item.text)))
+            toks.append(_ctok("ident", _LABELS.get(item.text, item.text)))
             words.append(item)
         elif kind == "lcolon":
             continue  # a label's colon: the label carries it (kept until macros have matched)
@@ -399,7 +399,7 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             continue
         if it.kind == "label":
             after = nexts[i + 1] if i + 1 < len(toks) else None  # the value's first token (colon skipped)
-            word = _LABEL_WORDS.get(it.text, it.text)
+            word = _LABELS.get(it.text, it.text)
             choices: list[tuple[CTok, bool]] = []  # (token, keeps its colon)
             const_call = (  # ``label: const (…)`` must keep its colon: colon-less it reads as an implied constructor
                 it.text in _IMPLIED
@@ -412,7 +412,7 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             choices.append((_ctok("ident", word), True))
             if word != it.text:
                 choices.append((_ctok("ident", it.text), True))
-            dot_after = after is not None and after.is_op(".") and it.text in _ENUM_TYPES
+            dot_after = after is not None and after.is_op(".") and it.text in _ENUM_LABELS
             for cand, colon in choices:
                 follower = nxt if colon else after
                 got = reading(cand, prev, follower)
@@ -439,15 +439,15 @@ def _to_ctoks(items: list[_Item]) -> list[CTok]:
             out.append(_ctok("esc", it.text))  # ``Icon(.x)`` as written: escaped, or the decoder adds ``Icons``
             continue
         candidates: list[CTok] = []
-        if it.text in _WIDGET_ABBREVIATIONS and nxt is not None and nxt.is_op("(", "."):
-            candidates.append(_ctok("ident", _WIDGET_ABBREVIATIONS[it.text]))
-        if it.text in _TYPE_ABBREVIATIONS:
-            candidates.append(_ctok("ident", _TYPE_ABBREVIATIONS[it.text]))
+        if it.text in _WIDGETS and nxt is not None and nxt.is_op("(", "."):
+            candidates.append(_ctok("ident", _WIDGETS[it.text]))
+        if it.text in _TYPES:
+            candidates.append(_ctok("ident", _TYPES[it.text]))
         candidates.append(tok)  # the plain spelling (the draft's token)
         colon_follows = nxt is not None and nxt.kind == "op" and nxt.text == ":"
         for cand in candidates:
             role, value = reading(cand, prev, nxt)
-            label_read = colon_follows and role == "label" and value not in _ENUM_TYPES
+            label_read = colon_follows and role == "label" and value not in _ENUM_LABELS
             if value == it.text and (role == "ident" or label_read):
                 out.append(cand)
                 break
