@@ -11,7 +11,9 @@ corpus), runs a 5-sample warm-up eval, then times building the task and evaluati
 process drift (the same task took 33.8, 33.8 then 31.0 s in a row), so a ratio of two fastest-of-N figures partly
 measured which task ran later. Runs come in pairs, bare and full, the order alternating from pair to pair; the
 overhead is the geometric mean of the pairs' CPU-time ratios with its 95% t interval over the pairs (scipy). The
-goal (≤ 1.15×) counts as met when the whole interval is at or below it.
+goal (≤ 1.15×) counts as met when the whole interval is at or below it. On a 2-core VM one run's CPU time moves by
+about ±5% from run to run, so the default is 10 pairs (about 12 minutes): with 3 to 5 pairs the interval was wider
+than the goal's margin.
 
 ``--parts`` also runs the steps between the two in every pair: the bare task with the samples' metadata, then with
 the primer solver (the primer inserted by the task's ``primed_generate`` instead of given in the input), then with
@@ -46,7 +48,6 @@ from scipy import stats
 
 import coonbench  # noqa: F401  (offline tiktoken for mockllm)
 from coonbench.datasets.comprehension import primer_text
-from coonbench.formats.coon import widget_aliases
 from evals.comprehension import comprehension
 from scorers.answer import answer_match, answer_metrics, epoch_mean
 from scorers.efficiency import verdict
@@ -88,7 +89,7 @@ def steps(reference: list[Sample]) -> dict[str, Callable[[], Task]]:
             return Task(
                 dataset=MemoryDataset(samples),
                 solver=primed_generate() if solver else generate(),
-                scorer=answer_match(aliases=widget_aliases()) if scorer else match(),
+                scorer=answer_match(aliases="coon") if scorer else match(),
                 **extra,  # type: ignore[arg-type]
             )
 
@@ -149,7 +150,7 @@ def verdict_line(point: float, low: float, high: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None, help="samples (default: the whole task)")
-    parser.add_argument("--pairs", type=int, default=5, help="timed pairs of runs (each run a fresh process)")
+    parser.add_argument("--pairs", type=int, default=10, help="timed pairs of runs (each run a fresh process)")
     parser.add_argument("--parts", action="store_true", help="also time the steps between bare and full")
     parser.add_argument("--aa", action="store_true", help="also time the bare task against itself (reads 1.00x)")
     parser.add_argument("--child", help=argparse.SUPPRESS)

@@ -7,7 +7,6 @@ from inspect_ai.dataset import MemoryDataset
 
 from coonbench.conditions import print_skips, skip_summary
 from coonbench.datasets.comprehension import comprehension_samples
-from coonbench.formats.coon import widget_aliases
 from scorers.answer import answer_match, answer_metrics, epoch_mean
 from scorers.efficiency import verdict
 from solvers.primer import primed_generate
@@ -38,7 +37,7 @@ def comprehension(
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),
-        scorer=answer_match(aliases=widget_aliases()),  # widget names may be answered as COON abbreviations
+        scorer=answer_match(aliases="coon"),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
         epochs=Epochs(1, epoch_mean()),
         metadata={"corpus": corpus, **skip_summary(skips)},

@@ -30,6 +30,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from coonbench.formats import get_format
 from coonbench.normalize import ANSWER_TYPES, check_answer
 from scorers.efficiency import by_format, efficiency
 
@@ -238,23 +239,26 @@ def reported_input_tokens(state: TaskState) -> float:
 
 @scorer(name="coonbench/answer_match", metrics=answer_metrics())
 def answer_match(
-    answer_type: str | None = None, strip_output: bool = True, aliases: dict[str, str] | None = None
+    answer_type: str | None = None, strip_output: bool = True, aliases: dict[str, str] | str | None = None
 ) -> Scorer:
     """Compare the completion with the target through the normaliser; garbage is INCORRECT, never an error.
 
     Args:
       answer_type: override for every sample; by default ``metadata['answer_type']`` (else ``string``).
       strip_output: strip surrounding whitespace before normalising (decorations are the normaliser's job).
-      aliases: widget-name aliases (e.g. COON's abbreviations) for samples whose options name none — given once
-        here rather than copied into every sample's metadata.
+      aliases: widget-name aliases for samples whose options name none — given once here rather than copied into
+        every sample's metadata: a table (abbreviation → name), or the name of a registered format whose
+        ``answer_aliases()`` are accepted (``"coon"``: its widget abbreviations). Inspect records a scorer's
+        arguments in every score event, so a name keeps each sample's log a table shorter.
     """
+    table = get_format(aliases).answer_aliases() if isinstance(aliases, str) else aliases
 
     async def score(state: TaskState, target: Target) -> Score:
         meta = state.metadata or {}
         kind = answer_type or str(meta.get(ANSWER_TYPE_KEY) or "string")
         options: Any = meta.get(OPTIONS_KEY) or None
-        if aliases and _names_widgets(kind, options):
-            options = {"aliases": aliases, **(options or {})}
+        if table and _names_widgets(kind, options):
+            options = {"aliases": table, **(options or {})}
         if kind == "widget-name" and meta.get("question"):
             options = {**(options or {}), "context": str(meta["question"])}
         completion = state.output.completion if state.output is not None else ""

@@ -130,3 +130,35 @@ def test_coon_abbreviations_count_as_widget_names(tmp_path: Path) -> None:
         max_samples=1,
     )
     assert _metrics(log)["accuracy"] == 1.0
+    # the scorer is given the format's name, not its table: Inspect logs a scorer's arguments in every score event
+    [event] = [e for e in log.samples[0].events if e.event == "score"]
+    assert event.scorer_args == {"aliases": "coon"}
+
+
+def test_aliases_by_format_name() -> None:
+    """``aliases="coon"`` accepts COON's widget abbreviations; a format without any accepts none; an unknown name is
+    refused when the scorer is made, naming the registered formats."""
+    import asyncio
+
+    from inspect_ai.model import ModelOutput
+    from inspect_ai.scorer import Target
+    from inspect_ai.solver import TaskState
+
+    from coonbench.formats import FormatError
+    from coonbench.formats.coon import widget_aliases
+    from scorers.answer import answer_match
+
+    short, full = next(iter(widget_aliases().items()))
+    assert get_format("coon").answer_aliases() == widget_aliases() and get_format("dart").answer_aliases() == {}
+
+    def score(aliases: str | dict[str, str] | None) -> float:
+        state = TaskState(model="m", sample_id="s", epoch=1, input="q", messages=[],
+                          metadata={"answer_type": "widget-name"})
+        state.output = ModelOutput.from_content("m", short)
+        result = asyncio.run(answer_match(aliases=aliases)(state, Target(full)))
+        return float(result.value["correct"])  # type: ignore[index]
+
+    assert score("coon") == 1.0 and score(widget_aliases()) == 1.0
+    assert score("dart") == 0.0 and score(None) == 0.0
+    with pytest.raises(FormatError, match="unknown format 'coonn'.*coon"):
+        answer_match(aliases="coonn")

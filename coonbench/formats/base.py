@@ -81,6 +81,11 @@ class Format(ABC):
         """What a model is told about this format before it sees a document in it."""
         return f"The following is {self.description}."
 
+    def answer_aliases(self) -> dict[str, str]:
+        """Short names a reader of this format may answer with → the full names (COON's widget abbreviations), for
+        scorers that accept them; none by default."""
+        return {}
+
     def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str] | None:
         """``source`` encoded for a legend, and the legend: a primer of only what that one document uses (COON's
         ``-T primer=legend``; ``economise`` False: the plain encoding). None when the format has none: conditions

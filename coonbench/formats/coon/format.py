@@ -305,6 +305,9 @@ class CoonFormat(Format):
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         return primer(variant)
 
+    def answer_aliases(self) -> dict[str, str]:
+        return widget_aliases()
+
     def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str]:
         return document_and_legend(source, self.keep_comments, economise)
 

@@ -12,7 +12,7 @@ when it decodes to the very same Dart tokens. ``document_and_legend(source)`` is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -21,7 +21,7 @@ from coonbench.dart.minify import join_tokens
 from coonbench.formats.coon.decoder import decode_texts, resolve_aliases, strip_header
 from coonbench.formats.coon.encoder import _join as join_coon
 from coonbench.formats.coon.lexer import CTok, lex
-from coonbench.formats.coon.tables import ALIAS_WORDS, CALL_ENUMS, ENUM_LABELS, IMPLIED, WIDGETS
+from coonbench.formats.coon.tables import ALIAS_WORDS, CALL_ENUMS, ENUM_LABELS, IMPLIED
 from coonbench.formats.coon.verifier import encode
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon.words import (
@@ -29,7 +29,6 @@ from coonbench.formats.coon.words import (
     IMPLIED_TOKENS,
     REQUIRED_THIS,
     URI_KEYWORDS,
-    expand_uri,
     is_relative_package_uri,
     macro_text,
     significant,
