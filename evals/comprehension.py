@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
@@ -19,6 +22,7 @@ def comprehension(
     question_types: str | list[str] | None = None,
     primer: str = "short",
     corpus: str | None = None,
+    **unknown: Any,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
 
@@ -32,8 +36,9 @@ def comprehension(
         and the document economised for it; formats without a legend show their short primer).
       corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
     """
+    reject_unknown(comprehension, unknown)
     samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
-    print_skips("comprehension", skips)
+    print_skips("comprehension", skips, kept=len(samples))
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),

@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 
+from coonbench.tasks.samples import reject_unknown
 from coonbench.datasets.correction import correction_dataset
 from coonbench.execution import get_executor
 from coonbench.execution.sandbox import SANDBOX_METADATA_KEY, LocalSandboxConfig, choose_sandbox, sandbox_metadata
@@ -28,6 +29,7 @@ def correction(
     sandbox: Literal["auto", "docker", "local", "unsafe-local"] = "auto",
     memory_mb: int = 1024,
     suite: Literal["coonbench", "humaneval"] = "coonbench",
+    **unknown: Any,
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
 
@@ -36,6 +38,7 @@ def correction(
     problems: public tests in the prompt, generated hidden tests) or ``humaneval`` (OpenAI's HumanEval, MIT, python
     target; the attempt-1 pass rate is HumanEval's pass@1).
     """
+    reject_unknown(correction, unknown)
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
     return Task(

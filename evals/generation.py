@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
 from coonbench.datasets.generation import generation_samples
 from coonbench.scorers.code import code_check
@@ -25,6 +26,7 @@ def generation(
     format: str | list[str] = "coon",
     corpus: str | None = None,
     formats: str | list[str] | None = None,
+    **unknown: Any,
 ) -> Task:
     """Corpus-derived generation tasks, answered in ``format`` (COON) with validator feedback retries.
 
@@ -41,9 +43,10 @@ def generation(
       formats: the same as ``format`` (the name every code task shares); give one of the two.
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
     """
+    reject_unknown(generation, unknown)
     conditions = pick_conditions(formats, format, "format")
     samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
-    print_skips("generation", skips)
+    print_skips("generation", skips, kept=len(samples))
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-generation"),
         metadata={"corpus": corpus, **skip_summary(skips)},

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
 from coonbench.datasets.modification import modification_samples
 from coonbench.scorers.code import code_check
@@ -25,6 +26,7 @@ def modification(
     judge: Literal["none", "weighted", "graded"] = "none",
     corpus: str | None = None,
     formats: str | list[str] | None = None,
+    **unknown: Any,
 ) -> Task:
     """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
 
@@ -41,9 +43,10 @@ def modification(
       formats: the same as ``input_format`` (the name every code task shares); give one of the two.
       corpus: a directory of Dart files to derive the edits from instead of the built-in corpus.
     """
+    reject_unknown(modification, unknown)
     conditions = pick_conditions(formats, input_format, "input_format")
     samples, skips = modification_samples(kinds, bands, conditions, corpus, primer_variant=primer)
-    print_skips("modification", skips)
+    print_skips("modification", skips, kept=len(samples))
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-modification"),
         metadata={"corpus": corpus, **skip_summary(skips)},

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
@@ -20,7 +20,7 @@ from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
-from coonbench.tasks.samples import split_param
+from coonbench.tasks.samples import reject_unknown, split_param
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -35,6 +35,7 @@ def retrieval(
     judge: Literal["none", "weighted", "graded"] = "none",
     suite: str | None = None,
     suite_formats: str | Sequence[str] | None = None,
+    **unknown: Any,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
 
@@ -52,6 +53,7 @@ def retrieval(
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
     """
+    reject_unknown(retrieval, unknown)
     check_judge_mode(judge)
     suite = given_path("suite", suite, "a folder in TOON's published suite layout")
     questions_file = given_path("questions_file", questions_file, "a JSONL question file or a Hugging Face dataset")

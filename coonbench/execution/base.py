@@ -26,6 +26,7 @@ from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbo
 
 from coonbench.execution.problem import Problem, TestCase
 from coonbench.execution.types import describe_value, type_mismatch
+from coonbench.tasks.samples import TaskArgumentError
 
 RESULT_MARKER = "@@COONBENCH-RESULT@@"
 
@@ -365,9 +366,9 @@ def register_executor(executor: Executor) -> Executor:
 
 
 def get_executor(name: str) -> Executor:
-    """The executor for a target; ValueError lists the known ones."""
+    """The executor for a target; TaskArgumentError (a ValueError) lists the known ones."""
     if name not in _EXECUTORS:
-        raise ValueError(f"-T target={name}: unknown target '{name}' (expected one of {', '.join(sorted(_EXECUTORS))})")
+        raise TaskArgumentError(f"-T target={name}: unknown target '{name}' (expected one of {', '.join(sorted(_EXECUTORS))})")
     return _EXECUTORS[name]
 
 

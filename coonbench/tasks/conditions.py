@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
+from coonbench.tasks.errors import OneLineError
 from coonbench.tasks.samples import TaskArgumentError, shown, split_param
 from coonbench.tokens import count_tokens
 
@@ -273,10 +274,20 @@ def skip_summary(skips: Iterable[Skip]) -> dict[str, Any]:
     }
 
 
-def print_skips(category: str, skips: Sequence[Skip], stream: Any = None) -> None:
-    """Say once, on stderr, what a task left out and why (the full list is in the eval's metadata)."""
+class NothingLeft(OneLineError, ValueError):
+    """Every item was skipped, so the task has no sample (e.g. its only format needs a package not installed)."""
+
+
+def print_skips(category: str, skips: Sequence[Skip], stream: Any = None, *, kept: int | None = None) -> None:
+    """Say once, on stderr, what a task left out and why (the full list is in the eval's metadata). With ``kept``
+    (the samples left) 0, raise NothingLeft naming the first reason instead: Inspect would otherwise stop on an
+    empty dataset with a traceback that does not say why it is empty."""
     if not skips:
         return
+    if kept == 0:
+        first = skips[0]
+        raise NothingLeft(f"coonbench {category}: no sample left, all {len(skips)} item(s) skipped; the first, "
+                          f"{first.item} [{first.condition}]: {first.reason}")
     out = stream or sys.stderr
     by_reason = Counter(s.reason.split(":")[0] for s in skips)
     print(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from coonbench.tasks.errors import OneLineError
 from coonbench.tokens import count_tokens
 
 GOLD_KEY = "gold"  # metadata key: the reply a perfect model would give (read by the coonbench/gold solver)
@@ -25,9 +28,9 @@ def split_param(value: str | Sequence[str] | None) -> list[str] | None:
     return [v.strip() for v in items if v.strip()]
 
 
-class TaskArgumentError(ValueError):
+class TaskArgumentError(OneLineError, ValueError):
     """A task argument (``-T name=value``) that names nothing usable. The message is one line naming the argument,
-    the value and what would be valid, so that it reads well as the last line of ``inspect eval``'s output."""
+    the value and what would be valid; ``inspect eval`` prints it as its only line of error (``OneLineError``)."""
 
 
 def shown(value: object) -> str:
@@ -49,6 +52,21 @@ def choose(
             f"-T {param}={shown(value)}: unknown {what} '{unknown[0]}' (choose from {', '.join(choices)})"
         )
     return items
+
+
+def reject_unknown(task: Callable[..., Any], unknown: Mapping[str, Any]) -> None:
+    """Stop a task given an argument it does not have (``unknown``: what its ``**unknown`` caught).
+
+    Inspect hands a task only the ``-T`` names in its signature and merely warns about the rest, so a misspelled
+    name (``-T primr=full``) would run the defaults to the end; every task takes ``**unknown`` to see such names
+    and calls this, which raises TaskArgumentError naming the first one, the closest real name, and them all."""
+    if not unknown:
+        return
+    name, value = next(iter(unknown.items()))
+    params = [p.name for p in inspect.signature(task).parameters.values() if p.kind is not p.VAR_KEYWORD]
+    close = difflib.get_close_matches(name, params, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise TaskArgumentError(f"-T {name}={shown(value)}: unknown argument{hint} (this task takes {', '.join(params)})")
 
 
 def sample_metadata(
