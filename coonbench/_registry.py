@@ -4,7 +4,34 @@ Names become ``coonbench/<name>`` (e.g. ``inspect eval coonbench/comprehension``
 """
 
 # ruff: noqa: F401
-# The model provider first: it depends only on inspect_ai, so `--model gguf/…` survives a broken task module.
+import os
+import sys
+
+PIPE_COLUMNS = 400
+"""The width rich lays Inspect's output out at when stdout is no terminal (it assumes 80 there): wider than a log
+path or a metric line; rich sizes Inspect's panels to their content, so nothing grows to it."""
+
+
+def _whole_lines_when_piped() -> None:
+    """Make ``inspect eval … | tee run.txt`` show each progress line as it is printed, whole.
+
+    Inspect imports this module (its entry point) before it prints anything. Its plain display prints with
+    ``print``, which a pipe's block buffering holds back until the run ends; line buffering sends each line on its
+    way (rich flushes its own writes). rich cuts lines at ``COLUMNS``, 80 when unset and not a terminal, which cut
+    the log path and metric names; a user's own ``COLUMNS`` is kept."""
+    stdout = sys.stdout
+    if stdout is None or stdout.isatty():
+        return
+    reconfigure = getattr(stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)
+    os.environ.setdefault("COLUMNS", str(PIPE_COLUMNS))
+
+
+_whole_lines_when_piped()
+
+# The model provider first: it depends only on inspect_ai (and a one-line error class), so `--model gguf/…`
+# survives a broken task module.
 from coonbench.providers.gguf import GGUFModelAPI
 from coonbench.solvers.gold import gold
 from coonbench.solvers.baselines import baseline_constant, baseline_empty, baseline_frequent, baseline_random_widget
