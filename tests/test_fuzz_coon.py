@@ -1,8 +1,9 @@
 """Fuzz: the COON lexer, decoder, validator and encoder keep the hostile-input contract (``tests/hostile.py``).
 
 Contract: a result or a ``FormatError`` — never another exception, never more than 1 s of CPU, never a hang — and
-never a silent wrong decode: whatever ``encode`` returns decodes to its input's tokens (and comments) as Dart's
-scanner reads them (``tests/coon_oracle.py``).
+never a silent wrong decode: whatever ``encode`` returns decodes to its input as tree-sitter reads them, tree, tokens
+and kept comments (``tests/coon_oracle.tree_difference``) — not as Dart's scanner reads them, which is the check
+``encode`` itself has already run on its output (a test repeating it could only agree).
 Inputs: the fixed hostile cases (NULs, lone surrogates, 10,000-deep nesting, 5 MB text, …), random text, and
 truncations / byte flips / insertions of valid COON and Dart documents.
 """
@@ -15,7 +16,7 @@ from hypothesis import given
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon import decode, encode, validate
 from coonbench.formats.coon.decoder import decode_tokens
-from tests.coon_oracle import token_difference
+from tests.coon_oracle import token_difference, tree_difference
 from tests.hostile import FUZZ_SETTINGS, SLOW_FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
 
 VALID_DART = [
@@ -40,7 +41,7 @@ def _encode_contract(text: str) -> None:
             label=f"coon encode keep={keep}",
         )
         if coon is not None:  # the COON the contract call returned (a second encode could meet the parse budget)
-            wrong = token_difference(text, decode(coon), comments=keep)
+            wrong = tree_difference(text, decode(coon), comments=keep)
             assert wrong is None, f"silent wrong decode of {text[:200]!r}: {wrong}"
 
 
