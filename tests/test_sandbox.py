@@ -185,10 +185,17 @@ def test_each_sample_gets_a_fresh_directory() -> None:
 
 
 def test_capabilities_reports_network_method() -> None:
-    caps = capabilities()
-    assert caps["network"] in ("netns", "userns+netns", "none")
-    assert caps["docker_available"] in (True, False)
-    assert sys.platform.startswith("linux")
+    """``capabilities()["network"]`` against what a program in the sandbox sees: with a network namespace of its
+    own (in a user namespace of its own: ``userns+netns``) only the loopback interface, without one the host's."""
+    from tests.test_sandbox_attacks import observed_in_the_sandbox
+
+    network = capabilities()["network"]
+    seen = observed_in_the_sandbox()
+    if network == "none":
+        assert "net" not in seen["own"] and seen["interfaces"] == sorted(n for _, n in socket.if_nameindex()), seen
+    else:
+        assert "net" in seen["own"] and seen["interfaces"] == ["lo"], seen
+        assert network == ("userns+netns" if "user" in seen["own"] else "netns"), seen
 
 
 def test_without_isolation_the_task_refuses_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:

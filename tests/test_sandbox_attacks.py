@@ -12,6 +12,7 @@ mechanisms the kernel refuses are skipped with the reason ``capabilities()`` giv
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import resource
 import secrets
@@ -21,6 +22,7 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai.util import OutputLimitExceededError
@@ -299,17 +301,56 @@ def test_flood_on_the_answer_channel_is_a_runtime_error() -> None:
     assert result.outcome is Outcome.RUNTIME_ERROR and "bytes as one answer" in result.message, result
 
 
+NS_FILES = {"user": "user", "pid": "pid", "mount": "mnt", "net": "net", "ipc": "ipc", "uts": "uts"}  # name: /proc
+OBSERVE = f"""import json, os, resource, socket
+ns = {{}}
+for name, file in {NS_FILES!r}.items():
+    try:
+        ns[name] = os.readlink("/proc/self/ns/" + file)
+    except OSError:
+        ns[name] = None
+limits = {{n: resource.getrlimit(getattr(resource, n))[0] for n in ("RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_FSIZE",
+                                                                  "RLIMIT_CORE", "RLIMIT_NPROC")}}
+print(json.dumps({{"ns": ns, "uid": os.getuid(), "limits": limits,
+                  "interfaces": sorted(n for _, n in socket.if_nameindex())}}))
+"""
+"""What a program in the sandbox sees of itself: its namespaces (as ``/proc/self/ns`` names them), uid, resource
+limits and network interfaces."""
+
+
+def observed_in_the_sandbox(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
+    """``OBSERVE`` run in a fresh sandbox, with the namespaces it does not share with this process."""
+    box = LocalLimitedSandbox(config or LocalSandboxConfig())
+    try:
+        asyncio.run(box.write_file("observe.py", OBSERVE))
+        out = asyncio.run(box.exec(["python3", "-I", "observe.py"], timeout=60))
+    finally:
+        box.close()
+    assert out.success, out
+    seen = json.loads(out.stdout)
+    seen["own"] = sorted(n for n, file in NS_FILES.items() if seen["ns"][n] != os.readlink(f"/proc/self/ns/{file}"))
+    return seen
+
+
 def test_capabilities_say_what_is_enforced() -> None:
-    caps = capabilities()
-    for key in ("namespaces", "network", "pid_namespace", "private_root", "dedicated_uid", "process_limit",
-                "kill_all", "rlimits", "output", "memory_budget", "disk_budget", "time_budget", "isolation"):
-        assert key in caps
-    if os.geteuid() == 0:
-        assert caps["dedicated_uid"] and "uid sweep" in caps["kill_all"] and "RLIMIT_NPROC" in caps["rlimits"]
-    else:
-        assert not caps["dedicated_uid"] and caps["user_namespace"] == ("user" in caps["namespaces"])
-    assert (caps["isolation"] == "full") == ({"pid", "mount", "net"} <= set(caps["namespaces"]))
-    assert caps["pid_namespace"] == ("pid" in caps["namespaces"])
+    """Each claim of ``capabilities()`` (what the logs record) against what a program in the sandbox sees: the
+    namespaces it does not share with the host, its uid, its resource limits."""
+    config = LocalSandboxConfig()
+    caps = capabilities(config)
+    seen = observed_in_the_sandbox(config)
+    assert sorted(caps["namespaces"]) == seen["own"], seen
+    assert caps["user_namespace"] == ("user" in seen["own"])
+    assert caps["pid_namespace"] == ("pid" in seen["own"]) and caps["private_root"] == ("mount" in seen["own"])
+    assert (caps["isolation"] == "full") == ({"pid", "mount", "net"} <= set(seen["own"]))
+    if caps["dedicated_uid"]:
+        assert seen["uid"] not in (0, os.getuid()), seen
+    limits = {"RLIMIT_AS": config.memory_mb * 1024 * 1024, "RLIMIT_FSIZE": config.file_size_mb * 1024 * 1024,
+              "RLIMIT_NPROC": config.max_processes}
+    for name in caps["rlimits"]:  # each one claimed is set, to the configured value where there is one
+        assert seen["limits"][name] != resource.RLIM_INFINITY, (name, seen)
+        assert seen["limits"][name] == limits.get(name, seen["limits"][name]), (name, seen)
+    if "RLIMIT_NPROC" not in caps["rlimits"]:
+        assert seen["limits"]["RLIMIT_NPROC"] != config.max_processes, seen
 
 
 def _alive(*argv: str) -> list[int]:
