@@ -6,6 +6,7 @@ Names become ``coonbench/<name>`` (e.g. ``inspect eval coonbench/comprehension``
 # ruff: noqa: F401
 import os
 import sys
+from pathlib import Path
 
 PIPE_COLUMNS = 400
 """The width rich lays Inspect's output out at when stdout is no terminal (it assumes 80 there): wider than a log
@@ -18,7 +19,11 @@ def _whole_lines_when_piped() -> None:
     Inspect imports this module (its entry point) before it prints anything. Its plain display prints with
     ``print``, which a pipe's block buffering holds back until the run ends; line buffering sends each line on its
     way (rich flushes its own writes). rich cuts lines at ``COLUMNS``, 80 when unset and not a terminal, which cut
-    the log path and metric names; a user's own ``COLUMNS`` is kept."""
+    the log path and metric names; a user's own ``COLUMNS`` is kept. Only in Inspect's own program (``inspect``,
+    ``python -m inspect_ai``): a Python program that imports Inspect keeps its output as it set it."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if program.name != "inspect" and program.parent.name != "inspect_ai":
+        return
     stdout = sys.stdout
     if stdout is None or stdout.isatty():
         return

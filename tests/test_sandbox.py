@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import socket
@@ -213,14 +214,37 @@ def test_without_isolation_the_task_refuses_with_one_line(monkeypatch: pytest.Mo
     assert meta["enforced"]["isolation"].startswith("none")
 
 
-def test_correction_log_records_the_sandbox() -> None:
-    from coonbench.evals.correction import correction
+@solver
+def _observe_in_sandbox() -> Solver:
+    """Reply with what a program in the sample's sandbox sees of itself (``OBSERVE``)."""
+    from tests.test_sandbox_attacks import OBSERVE
 
-    meta = correction(target="python", limit=1).metadata[SANDBOX_METADATA_KEY]
-    assert meta["kind"] in ("local", "docker")
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        await sandbox().write_file("observe.py", OBSERVE)
+        result = await sandbox().exec(["python3", "-I", "observe.py"])
+        state.output.completion = result.stdout
+        return state
+
+    return solve
+
+
+def test_correction_log_records_the_sandbox(tmp_path: Path) -> None:
+    """What a correction log records about its sandbox against what Inspect ran the sample in (the sandbox type in
+    the log) and what a program in that sandbox saw: its own namespaces, so whether grading was gated."""
+    from coonbench.evals.correction import correction
+    from tests.test_sandbox_attacks import NS_FILES
+
+    [log] = inspect_eval(correction(target="python", limit=1), model="mockllm/model", solver=_observe_in_sandbox(),
+                         log_dir=str(tmp_path), display="none")
+    assert log.status == "success" and log.samples, log.error
+    meta = log.eval.metadata[SANDBOX_METADATA_KEY]
+    ran_in = log.eval.sandbox.type if log.eval.sandbox else None
+    assert meta["kind"] == {"coonbench-local": "local", "docker": "docker"}[str(ran_in)], (meta["kind"], ran_in)
     if meta["kind"] == "local":
-        assert meta["gated"] is (capabilities()["isolation"] == "full")
-        assert meta["enforced"]["memory_budget"] == capabilities()["memory_budget"]
+        seen = json.loads(log.samples[0].output.completion)["ns"]
+        own = sorted(n for n, file in NS_FILES.items() if seen[n] != os.readlink(f"/proc/self/ns/{file}"))
+        assert meta["gated"] is ({"pid", "mount", "net"} <= set(own)), (meta, own)
+        assert sorted(meta["enforced"]["namespaces"]) == own, (meta, own)
 
 
 @solver
