@@ -9,20 +9,21 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
 
 from coonbench.datasets.correction import PROBLEMS_DIR, ProblemFileError, attach_hidden, load_problems, problem_by_id
-from coonbench.datasets.correction_tests import MIN_HIDDEN, _finite_domain, _in_domain, main as regenerate
+from coonbench.datasets.correction_tests import MIN_HIDDEN, _finite_domain, main as regenerate
 from coonbench.execution import Outcome, get_executor
 from coonbench.execution.base import classify_cases
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
 from coonbench.execution.problem import ParamDomain
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
-from coonbench.execution.types import parse_type
 from coonbench.validity.memorisation import FLOOR, memoriser, parse_call, shown_pairs
 from coonbench.evals.correction import correction
 from coonbench.solvers.correction import feedback_message
@@ -49,15 +50,62 @@ def test_every_problem_has_25_hidden_tests_or_its_whole_domain() -> None:
         assert len(problem.public_tests) == 3 and problem.generated, problem.id
 
 
+def _schema(type_text: str, domain: ParamDomain, top: bool = True) -> dict[str, Any]:
+    """JSON Schema of a parameter written ``type_text`` under ``domain`` (``ParamDomain``'s docstring: bounds hold
+    for numbers at any depth, lengths, alphabet, choices, items and uniqueness for the value itself). Read from the
+    problem's text with no code of the generator's: ``jsonschema`` is the second reader."""
+    type_text = type_text.replace(" ", "")
+    schema: dict[str, Any]
+    if type_text in ("int", "float"):
+        schema = {"type": "integer" if type_text == "int" else "number"}
+        schema.update({k: v for k, v in (("minimum", domain.min), ("maximum", domain.max)) if v is not None})
+    elif type_text == "str":
+        schema = {"type": "string"}
+        if top:
+            schema.update({k: v for k, v in (("minLength", domain.min_len), ("maxLength", domain.max_len)) if v is not None})
+            if domain.alphabet is not None:
+                schema["pattern"] = "^[" + "".join(re.escape(ch) for ch in domain.alphabet) + "]*$"
+    elif type_text.startswith("list[") and type_text.endswith("]"):
+        schema = {"type": "array", "items": _schema(type_text[5:-1], domain, False)}
+        if top:
+            schema.update({k: v for k, v in (("minItems", domain.min_len), ("maxItems", domain.max_len)) if v is not None})
+            schema["uniqueItems"] = domain.unique
+            if domain.items is not None:
+                schema["items"] = {"allOf": [schema["items"], {"enum": domain.items}]}
+            if domain.rectangular:
+                schema["items"] = {"allOf": [schema["items"], {"minItems": 1}]}
+    elif type_text.startswith("dict[str,") and type_text.endswith("]"):
+        schema = {"type": "object", "additionalProperties": _schema(type_text[9:-1], domain, False)}
+    else:
+        pytest.fail(f"no schema for the parameter type {type_text!r}: teach _schema to read it")
+    if top and domain.choices is not None:
+        schema = {"allOf": [schema, {"enum": domain.choices}]}
+    return schema
+
+
 def test_generated_inputs_respect_the_statement_domain() -> None:
+    """Every generated input checked against the problem's declared types and domain by ``jsonschema``, and the
+    three rules a schema cannot say (sorted, rectangular, at least another parameter) checked here; the generator's
+    own filter (``_in_domain``) is not asked."""
+    import jsonschema
+
+    checked = 0
     for problem in load_problems():
         params = problem.signature.params
+        schemas = [_schema(p.type, problem.domain.get(p.name, ParamDomain())) for p in params]
         for case in problem.generated:
             named = dict(zip((p.name for p in params), case.input))
-            for p, value in zip(params, case.input):
+            for p, schema, value in zip(params, schemas, case.input):
+                try:
+                    jsonschema.validate(value, schema)
+                except jsonschema.ValidationError as err:
+                    pytest.fail(f"{problem.id}: {p.name}={value!r} is outside its domain: {err.message}")
                 domain = problem.domain.get(p.name, ParamDomain())
-                assert _in_domain(value, parse_type(p.type), domain), (problem.id, case.input)
+                assert not domain.sorted or value == sorted(value), (problem.id, p.name, value)
+                assert not domain.rectangular or len({len(row) for row in value}) == 1, (problem.id, p.name, value)
                 assert domain.at_least is None or value >= named[domain.at_least], (problem.id, case.input)
+                checked += 1
+    assert checked > 1000, checked
 
 
 @pytest.mark.timeout(600)
