@@ -8,15 +8,21 @@ works by finding a canary token planted in the sandbox, so "found nothing" is no
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
+import os
 import random
+import secrets
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from coonbench.execution import Outcome, Problem, get_executor
-from coonbench.execution.base import RESULT_MARKER, case_inputs, parse_runner_output
+from coonbench.execution.base import RESULT_MARKER, case_inputs, harness_text, parse_runner_output
 from coonbench.execution.python import python_to_ast_json
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
 
@@ -99,25 +105,51 @@ function f(key) {
 
 FORGED = json.dumps({"stage": "run", "cases": [{"status": "ok", "value": e} for e in EXPECTED]})
 
-PY_FORGE = f'''
-import os, sys
-LINE = "\\n{RESULT_MARKER} " + {FORGED!r} + "\\n"
-stolen = ""
-for name in ("environ", "cmdline", "fd/0", "mem"):
+STEAL = r'''
+import os, re
+def steal(pid):
+    # 32 hex digits standing alone in the writable memory of process pid (where a nonce is kept), if it lets us read it
+    found = []
     try:
-        with open(f"/proc/{{os.getppid()}}/{{name}}", "rb") as fh:
-            stolen += fh.read(4096).decode("latin-1")
-    except Exception:
-        pass
-for fd in range(0, 64):
-    try:
-        os.write(fd, LINE.encode())
+        with open(f"/proc/{pid}/maps") as fh:
+            maps = fh.read()
+        with open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+            for line in maps.splitlines():
+                fields = line.split()
+                if len(fields) < 2 or not fields[1].startswith("rw"):
+                    continue
+                lo, hi = (int(x, 16) for x in fields[0].split("-"))
+                if hi - lo > 1 << 26:
+                    continue
+                try:
+                    mem.seek(lo)
+                    data = mem.read(hi - lo)
+                except (OSError, ValueError, OverflowError):
+                    continue
+                for m in re.finditer(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])", (data or bytes()).decode("latin-1")):
+                    if m.group() not in found:
+                        found.append(m.group())
     except OSError:
         pass
-for target in (f"/proc/{{os.getppid()}}/fd/1", "/proc/1/fd/1"):
+    return found
+'''
+"""A thief of nonces: what a program can read of another process's memory (the supervisor keeps the run's nonce
+there); nothing when that process is non-dumpable (``supervise._non_dumpable``), as the supervisor makes itself."""
+
+PY_FORGE = STEAL + f'''
+import os, sys
+RECORD = {FORGED!r}
+NONCES = [""] + steal(os.getppid())[:2000]  # no nonce, then every one the supervisor's memory gives away
+LINE = "".join("\\n{RESULT_MARKER}" + nonce + " " + RECORD + "\\n" for nonce in NONCES)
+for target in (f"/proc/{{os.getppid()}}/fd/1", "/proc/1/fd/1"):  # first the supervisor's own channel to the host
     try:
         with open(target, "w") as fh:
             fh.write(LINE)
+    except OSError:
+        pass
+for fd in range(63, -1, -1):  # then every descriptor it holds, its answer channel (fd 1, which ends the run) last
+    try:
+        os.write(fd, LINE.encode())
     except OSError:
         pass
 sys.__stdout__.write(LINE)
@@ -169,6 +201,44 @@ def test_forged_result_record_scores_zero(target: str) -> None:
     # it killed its own worker (or garbled the worker's answer channel): a crash, not a pass
     assert result.outcome is Outcome.RUNTIME_ERROR, result
     assert "ended the process" in result.message or "answer channel" in result.message, result
+
+
+HOLDER = """import sys
+ns = {"__name__": "supervise"}
+exec(compile(sys.argv[1], "supervise.py", "exec"), ns)
+nonce = sys.stdin.readline().strip()  # as the supervisor reads its nonce
+if sys.argv[2] == "non-dumpable":
+    ns["_non_dumpable"]()
+print("ready", flush=True)
+sys.stdin.readline()
+"""
+"""A process holding a nonce, made non-dumpable by the supervisor's own ``_non_dumpable`` (its source as shipped)
+or left as it starts."""
+
+
+@pytest.mark.parametrize("state", ["dumpable", "non-dumpable"])
+def test_non_dumpable_hides_the_nonce_from_a_process_of_the_same_user(state: str) -> None:
+    """``supervise._non_dumpable`` on its own: a thief of the same user (``STEAL``, both as ``nobody`` when the test
+    runs as root, which may read any process) finds the nonce in the memory of a process that holds one, and
+    nothing once that process has called ``_non_dumpable`` — the first case shows the thief would find it."""
+    python = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
+    user = 65534 if os.geteuid() == 0 else None
+    nonce = secrets.token_hex(16)
+    holder = subprocess.Popen([python, "-I", "-S", "-c", HOLDER, harness_text("supervise.py"), state],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, user=user, cwd="/")
+    try:
+        assert holder.stdin is not None and holder.stdout is not None
+        holder.stdin.write(nonce + "\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "ready"
+        thief = subprocess.run([python, "-I", "-S", "-c", STEAL + f"\nprint(steal({holder.pid}))"],
+                               capture_output=True, text=True, user=user, cwd="/", timeout=120)
+    finally:
+        if holder.stdin is not None:
+            holder.stdin.close()
+        holder.wait(timeout=60)
+    found = ast.literal_eval(thief.stdout.strip())
+    assert (nonce in found) is (state == "dumpable"), (state, found, thief.stderr)
 
 
 PY_NOTE_TAKER = r'''
