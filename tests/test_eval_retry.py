@@ -9,6 +9,7 @@ of the killed run may survive it (the jail dies with its parent).
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from coonbench.execution.isolation import JAIL_ARGV0
 from coonbench.resources import REPO_ROOT
 
 LIMIT = 12
+EXIT_WAIT_S = 60  # how long a frozen jail may take to die after its parent (a hang guard, not a margin)
 
 
 def _inspect() -> str:
@@ -56,8 +58,35 @@ def _jails_of(parent: int) -> dict[int, int]:
     return found
 
 
-def _still_alive(jails: dict[int, int]) -> list[int]:
-    return [pid for pid, start in jails.items() if (_stat(pid) or (0, -1))[1] == start]
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (zombies too)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def _signal(pidfds: dict[int, int], pids: list[int], sig: int) -> None:
+    """Send ``sig`` to each of ``pids`` through its pidfd (never to a pid reused since)."""
+    for pid in pids:
+        try:
+            signal.pidfd_send_signal(pidfds[pid], sig)
+        except ProcessLookupError:
+            pass
+
+
+def _wait_for_exits(pidfds: dict[int, int]) -> dict[int, int]:
+    """Wait until every process (pid -> pidfd) has ended, at most ``EXIT_WAIT_S``; those still running."""
+    pending = dict(pidfds)
+    end = time.monotonic() + EXIT_WAIT_S
+    while pending and time.monotonic() < end:
+        ready, _, _ = select.select(list(pending.values()), [], [], max(0.0, end - time.monotonic()))
+        pending = {pid: fd for pid, fd in pending.items() if fd not in ready}
+    return pending
 
 
 @pytest.mark.slow
@@ -68,20 +97,41 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
         "--model", "mockllm/model", "--limit", str(LIMIT), "--max-samples", "1", "--max-connections", "1",
         "--log-buffer", "2", "--log-dir", str(log_dir), "--display", "none",
     ]
-    proc = subprocess.Popen(command, cwd=REPO_ROOT, start_new_session=True,
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}  # this checkout's code (also in a worktree)
+    proc = subprocess.Popen(command, cwd=REPO_ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
     first_size: int | None = None
+    starting: list[int] = []
+    running: list[int] = []
     seen: dict[int, int] = {}
+    exits: dict[int, int] = {}  # jail pid -> a pidfd, readable once that process has ended
     try:
         while time.monotonic() < deadline and proc.poll() is None:
-            seen.update(_jails_of(proc.pid))
+            for pid, start in _jails_of(proc.pid).items():
+                if pid not in seen:
+                    try:
+                        fd = os.pidfd_open(pid)
+                    except ProcessLookupError:
+                        continue  # gone already
+                    if (_stat(pid) or (0, -1))[1] == start:  # the same process, not a pid reused meanwhile
+                        seen[pid], exits[pid] = start, fd
+                    else:
+                        os.close(fd)
             logs = list(log_dir.glob("*.eval"))
             if logs:
                 size = logs[0].stat().st_size
                 first_size = size if first_size is None else first_size
-                if size > first_size:  # the first samples are flushed: kill now, mid-run
-                    break
+                if size > first_size:  # the first samples are flushed: freeze the jails, kill if one is mid-sample
+                    live = [pid for pid in exits if _stat(pid) is not None]
+                    _signal(exits, live, signal.SIGSTOP)  # from now on only a signal ends them, not their work
+                    running = [pid for pid in live if _children(pid)]
+                    if running:
+                        # a jail frozen as it started, before it set its death signal, has no child yet: it goes on
+                        # (below) and must see that its parent is gone; one with a child must die with its parent
+                        starting = [pid for pid in live if pid not in running]
+                        break
+                    _signal(exits, live, signal.SIGCONT)  # between two commands: try again
             time.sleep(0.05)
         assert proc.poll() is None, "the evaluation ended before it could be killed"
         os.killpg(proc.pid, signal.SIGKILL)
@@ -90,9 +140,16 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    time.sleep(0.5)
-    assert seen, "no jail was seen running: the kill did not come mid-sample"
-    assert _still_alive(seen) == [], "a sandbox process outlived the killed evaluation"
+    assert running, "no jail was caught running a sample: the kill did not come mid-sample"
+    # frozen, a jail can only end by the SIGKILL it gets when its parent dies (PR_SET_PDEATHSIG): wait for each
+    # one's end (its pidfd turns readable), not for a fixed time
+    _signal(exits, starting, signal.SIGCONT)
+    pending = _wait_for_exits(exits)
+    for fd in exits.values():
+        if fd in pending.values():
+            signal.pidfd_send_signal(fd, signal.SIGKILL)  # leave no frozen survivor behind a failing test
+        os.close(fd)
+    assert not pending, f"sandbox processes outlived the killed evaluation: {sorted(pending)}"
 
     [killed_path] = list(log_dir.glob("*.eval"))
     killed = read_eval_log(str(killed_path))
@@ -103,7 +160,7 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
     retry = subprocess.run(
         [_inspect(), "eval-retry", str(killed_path), "--log-dir", str(log_dir), "--max-samples", "1",
          "--display", "none"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
     assert retry.returncode == 0, retry.stderr[-3000:]
     finished = [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
