@@ -95,14 +95,33 @@ def test_every_file_is_written_and_paths_printed(report: tuple[Path, str]) -> No
     ids = {s["id"] for s in doc["sections"]}
     assert {"comprehension", "structure", "retrieval", "generation_code", "modification_code",
             "correction_correction", "cost"} <= ids
+    filled: set[str] = set()  # sections with a table that has rows
     for sec in doc["sections"]:
         for table in sec["tables"]:
             with (out / table["csv"]).open(encoding="utf-8") as fh:
-                rows = list(csv.DictReader(fh))
-            assert len(rows) == len(table["rows"]) and list(rows[0]) == table["columns"] if rows else True
+                reader = csv.DictReader(fh)
+                rows = list(reader)
+            assert reader.fieldnames == table["columns"], (table["csv"], reader.fieldnames)  # a header, rows or not
+            assert len(rows) == len(table["rows"]), table["csv"]
+            for written, meant in zip(rows, table["rows"]):
+                for column, value in meant.items():
+                    _same_cell(written[column], value, f"{table['csv']}:{column}")
+            if rows:
+                filled.add(sec["id"])
         for plot in sec["plots"]:
             assert (out / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert any(sec["plots"] for sec in doc["sections"])
+    assert {"comprehension", "structure", "retrieval", "generation_code", "modification_code"} <= filled, filled
+
+
+def _same_cell(written: str, value: Any, where: str) -> None:
+    """A CSV cell says what report.json says (numbers as numbers, a missing value as an empty cell)."""
+    if value is None:
+        assert written in ("", "nan", "NaN"), (where, written)
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+        assert written == str(value), (where, written, value)
+    else:
+        assert float(written) == pytest.approx(value, rel=1e-9, nan_ok=True), (where, written, value)
 
 
 def test_gold_scores_one_everywhere_and_scripted_system_is_its_own_row(report: tuple[Path, str]) -> None:
