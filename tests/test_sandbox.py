@@ -235,7 +235,7 @@ def test_correction_log_records_the_sandbox(tmp_path: Path) -> None:
     """What a correction log records about its sandbox against what Inspect ran the sample in (the sandbox type in
     the log) and what a program in that sandbox saw: its own namespaces, so whether grading was gated."""
     from coonbench.evals.correction import correction
-    from tests.test_sandbox_attacks import NS_FILES
+    from tests.test_sandbox_attacks import own_namespaces
 
     [log] = inspect_eval(correction(target="python", limit=1), model="mockllm/model", solver=_observe_in_sandbox(),
                          log_dir=str(tmp_path), display="none")
@@ -244,8 +244,7 @@ def test_correction_log_records_the_sandbox(tmp_path: Path) -> None:
     ran_in = log.eval.sandbox.type if log.eval.sandbox else None
     assert meta["kind"] == {"coonbench-local": "local", "docker": "docker"}[str(ran_in)], (meta["kind"], ran_in)
     if meta["kind"] == "local":
-        seen = json.loads(log.samples[0].output.completion)["ns"]
-        own = sorted(n for n, file in NS_FILES.items() if seen[n] != os.readlink(f"/proc/self/ns/{file}"))
+        own = own_namespaces(json.loads(log.samples[0].output.completion)["ns"])
         assert meta["gated"] is ({"pid", "mount", "net"} <= set(own)), (meta, own)
         assert sorted(meta["enforced"]["namespaces"]) == own, (meta, own)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.util import OutputLimitExceededError
+from inspect_ai.util import ExecResult, OutputLimitExceededError
 
 from coonbench.execution import AttemptResult, Outcome, Problem, get_executor
 from coonbench.execution.sandbox import (
@@ -321,17 +321,27 @@ print(json.dumps({{"ns": ns, "uid": os.getuid(), "limits": limits,
 limits and network interfaces."""
 
 
-def observed_in_the_sandbox(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
-    """``OBSERVE`` run in a fresh sandbox, with the namespaces it does not share with this process."""
+def run_in_a_box(name: str, code: str, config: LocalSandboxConfig | None = None, timeout: int = 60) -> ExecResult[str]:
+    """``code`` run as the Python program ``name`` in a fresh sandbox, closed afterwards."""
     box = LocalLimitedSandbox(config or LocalSandboxConfig())
     try:
-        asyncio.run(box.write_file("observe.py", OBSERVE))
-        out = asyncio.run(box.exec(["python3", "-I", "observe.py"], timeout=60))
+        asyncio.run(box.write_file(name, code))
+        return asyncio.run(box.exec(["python3", "-I", name], timeout=timeout))
     finally:
         box.close()
+
+
+def own_namespaces(ns: dict[str, str | None]) -> list[str]:
+    """The namespaces (``NS_FILES`` names) of ``ns``, as ``OBSERVE`` read them, that this process does not share."""
+    return sorted(n for n, file in NS_FILES.items() if ns[n] != os.readlink(f"/proc/self/ns/{file}"))
+
+
+def observed_in_the_sandbox(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
+    """``OBSERVE`` run in a fresh sandbox, with the namespaces it does not share with this process (``own``)."""
+    out = run_in_a_box("observe.py", OBSERVE, config)
     assert out.success, out
     seen = json.loads(out.stdout)
-    seen["own"] = sorted(n for n, file in NS_FILES.items() if seen["ns"][n] != os.readlink(f"/proc/self/ns/{file}"))
+    seen["own"] = own_namespaces(seen["ns"])
     return seen
 
 
