@@ -25,8 +25,10 @@ import random
 import types
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from coonbench.datasets.humaneval_contracts import APPROX_TOLERANCE
 from coonbench.execution.base import Outcome
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
 
@@ -52,7 +54,7 @@ class HumanEvalCase:
     """One candidate call and how its returned value is judged (host side, over data)."""
 
     input: list[Any]
-    kind: str  # eq | is | close | truthy | falsy | expr
+    kind: str  # eq | is | close | approx | truthy | falsy | expr
     expected: Any = None  # typed data (eq, is, close)
     tolerance: Any = None  # typed data (close)
     strict: bool = True  # close: < (True) or <=
@@ -82,6 +84,8 @@ class HumanEvalCase:
             return bool(value == decode_typed(self.expected))
         if self.kind == "is":
             return value is decode_typed(self.expected)
+        if self.kind == "approx":
+            return approx_equal(value, decode_typed(self.expected))
         if self.kind == "truthy":
             return type(value) in (bool, int, float, str, list, tuple, dict, set, type(None)) and bool(value)
         if self.kind == "falsy":
@@ -92,6 +96,24 @@ class HumanEvalCase:
             return bool(diff < tol) if self.strict else bool(diff <= tol)
         env = {**_module_globals(self.globals_source), **{k: _restore(v) for k, v in self.env.items()}, VALUE: value}
         return bool(eval(compile(self.expr or "False", "<humaneval check>", "eval"), env))  # noqa: S307 - HumanEval's own assertion
+
+
+def approx_equal(actual: Any, expected: Any, tolerance: float = APPROX_TOLERANCE) -> bool:
+    """Equal, floats within ``tolerance`` (relative above 1): amplified tests of float results (EvalPlus's atol),
+    so that another correct order of operations passes. Containers must be of the same type."""
+    stack = [(actual, expected)]
+    while stack:
+        a, e = stack.pop()
+        if type(e) is float or (type(a) is float and type(e) is int):
+            if type(a) not in (int, float) or not abs(a - e) <= tolerance * max(1.0, abs(e)):
+                return False
+        elif type(e) in (list, tuple):
+            if type(a) is not type(e) or len(a) != len(e):
+                return False
+            stack.extend(zip(a, e))
+        elif not (type(a) is type(e) or {type(a), type(e)} <= {int, float}) or a != e:
+            return False
+    return True
 
 
 def _shown(res: dict[str, Any]) -> str:
@@ -330,9 +352,60 @@ class Conversion:
     examples_disagreeing: int
 
 
-@lru_cache(maxsize=1)
-def load_humaneval() -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
-    """Every HumanEval task as a problem (python target only), with the conversion summary."""
+TEST_SETS = ("amplified", "base")
+
+
+def amplified_cases(task: dict[str, Any], path: Path, params: list[str]) -> list[HumanEvalCase]:
+    """A problem's generated tests (``data/humaneval/tests``); a malformed file names the file, line and field."""
+    if not path.exists():
+        raise AmplifiedTestsError(f"{path}: missing generated tests of {task['task_id']} "
+                                  "(run: python -m coonbench.datasets.humaneval_tests)")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise AmplifiedTestsError(f"{path}: line {getattr(exc, 'lineno', '?')}: invalid JSON: {exc}") from exc
+    if not isinstance(data, dict) or data.get("problem") != task["task_id"] or not isinstance(data.get("tests"), list):
+        raise AmplifiedTestsError(f"{path}: line 1: field 'problem'/'tests': expected {task['task_id']} and a test list")
+    source = task["prompt"] + task["canonical_solution"] + "\n" + task["test"]
+    cases = []
+    for line, test in enumerate(data["tests"], start=2):
+        where = f"{path}: line {line}: problem '{task['task_id']}': field"
+        if not isinstance(test, dict) or not isinstance(test.get("input"), list) or len(test["input"]) != len(params):
+            raise AmplifiedTestsError(f"{where} 'input': expected a list of {len(params)} argument(s)")
+        kind = test.get("kind", "eq")
+        if kind not in ("eq", "approx", "expr") or set(test) - {"input", "expected", "kind", "expr"}:
+            raise AmplifiedTestsError(f"{where} 'kind': expected eq, approx or expr and no other field than "
+                                      "input, expected, kind, expr")
+        if (kind == "expr") != ("expr" in test) or (kind != "expr") != ("expected" in test):
+            raise AmplifiedTestsError(f"{where} '{'expr' if kind == 'expr' else 'expected'}': missing or misplaced")
+        try:
+            for value in test["input"] + [test.get("expected")]:
+                decode_typed(value)
+        except ValueError as exc:
+            raise AmplifiedTestsError(f"{where} 'input'/'expected': {exc}") from exc
+        if kind == "expr":
+            cases.append(HumanEvalCase(input=test["input"], kind="expr", expr=test["expr"],
+                                       env=dict(zip(params, test["input"])), globals_source=source))
+        else:
+            cases.append(HumanEvalCase(input=test["input"], kind=kind, expected=test["expected"]))
+    return cases
+
+
+class AmplifiedTestsError(ValueError):
+    """A malformed generated-tests file."""
+
+
+@lru_cache(maxsize=2)
+def load_humaneval(tests: str = "amplified") -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
+    """Every HumanEval task as a problem (python target only), with the conversion summary.
+
+    ``tests``: ``amplified`` (HumanEval's own tests then the generated ones; ids ``humaneval-N``) or ``base``
+    (HumanEval's own only, as published pass@1 uses; ids ``humaneval-base-N``)."""
+    if tests not in TEST_SETS:
+        raise ValueError(f"tests must be one of {', '.join(TEST_SETS)} (got {tests!r})")
+    from coonbench.datasets.humaneval_tests import entry_params, tests_path
+
     problems, kinds, expr_tasks, wrong_total = [], {}, [], 0
     for task in read_tasks():
         hidden, unconverted = convert(task)
@@ -344,8 +417,11 @@ def load_humaneval() -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
             expr_tasks.append(task["task_id"])
         for case in hidden:
             kinds[case.kind] = kinds.get(case.kind, 0) + 1
+        number = task["task_id"].split("/")[1]
+        if tests == "amplified":
+            hidden = hidden + amplified_cases(task, tests_path(task["task_id"]), entry_params(task))
         problems.append(HumanEvalProblem(
-            id=task["task_id"].replace("/", "-").lower(), prompt=task["prompt"],
+            id=f"humaneval-{number}" if tests == "amplified" else f"humaneval-base-{number}", prompt=task["prompt"],
             signature=Signature(task["entry_point"]),
             solutions={"python": task["prompt"] + task["canonical_solution"]},
             public_tests=public, hidden_tests=hidden,
@@ -355,10 +431,12 @@ def load_humaneval() -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
 
 def summary() -> str:
     """One line per conversion fact (for docs and ``python -m coonbench.datasets.humaneval``)."""
-    problems, conv = load_humaneval()
+    problems, conv = load_humaneval("base")
     hidden = sum(len(p.hidden_tests) for p in problems)
     public = sum(len(p.public_tests) for p in problems)
+    amplified = sum(len(p.hidden_tests) for p in load_humaneval("amplified")[0])
     return json.dumps({"problems": len(problems), "public_tests": public, "hidden_tests": hidden,
+                       "amplified_hidden_tests": amplified,
                        "kinds": conv.kinds, "expr_tasks": conv.expr_tasks,
                        "docstring_examples_disagreeing": conv.examples_disagreeing}, indent=1)
 
