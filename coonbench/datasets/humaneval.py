@@ -54,7 +54,7 @@ class HumanEvalCase:
     """One candidate call and how its returned value is judged (host side, over data)."""
 
     input: list[Any]
-    kind: str  # eq | is | close | approx | truthy | falsy | expr
+    kind: str  # eq | is | close | truthy | falsy | expr (HumanEval's); exact | approx | expr (generated)
     expected: Any = None  # typed data (eq, is, close)
     tolerance: Any = None  # typed data (close)
     strict: bool = True  # close: < (True) or <=
@@ -84,8 +84,8 @@ class HumanEvalCase:
             return bool(value == decode_typed(self.expected))
         if self.kind == "is":
             return value is decode_typed(self.expected)
-        if self.kind == "approx":
-            return approx_equal(value, decode_typed(self.expected))
+        if self.kind in ("exact", "approx"):
+            return same_value(value, decode_typed(self.expected), APPROX_TOLERANCE if self.kind == "approx" else None)
         if self.kind == "truthy":
             return type(value) in (bool, int, float, str, list, tuple, dict, set, type(None)) and bool(value)
         if self.kind == "falsy":
@@ -98,20 +98,28 @@ class HumanEvalCase:
         return bool(eval(compile(self.expr or "False", "<humaneval check>", "eval"), env))  # noqa: S307 - HumanEval's own assertion
 
 
-def approx_equal(actual: Any, expected: Any, tolerance: float = APPROX_TOLERANCE) -> bool:
-    """Equal, floats within ``tolerance`` (relative above 1): amplified tests of float results (EvalPlus's atol),
-    so that another correct order of operations passes. Containers must be of the same type."""
+def same_value(actual: Any, expected: Any, tolerance: float | None = None) -> bool:
+    """Equal with the same types all the way down (``2.0`` is not ``2``, ``True`` is not ``1``, a list is not a
+    tuple): the generated tests' comparison, since the canonical solution's types are part of the answer.
+    ``tolerance``: floats within it (relative above 1) and an int may stand for a float (EvalPlus's atol for float
+    results, so that another correct order of operations passes)."""
     stack = [(actual, expected)]
     while stack:
         a, e = stack.pop()
-        if type(e) is float or (type(a) is float and type(e) is int):
-            if type(a) not in (int, float) or not abs(a - e) <= tolerance * max(1.0, abs(e)):
+        if tolerance is not None and type(e) is float and type(a) in (int, float):
+            if not abs(a - e) <= tolerance * max(1.0, abs(e)):
                 return False
+        elif type(a) is not type(e):
+            return False
         elif type(e) in (list, tuple):
-            if type(a) is not type(e) or len(a) != len(e):
+            if len(a) != len(e):
                 return False
             stack.extend(zip(a, e))
-        elif not (type(a) is type(e) or {type(a), type(e)} <= {int, float}) or a != e:
+        elif type(e) is dict:
+            if a.keys() != e.keys():
+                return False
+            stack.extend((a[k], e[k]) for k in e)
+        elif a != e:
             return False
     return True
 
@@ -373,10 +381,10 @@ def amplified_cases(task: dict[str, Any], path: Path, params: list[str]) -> list
         where = f"{path}: line {line}: problem '{task['task_id']}': field"
         if not isinstance(test, dict) or not isinstance(test.get("input"), list) or len(test["input"]) != len(params):
             raise AmplifiedTestsError(f"{where} 'input': expected a list of {len(params)} argument(s)")
-        kind = test.get("kind", "eq")
-        if kind not in ("eq", "approx", "expr") or set(test) - {"input", "expected", "kind", "expr"}:
-            raise AmplifiedTestsError(f"{where} 'kind': expected eq, approx or expr and no other field than "
-                                      "input, expected, kind, expr")
+        kind = test.get("kind", "exact")
+        if kind not in ("exact", "approx", "expr") or set(test) - {"input", "expected", "kind", "expr"}:
+            raise AmplifiedTestsError(f"{where} 'kind': expected exact (the default), approx or expr and no other "
+                                      "field than input, expected, kind, expr")
         if (kind == "expr") != ("expr" in test) or (kind != "expr") != ("expected" in test):
             raise AmplifiedTestsError(f"{where} '{'expr' if kind == 'expr' else 'expected'}': missing or misplaced")
         try:

@@ -12,7 +12,8 @@ declarative constraints; the vocabulary is small so that a reader can check each
 - any value: ``choices`` (the allowed values); lists and tuples: ``sorted`` (non-decreasing), ``unique``,
   ``items`` (a spec every element meets); dicts: ``keys``, ``values``;
 - ``where``: named predicates for what the rest cannot say (``PREDICATES``);
-- per problem: ``relations`` between arguments (``"k <= len(arr)"``: a name, ``len(name)`` or an integer, an
+- per problem: ``seeds``, inputs written from the docstring (its boundaries: ``2.7`` in a grade table, a
+  one-letter last word) that mutation starts from beside HumanEval's own, each inside the contract; ``relations`` between arguments (``"k <= len(arr)"``: a name, ``len(name)`` or an integer, an
   optional ``+ n``/``- n``, and one of ``== != < <= > >=``), problem predicates (``PROBLEM_PREDICATES``), and how
   results compare (``output``: ``eq``, ``approx`` for floats, or ``{expr: ...}`` over ``__value__`` and the
   arguments, for problems with several right answers).
@@ -37,7 +38,7 @@ CONTAINERS = ("list", "tuple", "dict")
 CHAR_CLASSES = {"lower": string.ascii_lowercase, "upper": string.ascii_uppercase, "digits": string.digits,
                 "space": " ", "punct": string.punctuation}
 SPEC_KEYS = frozenset("type min max min_len max_len chars pattern choices sorted unique items keys values where".split())
-PROBLEM_KEYS = frozenset(("args", "relations", "where", "output", "note"))
+PROBLEM_KEYS = frozenset(("args", "relations", "where", "output", "seeds", "note"))
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
@@ -131,6 +132,7 @@ class Contract:
     where: tuple[str, ...] = ()
     output: str = "eq"  # eq | approx | expr
     expr: str | None = None
+    seeds: list[list[Any]] = field(default_factory=list)
 
     def violation(self, args: list[Any]) -> str | None:
         """Why these arguments break the contract (None when they keep it)."""
@@ -359,6 +361,14 @@ def parse_contract(task_id: str, raw: Any, line: int, params: list[str] | None) 
         raise ContractError(f"relations: expected a list")
     contract = Contract(task_id, line, args, [parse_relation(r, args, f"relations") for r in rels],
                         _names(raw.get("where", []), PROBLEM_PREDICATES, "where"))
+    seeds = raw.get("seeds", [])
+    if not isinstance(seeds, list) or not all(isinstance(s, list) for s in seeds):
+        raise ContractError("seeds: expected a list of argument lists")
+    for i, seed in enumerate(seeds):
+        why = contract.violation(seed)
+        if why:
+            raise ContractError(f"seeds[{i}]: outside the contract ({why})")
+    contract.seeds = seeds
     output = raw.get("output", "eq")
     if isinstance(output, dict) and set(output) == {"expr"} and isinstance(output["expr"], str):
         try:

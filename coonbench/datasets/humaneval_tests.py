@@ -25,6 +25,7 @@ import copy
 import hashlib
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -174,6 +175,12 @@ class Mutator:
         words = s.split(" ")
         w = rng.randrange(len(words))
         other = self.ing.pick(str, rng) or ""
+        runs = [(m.start(), m.end()) for m in re.finditer(r"[0-9]+", s)]
+        if runs and rng.random() < 0.5:  # a number inside the text: 12-31-2000, 3/4, "5 apples"
+            a, b = rng.choice(runs)
+            number = int(s[a:b])
+            new = rng.choice([number + 1, number - 1, 0, 1, number * 2, number // 2, rng.randint(0, 40)])
+            return s[:a] + str(max(new, 0)).zfill(b - a if rng.random() < 0.5 else 1) + s[b:]
         options = [
             lambda: s[:i] + rng.choice(chars) + s[i:],
             lambda: s[:i] + s[i + 1:],
@@ -265,12 +272,13 @@ def propose(contract: Contract, seeds: list[list[Any]], rng: random.Random) -> l
         return out[:TARGET]
     mutator = Mutator(rng, Ingredients(seeds))
     specs = list(contract.args.values())
-    pool = [copy.deepcopy(s) for s in seeds if len(s) == len(specs)] or [[mutator.fresh(s) for s in specs]]
+    start = [copy.deepcopy(s) for s in seeds if len(s) == len(specs)] or [[mutator.fresh(s) for s in specs]]
+    pool = list(start)
     out: list[list[Any]] = []
     for _ in range(PROPOSALS):
         if len(out) >= TARGET:
             break
-        args = copy.deepcopy(rng.choice(pool))
+        args = copy.deepcopy(rng.choice(start if rng.random() < 0.4 else pool))  # mutants of mutants, not only
         which = range(len(specs)) if rng.random() < 0.25 else [rng.randrange(len(specs))]
         for i in which:
             args[i] = mutator.mutate(args[i], specs[i])
@@ -296,9 +304,8 @@ def run_canonical(task: dict[str, Any], inputs: list[list[Any]]) -> list[dict[st
 
 def generate(task: dict[str, Any], contract: Contract, base_inputs: list[list[Any]]) -> tuple[list[dict[str, Any]], int]:
     """(the problem's generated tests, inputs dropped because the canonical solution failed or was slow)."""
-    from coonbench.datasets.humaneval import HumanEvalCase
-
-    inputs = propose(contract, base_inputs, rng_for(task["task_id"]))
+    inputs = [list(s) for s in contract.seeds if key(s) not in {key(b) for b in base_inputs}]
+    inputs += propose(contract, base_inputs + inputs, rng_for(task["task_id"]))
     tests, dropped = [], 0
     for args, res in zip(inputs, run_canonical(task, inputs)):
         if res.get("status") != "ok":
