@@ -303,7 +303,7 @@ def parse_spec(raw: Any, where: str) -> Spec:
     for key in ("items", "keys", "values"):
         if key in raw:
             setattr(spec, key, parse_spec(raw[key], f"{where}.{key}"))
-    spec.where = _names(raw.get("where", []), PREDICATES, "where")
+    spec.where = _names(raw.get("where", []), PREDICATES, f"{where}.where")
     return spec
 
 

@@ -304,7 +304,8 @@ def run_canonical(task: dict[str, Any], inputs: list[list[Any]]) -> list[dict[st
 
 def generate(task: dict[str, Any], contract: Contract, base_inputs: list[list[Any]]) -> tuple[list[dict[str, Any]], int]:
     """(the problem's generated tests, inputs dropped because the canonical solution failed or was slow)."""
-    inputs = [list(s) for s in contract.seeds if key(s) not in {key(b) for b in base_inputs}]
+    seen = {key(b) for b in base_inputs}
+    inputs = [list(s) for s in contract.seeds if key(s) not in seen and not seen.add(key(s))]  # type: ignore[func-returns-value]
     inputs += propose(contract, base_inputs + inputs, rng_for(task["task_id"]))
     tests, dropped = [], 0
     for args, res in zip(inputs, run_canonical(task, inputs)):
