@@ -265,7 +265,7 @@ def test_malformed_generated_tests_name_file_line_and_field(tmp_path: Path) -> N
     bad.write_text("\n".join(lines))
     with pytest.raises(AmplifiedTestsError, match=r"humaneval-0\.json: line 4: problem 'HumanEval/0': field 'kind'"):
         amplified_cases(task, bad, ["numbers", "threshold"])
-    with pytest.raises(AmplifiedTestsError, match="missing generated tests"):
+    with pytest.raises(AmplifiedTestsError, match="missing hidden tests"):
         amplified_cases(task, tmp_path / "absent.json", ["numbers", "threshold"])
 
 

@@ -18,6 +18,7 @@ import yaml
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import ValidationError
 
+from coonbench.datasets.generated_files import read_tests
 from coonbench.execution import get_executor
 from coonbench.execution.goth import GOTH_PRIMER
 from coonbench.execution.problem import Problem
@@ -113,18 +114,9 @@ def load_problem_file(path: Path) -> list[Problem]:
 def attach_hidden(problem: Problem, path: Path) -> Problem:
     """The problem with its generated hidden tests from ``path`` (one test per line); a malformed file raises
     ``ProblemFileError`` naming the file, line and field."""
-    if not path.exists():
-        raise ProblemFileError(f"{path}: missing hidden tests of problem '{problem.id}' "
-                               "(run: python -m coonbench.datasets.correction_tests)")
-    text = path.read_text(encoding="utf-8")
+    tests = read_tests(path, problem.id, ProblemFileError, "coonbench.datasets.correction_tests")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ProblemFileError(f"{path}: line {getattr(exc, 'lineno', '?')}: invalid JSON: {exc}") from exc
-    if not isinstance(data, dict) or data.get("problem") != problem.id or not isinstance(data.get("tests"), list):
-        raise ProblemFileError(f"{path}: line 1: field 'problem'/'tests': expected problem '{problem.id}' and a test list")
-    try:
-        return Problem.model_validate({**problem.model_dump(exclude={"generated"}, exclude_unset=True), "generated": data["tests"]})
+        return Problem.model_validate({**problem.model_dump(exclude={"generated"}, exclude_unset=True), "generated": tests})
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = list(err["loc"])

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from coonbench.datasets.generated_files import render_tests, sync_file
 from coonbench.execution.base import harness_text, values_equal
 from coonbench.execution.problem import ParamDomain, Problem, TestCase
 from coonbench.execution.types import TypeExpr, parse_type, type_mismatch
@@ -352,9 +353,7 @@ def generate(problem: Problem) -> list[dict[str, Any]]:
 
 def render(problem: Problem, tests: list[dict[str, Any]]) -> str:
     """The committed file: a header line, then one test per line (so errors can name the line)."""
-    head = json.dumps({"problem": problem.id, "generator": "coonbench.datasets.correction_tests"}, ensure_ascii=False)
-    body = ",\n".join("  " + json.dumps(t, ensure_ascii=False, sort_keys=True) for t in tests)
-    return f'{head[:-1]}, "tests": [\n{body}\n]}}\n'
+    return render_tests(problem.id, "coonbench.datasets.correction_tests", tests)
 
 
 def hidden_path(directory: Path, problem_id: str) -> Path:
@@ -375,14 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in load_problems(PROBLEMS_DIR, with_hidden=False):
         if wanted is not None and problem.id not in wanted:
             continue
-        text = render(problem, generate(problem))
-        path = hidden_path(PROBLEMS_DIR, problem.id)
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(str(path))
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        sync_file(hidden_path(PROBLEMS_DIR, problem.id), render(problem, generate(problem)), args.check, stale)
     if stale:
         print("hidden tests differ from their generator (run without --check):\n  " + "\n  ".join(stale))
         return 1

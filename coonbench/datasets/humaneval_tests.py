@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.datasets.correction_tests import _run_worker
-from coonbench.datasets.humaneval_contracts import (CHAR_CLASSES, Contract, Spec, load_contracts)
+from coonbench.datasets.generated_files import render_tests, sync_file
+from coonbench.datasets.humaneval import (GENERATOR, HUMANEVAL_DIR, HumanEvalCase, convert, docstring_examples,
+                                          entry_params, read_tasks, tests_path)
+from coonbench.datasets.humaneval_contracts import CHAR_CLASSES, Contract, Spec, load_contracts
 from coonbench.execution.base import harness_text
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
-from coonbench.resources import DATA_DIR
 
-HUMANEVAL_DIR = DATA_DIR / "humaneval"
 CONTRACTS = HUMANEVAL_DIR / "contracts.yaml"
 TARGET = 120  # generated tests per problem (the issue asks for at least 100 where the contract allows)
 PROPOSALS = 6000  # mutations tried per problem before settling for fewer
@@ -46,10 +47,6 @@ MAX_STR = 60
 MAX_INT = 10**9
 ENUMERABLE = 400  # one bounded integer argument with at most this many values is enumerated
 DEFAULT_CHARS = CHAR_CLASSES["lower"] + CHAR_CLASSES["upper"] + CHAR_CLASSES["digits"] + " .,!?-_"
-
-
-class AmplifyError(RuntimeError):
-    """The generator or the canonical solution misbehaved."""
 
 
 def rng_for(task_id: str) -> random.Random:
@@ -329,8 +326,6 @@ def generate(task: dict[str, Any], contract: Contract, base_inputs: list[list[An
 
 def expr_case(task: dict[str, Any], contract: Contract, test: dict[str, Any]) -> Any:
     """A stored ``expr`` test as a case: the arguments by name beside ``__value__``."""
-    from coonbench.datasets.humaneval import HumanEvalCase
-
     return HumanEvalCase(input=test["input"], kind="expr", expr=test["expr"],
                          env=dict(zip(contract.args, test["input"])),
                          globals_source=task["prompt"] + task["canonical_solution"] + "\n" + task["test"])
@@ -338,24 +333,7 @@ def expr_case(task: dict[str, Any], contract: Contract, test: dict[str, Any]) ->
 
 def render(task_id: str, tests: list[dict[str, Any]]) -> str:
     """The committed file: a header line, then one test per line (so errors can name the line)."""
-    head = json.dumps({"problem": task_id, "generator": "coonbench.datasets.humaneval_tests"}, ensure_ascii=False)
-    body = ",\n".join("  " + json.dumps(t, ensure_ascii=False, sort_keys=True) for t in tests)
-    return f'{head[:-1]}, "tests": [\n{body}\n]}}\n'
-
-
-def tests_path(task_id: str, directory: Path = HUMANEVAL_DIR) -> Path:
-    """Where a problem's generated tests live (``HumanEval/34`` -> ``tests/humaneval-34.json``)."""
-    return directory / "tests" / f"{task_id.replace('/', '-').lower()}.json"
-
-
-def entry_params(task: dict[str, Any]) -> list[str]:
-    """The entry point's parameter names, read from the prompt's syntax tree."""
-    import ast
-
-    for node in ast.walk(ast.parse(task["prompt"])):
-        if isinstance(node, ast.FunctionDef) and node.name == task["entry_point"]:
-            return [a.arg for a in node.args.args]
-    raise AmplifyError(f"{task['task_id']}: no definition of {task['entry_point']} in the prompt")
+    return render_tests(task_id, GENERATOR, tests)
 
 
 def task_contracts(tasks: list[dict[str, Any]], path: Path = CONTRACTS) -> dict[str, Contract]:
@@ -365,8 +343,6 @@ def task_contracts(tasks: list[dict[str, Any]], path: Path = CONTRACTS) -> dict[
 
 def base_inputs(task: dict[str, Any]) -> list[list[Any]]:
     """Inputs of HumanEval's own check and of the docstring examples (the seeds)."""
-    from coonbench.datasets.humaneval import convert, docstring_examples
-
     cases, _ = convert(task)
     namespace: dict[str, Any] = {}
     exec(compile(task["prompt"] + task["canonical_solution"], task["task_id"], "exec"), namespace)  # noqa: S102
@@ -376,8 +352,6 @@ def base_inputs(task: dict[str, Any]) -> list[list[Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     """Write (or --check) every problem's generated tests."""
-    from coonbench.datasets.humaneval import read_tasks
-
     parser = argparse.ArgumentParser(prog="python -m coonbench.datasets.humaneval_tests", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="regenerate in memory; exit 1 if a committed file differs")
     parser.add_argument("--problems", default=None, help="comma-separated task ids (HumanEval/34,...; default all)")
@@ -392,14 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         tests, dropped = generate(task, contracts[task["task_id"]], base_inputs(task))
         dropped_total += dropped
         counts.append(len(tests))
-        text = render(task["task_id"], tests)
-        path = tests_path(task["task_id"])
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(str(path))
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        sync_file(tests_path(task["task_id"]), render(task["task_id"], tests), args.check, stale)
     if stale:
         print("generated tests differ from their generator (run without --check):\n  " + "\n  ".join(stale))
         return 1
