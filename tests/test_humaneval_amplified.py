@@ -322,3 +322,15 @@ def test_mutation_score_script_on_a_few_problems() -> None:
     killed = re.search(r"killed by amplified tests: (\d+)/(\d+)", out)
     base = re.search(r"killed by HumanEval's own tests: (\d+)/(\d+)", out)
     assert killed and base and int(killed.group(1)) >= int(base.group(1)) and int(killed.group(2)) > 0
+
+
+def test_mutation_score_script_on_correction_problems_whose_mutants_once_survived() -> None:
+    """is_prime (d * d < n), abs_value (n < -1), sqrt_newton (x == 1) survived the hidden tests before the
+    generator appended boundary values; now every survivor there is a listed equivalent mutant."""
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    out = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "mutation_score.py"), "--suite", "coonbench",
+                          "--problems", "is_prime,abs_value,sqrt_newton"], capture_output=True, text=True, timeout=300,
+                         check=True, cwd=REPO_ROOT, env=env).stdout
+    assert "3 problems" in out
+    assert re.search(r"killed by public \+ hidden tests: \d+/\d+ .*with a non-equivalent one: 0", out), out
+    assert re.search(r"killed by public tests: \d+/\d+ .*with a non-equivalent one: [1-3]\b", out), out
