@@ -7,9 +7,10 @@ encoder (or the minifier) has already checked with that scanner."""
 from __future__ import annotations
 
 from coonbench.dart import ast_diff
-from coonbench.dart.equivalence import CLOSERS, Token, unit_scan
+from coonbench.dart.equivalence import ATOMIC_TYPES, CLOSERS, Token, unit_scan
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.dart.scan import first_difference
+from coonbench.dart.strings import string_parts
 from coonbench.formats.coon import decode, encode
 
 
@@ -54,6 +55,7 @@ def tree_difference(source: str, back: str, *, comments: bool = False) -> str | 
 
 
 def _code_texts(tokens: list[Token]) -> list[str]:
-    """Token texts without the commas right before a closer (trailing commas, which the codecs may drop)."""
-    texts = [t.text for t in tokens]
+    """Token texts without the commas right before a closer (trailing commas, which the codecs may drop); a run of
+    adjacent string literals (one token to tree-sitter) as its literals, whatever whitespace parts them."""
+    texts = [" ".join(string_parts(t.text)) if t.type in ATOMIC_TYPES else t.text for t in tokens]
     return [t for k, t in enumerate(texts) if not (t == "," and k + 1 < len(texts) and texts[k + 1] in CLOSERS)]
