@@ -90,7 +90,14 @@ def test_missing_tasks_file_through_inspect_eval(tmp_path: Path) -> None:
     assert f"-T tasks_file={missing}: no such file or directory" in line, line
 
 
-@pytest.mark.parametrize("task", ["comprehension", "structure", "generation", "modification", "retrieval", "correction"])
+def _task_names() -> list[str]:
+    """Every task module of ``coonbench.evals`` (one ``@task`` of the module's name each)."""
+    import coonbench.evals
+
+    return sorted(m.name for m in pkgutil.iter_modules(coonbench.evals.__path__) if not m.name.startswith("_"))
+
+
+@pytest.mark.parametrize("task", _task_names())
 def test_a_misspelled_argument_name_stops_the_task(task: str) -> None:
     """Inspect only warns about a ``-T`` name a task does not take and runs the defaults; ours stop, naming it, the
     closest real name and every argument the task takes (read from its signature)."""
