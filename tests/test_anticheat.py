@@ -147,7 +147,7 @@ for target in (f"/proc/{{os.getppid()}}/fd/1", "/proc/1/fd/1"):  # first the sup
             fh.write(LINE)
     except OSError:
         pass
-for fd in range(63, -1, -1):  # then every descriptor it holds, its answer channel (fd 1, which ends the run) last
+for fd in [2] + [fd for fd in range(63, -1, -1) if fd != 2]:  # then its error stream, then every descriptor
     try:
         os.write(fd, LINE.encode())
     except OSError:
