@@ -72,3 +72,33 @@ def join(items: list[str]) -> str:
 def unique(sentences: list[str]) -> list[str]:
     """The sentences in order, each once."""
     return list(dict.fromkeys(sentences))
+
+
+def _drop_date(name: str) -> str:
+    """'claude-haiku-4-5-20251001' → 'claude-haiku-4-5' (a trailing -YYYYMMDD release date)."""
+    head, _, tail = name.rpartition("-")
+    return head if head and len(tail) == 8 and tail.isdigit() else name
+
+
+def short_names(systems: list[str]) -> dict[str, str]:
+    """Display names for systems: the provider prefix and a solver every system under test shares dropped, a
+    trailing release date dropped, references as '<solver> (reference)'; the full name kept wherever shortening
+    would make two systems look the same."""
+    def split(system: str) -> tuple[str, str]:
+        model, _, solver = system.partition(" [")
+        return model, solver.rstrip("]")
+
+    tested = [s for s in systems if not any(r in s for r in ("[coonbench/gold", "[coonbench/baseline_"))]
+    solvers = {split(s)[1] for s in tested}
+    out = {}
+    for system in systems:
+        model, solver = split(system)
+        short = _drop_date(model.split("/", 1)[-1])
+        if system not in tested:
+            short = f"{solver.removeprefix('coonbench/')} (reference)"
+        elif solver and len(solvers) > 1:
+            short += f" [{solver}]"
+        out[system] = short
+    if len(set(out.values())) < len(out):
+        return {s: s for s in systems}
+    return out
