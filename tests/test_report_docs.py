@@ -42,3 +42,45 @@ def test_named_function_exists_and_is_used(module: str, name: str) -> None:
     used = [file for file, src in _sources().items()
             if any(calls.search(line) and not line.lstrip().startswith("def ") for line in src.splitlines())]
     assert used, f"{module}.{name} is documented but nothing in coonbench/report calls it"
+
+
+def _report_imports() -> dict[str, set[str]]:
+    """Module → the ``coonbench.report`` modules it imports, at the top or inside a function (both count)."""
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "coonbench" / "report").glob("*.py")):
+        name = path.stem
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith("coonbench.report."):
+                    found.add(node.module.split(".")[2])
+                elif node.module == "coonbench.report":
+                    found.update(a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name.split(".")[2] for a in node.names if a.name.startswith("coonbench.report."))
+        graph[name] = found - {name}
+    return graph
+
+
+def test_no_report_module_imports_one_that_imports_it_back() -> None:
+    """The report's modules form layers (load/stats/wording → tables/blocks → verdicts/cost/correction → summary →
+    sections → plots/render → the package): no module imports, even lazily, one that transitively imports it."""
+    graph = _report_imports()
+    assert {"tables", "summary", "verdicts", "cost", "correction", "sections"} <= set(graph)
+
+    def reach(start: str, edges: dict[str, set[str]]) -> set[str]:
+        seen: set[str] = set()
+        todo = list(edges.get(start, ()))
+        while todo:
+            mod = todo.pop()
+            if mod not in seen:
+                seen.add(mod)
+                todo.extend(edges.get(mod, ()))
+        return seen
+
+    cycles = sorted(m for m in graph if m != "__init__" and m in reach(m, graph))
+    assert cycles == [], f"import cycles through {cycles}: {graph}"
+    old = {**graph, "tables": graph["tables"] | {"summary"}}  # the check catches the cycle the report once had
+    assert "tables" in reach("tables", old)

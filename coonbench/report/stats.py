@@ -143,13 +143,6 @@ class MeanEstimate:
     design_effect: float
 
 
-def ols_standard_errors(x: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
-    """(naive, cluster-robust CR1) standard error of the mean of ``x`` (``clustered_mean``); the clustered one is
-    NaN with fewer than two clusters."""
-    est = clustered_mean(x, groups)
-    return est.se_naive, est.se
-
-
 def design_effect(se_naive: float, se_clustered: float) -> float:
     """How many times the clustering inflates the variance of the mean (Kish), never below 1."""
     if not (math.isfinite(se_naive) and math.isfinite(se_clustered)) or se_naive <= 0:

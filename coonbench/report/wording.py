@@ -1,11 +1,9 @@
-"""How numbers are written in sentences: signs without "-0.0", p-values, and comparisons printed at a precision
-at which the printed numbers say what the comparison decided (never "1.50× < 1.5×")."""
+"""How numbers and names are written for people: signs without "-0.0", p-values to two digits, tokens as whole
+numbers, short system names."""
 
 from __future__ import annotations
 
 import math
-
-MAX_EXTRA_DIGITS = 4
 
 
 def _zero(text: str) -> str:
@@ -44,18 +42,6 @@ def pvalue(p: float) -> str:
     if p < 0.0001:
         return "< 0.0001"
     return f"{p:.2g}"
-
-
-def against(value: float, threshold: float, digits: int = 2, scale: float = 1.0) -> str:
-    """``value × scale`` written with enough decimals that it differs from the threshold as printed, unless it
-    equals it: 1.497 against 1.5 → '1.497', not '1.50'."""
-    if not math.isfinite(value):
-        return "–"
-    v, t = value * scale, threshold * scale
-    for d in range(digits, digits + MAX_EXTRA_DIGITS + 1):
-        if v == t or round(v, d) != round(t, d):
-            return number(v, d)
-    return number(v, digits + MAX_EXTRA_DIGITS)
 
 
 def tokens(value: float) -> str:
