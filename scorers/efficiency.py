@@ -2,7 +2,7 @@
 thresholds the format plug-in declares: ``Format.design_thresholds``, COON's from its design document).
 
 They read correctness from ``Score.value["correct"]`` (so they survive epochs) and the format and input tokens
-from the sample's metadata (fixed per sample, set by ``coonbench.samples.sample_metadata``).
+from the sample's metadata (fixed per sample, set by ``coonbench.tasks.samples.sample_metadata``).
 """
 
 from __future__ import annotations

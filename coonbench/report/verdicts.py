@@ -21,7 +21,7 @@ from coonbench.report.tables import POOLED, baseline_of, oriented, pair_row
 def thresholds_for(label: str) -> DesignThresholds | None:
     """The design thresholds of the format plug-in behind a format label (``coon``, ``coon:noprimer``…); None
     for a label no plug-in has, or a plug-in that declares none."""
-    from coonbench.conditions import parse_condition
+    from coonbench.tasks.conditions import parse_condition
 
     for kind in ("code", "data"):
         try:
