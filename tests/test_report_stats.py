@@ -364,3 +364,61 @@ def test_power_functions_invert_each_other_and_plan_like_the_report() -> None:
     assert planned == pytest.approx(stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / 3), rel=0.05)
     fewer = stats.planned_detectable_difference(400, 13, float(np.mean(d != 0)), icc=0.05, comparisons=3)
     assert fewer > 1.5 * planned  # 13 clusters of ~31 pairs with ICC 0.05: design effect 2.5
+
+
+def _pair_frame(answers: dict[str, list[float]], tokens: dict[str, int], files: int) -> pd.DataFrame:
+    rows = []
+    for fmt, values in answers.items():
+        for q, correct in enumerate(values):
+            rows.append({"system": "m/one", "model": "m/one", "format": fmt, "correct": correct,
+                         "cluster": f"file{q % files}", "cluster_level": "sample_id", "pair": f"q{q}", "epoch": 1,
+                         "input_tokens": float(tokens[fmt]), "usage_input_tokens": np.nan,
+                         "usage_output_tokens": np.nan, "question_type": "t", "complexity": "simple"})
+    return pd.DataFrame(rows)
+
+
+def test_coon_gets_a_verdict_on_intervals_and_other_formats_none() -> None:
+    """COON declares its design's thresholds: with 200 questions its success is shown by every interval; with 20
+    the point estimates pass (80% ≥ 75%) but the intervals cannot settle it. TOON declares none: no verdict."""
+    from coonbench.formats.coon.format import DESIGN_THRESHOLDS as design
+
+    many = [1.0] * 190 + [0.0] * 10
+    sec = accuracy_section("comprehension", _pair_frame({"coon": many, "dart": many}, {"coon": 100, "dart": 300}, 40))
+    [row] = next(t.frame for t in sec.tables if t.name == "comprehension_verdict").to_dict("records")
+    assert (row["format"], row["baseline"], row["verdict"]) == ("coon", "dart", "success")
+    assert row["accuracy_low"] >= design.min_accuracy and row["gap_high"] <= design.max_gap
+    assert row["gain_low"] >= design.min_efficiency_gain
+    few = [1.0] * 16 + [0.0] * 4
+    sec = accuracy_section("comprehension", _pair_frame({"coon": few, "dart": few}, {"coon": 100, "dart": 300}, 10))
+    [row] = next(t.frame for t in sec.tables if t.name == "comprehension_verdict").to_dict("records")
+    assert design.decide(row["accuracy"], row["gap"], row["efficiency_gain"]) == "success"  # the points pass
+    assert row["verdict"] == "undecided" and row["accuracy_low"] < design.min_accuracy < row["accuracy_high"]
+    assert any("**undecided**" in f and "cannot settle" in f for f in sec.findings)
+    sec = accuracy_section("retrieval", _pair_frame({"toon": many, "json": many}, {"toon": 100, "json": 300}, 40))
+    assert "retrieval_verdict" not in {t.name for t in sec.tables}
+    assert not any(w in f for f in sec.findings for w in ("success", "partial", "failure"))
+
+
+def test_the_forest_plot_draws_the_comparison_table_rows() -> None:
+    """Every plotted difference is its table row (oriented so the more accurate format comes first)."""
+    rng = np.random.default_rng(4)
+    answers = {f: (rng.random(60) < p).astype(float).tolist() for f, p in (("a", 0.5), ("b", 0.7), ("c", 0.8))}
+    sec = accuracy_section("retrieval", _pair_frame(answers, {"a": 100, "b": 200, "c": 300}, 15))
+    cmp = next(t.frame for t in sec.tables if t.name == "retrieval_comparisons")
+    forest = sec.plot_data["retrieval_forest.png"]["points"]
+    assert len(forest) == len(cmp) == 3
+    for point in forest:
+        row = cmp[(cmp["format_a"] == point["format_a"]) & (cmp["format_b"] == point["format_b"])]
+        sign = 1
+        if row.empty:
+            row, sign = cmp[(cmp["format_a"] == point["format_b"]) & (cmp["format_b"] == point["format_a"])], -1
+        row = row.iloc[0]
+        assert point["diff"] == pytest.approx(sign * row["diff"]) and point["diff"] >= 0
+        assert sorted((point["diff_low"], point["diff_high"])) == pytest.approx(
+            sorted((sign * row["diff_low"], sign * row["diff_high"])))
+    said = [f for f in sec.findings if " vs " in f]
+    for f in said:  # the sentences agree in sign with the table too
+        a, b = f.split(": ", 2)[1].split(" vs ")
+        row = cmp[((cmp["format_a"] == a) & (cmp["format_b"] == b)) | ((cmp["format_a"] == b) & (cmp["format_b"] == a))]
+        diff = row["diff"].iloc[0] * (1 if row["format_a"].iloc[0] == a else -1)
+        assert f.split(": ", 2)[2].startswith(("+" if diff > 0 else "-" if diff < 0 else "0") )

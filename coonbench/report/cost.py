@@ -87,6 +87,8 @@ def _share(part: pd.Series, whole: pd.Series) -> float:
 
 def usd(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.Series:
     """Each sample's cost in USD from the price table (NaN for a model it does not name)."""
+    if frame.empty:
+        return pd.Series(dtype=float, index=frame.index)
     ins, outs = sample_tokens(frame)
     price_in = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("input", math.nan))
     price_out = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("output", math.nan))
@@ -209,9 +211,9 @@ def output_sentences(tokens: pd.DataFrame) -> list[str]:
     data = tokens.dropna(subset=["usage_output_tokens"])
     if data.empty:
         return []
-    per_call = data.groupby("system")["usage_output_tokens"].mean()
     spent = data.assign(_in=data["usage_input_tokens"] * data["n"], _out=data["usage_output_tokens"] * data["n"])
-    totals = spent.groupby("system")[["_in", "_out"]].sum()
+    totals = spent.groupby("system")[["_in", "_out", "n"]].sum()
+    per_call = totals["_out"] / totals["n"]
     share = totals["_out"] / (totals["_in"] + totals["_out"])
     heavy = sorted(s for s, v in share.items() if v >= OUTPUT_SHARE)
     rest = per_call.drop(heavy)

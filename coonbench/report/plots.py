@@ -113,9 +113,9 @@ def plot_section(section: Section, out_dir: Path) -> None:
     answer = section.plot_data.get(f"{section.id}_answer.png")
     if answer and answer["points"]:
         name = f"{section.id}_answer.png"
+        who = "pooled over the models under test" if answer["system"] == "all" else answer["system"]
         answer_figure(out_dir / name, answer["points"], answer["x_label"],
-                      f"{section.id}: accuracy against tokens per correct answer, {answer['system']}, "
-                      f"{answer['questions']}")
+                      f"{section.id}: accuracy against tokens per correct answer, {who}, {answer['questions']}")
         section.lead_plots.append(name)
     forest = section.plot_data.get(f"{section.id}_forest.png")
     if forest and forest["points"]:

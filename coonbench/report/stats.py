@@ -48,6 +48,7 @@ CLUSTERED_METHODS = (CLUSTER_T,)
 TEST_CLUSTERED = "cluster-robust t (CR1)"
 TEST_MCNEMAR = "exact McNemar"
 TEST_MCNEMAR_ONE_CLUSTER = "exact McNemar, 1 cluster"
+TEST_MCNEMAR_FLAT = "exact McNemar, no variance between clusters"  # discordant pairs cancel in every cluster
 TEST_AGREE = "exact, all pairs agree"
 
 
@@ -376,7 +377,7 @@ def paired_comparison(
     else:  # independent pairs, one cluster, or discordant pairs that cancel within every cluster (CR1 SE 0)
         d_low, d_high = discordant_interval(a_only, b_only, n, ALPHA)
         s_low, s_high = discordant_interval(a_only, b_only, n, ALPHA / family)
-        p, test = p_mcnemar, TEST_MCNEMAR if g == n else TEST_MCNEMAR_ONE_CLUSTER
+        p, test = p_mcnemar, (TEST_MCNEMAR if g == n else TEST_MCNEMAR_ONE_CLUSTER if g < 2 else TEST_MCNEMAR_FLAT)
     if g < 2:  # one source item: the efficiency ratio resamples questions
         sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), np.arange(n))
     e_low, e_high = bootstrap_ratio(sums, seed) if n > 1 and math.isfinite(eff) else (math.nan, math.nan)

@@ -72,7 +72,7 @@ def relative_cost(system: str, acc: pd.DataFrame, fmt: str, ref: str) -> float:
 
 def _scope(system: str, block: Block, acc: pd.DataFrame) -> str:
     models = len([s for s in acc["system"].unique() if s != POOLED and not is_reference(s)])
-    who = f"pooled over {models} models" if system == POOLED else system
+    who = f"pooled over {models} models" if system == POOLED else wording.short_names([system])[system]
     return f"On {block.label}, {who}"
 
 
@@ -134,6 +134,10 @@ def clustering_sentence(frame: pd.DataFrame, cmp: pd.DataFrame) -> str:
     if levels == ["question"]:
         return ("Each question is its own cluster (the logs name no source item): accuracy intervals are Wilson, "
                 "paired tests exact McNemar.")
+    if g < 2:
+        return (f"Every question comes from one source item ({' / '.join(levels)}): no clustered interval can be "
+                "estimated, so intervals are Wilson flagged '1 cluster' and paired tests exact McNemar, which take "
+                "the answers as independent.")
     text = (f"Intervals and tests are clustered by {' / '.join(levels)} ({g} clusters): cluster-robust standard "
             f"errors with the small-sample correction (CR1) and Student's t on clusters − 1 degrees of freedom")
     if g < stats.FEW_CLUSTERS:

@@ -80,8 +80,9 @@ def comparison_sentence(r: pd.Series) -> str:
     text = (f"{r['system']}: {r['format_a']} vs {r['format_b']}: {wording.points(r['diff'])} points "
             f"(95% CI {wording.interval(r['diff_low'], r['diff_high'])}; simultaneous over {int(r['family'])}: "
             f"{wording.interval(r['sim_low'], r['sim_high'])}), {r['test']} p = {wording.pvalue(r['p_value'])}, "
-            f"Holm p = {wording.pvalue(r['p_holm'])} over {int(r['pairs'])} pairs in {int(r['clusters'])} clusters "
-            f"— {r['conclusion']}")
+            f"Holm p = {wording.pvalue(r['p_holm'])} over {int(r['pairs'])} pairs"
+            + (f" ({r['questions']})" if isinstance(r.get("questions"), str) else "")
+            + f" in {int(r['clusters'])} clusters — {r['conclusion']}")
     if r.get("fragile"):
         text += " (fragile: leaving out one cluster changes this conclusion)"
     if r["conclusion"] == "cannot tell apart":
