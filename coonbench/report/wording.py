@@ -75,7 +75,7 @@ def short_names(systems: list[str]) -> dict[str, str]:
         return model, solver.rstrip("]")
 
     tested = [s for s in systems if not any(r in s for r in ("[coonbench/gold", "[coonbench/baseline_"))]
-    solvers = {split(s)[1] for s in tested}
+    solvers = {split(s)[1] for s in tested if s != "all"}
     out = {}
     for system in systems:
         model, solver = split(system)
