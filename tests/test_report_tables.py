@@ -267,3 +267,31 @@ def test_sandbox_line_reads_the_recorded_mapping() -> None:
     assert sandbox_line(pd.DataFrame({"sandbox": [ungated]})).endswith("ungated: grading could be gamed.")
     assert "ungated" in sandbox_line(pd.DataFrame({"sandbox": [json.dumps({"kind": "unsafe-local"})]}))
     assert "do not say" in sandbox_line(pd.DataFrame({"sandbox": [""]}))
+
+
+def test_import_toon_keeps_question_ids_and_datasets_and_names_a_bad_question_file(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    from coonbench.report.import_toon import import_toon
+
+    results = tmp_path / "results" / "m.json"
+    results.parent.mkdir()
+    calls = [{"questionId": f"q{i}", "format": f, "model": "m", "expected": "1", "actual": "1", "isCorrect": i % 2 == 0,
+              "inputTokens": 100, "outputTokens": 3} for i in range(4) for f in ("toon", "json-pretty")]
+    results.write_text(json.dumps(calls), encoding="utf-8")
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([{"id": f"q{i}", "dataset": f"d{i // 2}", "type": "lookup"} for i in range(4)]),
+                         encoding="utf-8")
+    [log_path], warnings = import_toon(results, tmp_path / "logs", questions=questions)
+    assert warnings == []
+    log = read_eval_log(str(log_path))
+    assert {(s.metadata["pair_id"], s.metadata["dataset"]) for s in log.samples or []} == {
+        (f"q{i}", f"d{i // 2}") for i in range(4)}
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    assert "clustered by dataset (2 clusters)" in " ".join(_findings(tmp_path / "out"))
+    questions.write_text(json.dumps([{"id": "q0", "dataset": "d0", "type": "t"}, {"id": "q1", "type": "t"}]),
+                         encoding="utf-8")
+    with pytest.raises(ReportInputError, match=r"questions\.json: entry 1: missing or empty field\(s\) dataset"):
+        import_toon(results, tmp_path / "logs2", questions=questions)
+    _, warnings = import_toon(results, tmp_path / "logs3")  # no question file beside these results
+    assert len(warnings) == 1 and "clusters by question" in warnings[0]

@@ -50,14 +50,20 @@ NO_QUESTIONS = ("no TOON questions file (questions.json) given or found beside {
                 "so the report clusters by question, which understates the uncertainty (pass --questions FILE)")
 
 
-def read_questions(path: Path) -> dict[str, dict[str, str]]:
-    """TOON's questions by id: {id: {dataset, type}}; a malformed file raises naming the entry and field."""
+def _json_list(path: Path, what: str) -> list[Any]:
+    """A JSON list from one of TOON's files; a file that is not one raises naming it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ReportInputError(f"{path}: not a TOON questions file ({str(err).splitlines()[0]})") from None
+        raise ReportInputError(f"{path}: not a TOON {what} file ({str(err).splitlines()[0]})") from None
     if not isinstance(data, list):
-        raise ReportInputError(f"{path}: expected a JSON list of questions")
+        raise ReportInputError(f"{path}: expected a JSON list of {what}")
+    return data
+
+
+def read_questions(path: Path) -> dict[str, dict[str, str]]:
+    """TOON's questions by id: {id: {dataset, type}}; a malformed file raises naming the entry and field."""
+    data = _json_list(path, "questions")
     out = {}
     for i, q in enumerate(data):
         bad = [f for f in QUESTION_FIELDS if not isinstance(q, dict) or not isinstance(q.get(f), str) or not q[f]]
@@ -77,12 +83,7 @@ def find_questions(src: Path) -> Path | None:
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ReportInputError(f"{path}: not a TOON results file ({str(err).splitlines()[0]})") from None
-    if not isinstance(data, list):
-        raise ReportInputError(f"{path}: expected a JSON list of per-call results")
+    data = _json_list(path, "per-call results")
     for i, rec in enumerate(data):
         missing = [f for f in FIELDS if not isinstance(rec, dict) or f not in rec]
         if missing:

@@ -309,14 +309,14 @@ def compact_table(name: str, caption: str, frame: pd.DataFrame, acc: pd.DataFram
         ref = reference_format(formats, leader)
         for _, r in g.iterrows():
             if r["tokenizer"] == MIXED:
-                cost = f"{wording.number(relative_cost(s, acc, r['format'], ref), 2)}× {ref}'s tokens"
+                cost = f"{wording.number(relative_cost(s, acc, r['format'], ref), 2)}× {ref}"
             else:
-                cost = f"{wording.tokens(r['tokens_per_correct'])} tokens/correct"
+                cost = f"{wording.tokens(r['tokens_per_correct'])} tok/correct"
             cells[r["format"]] = (f"{MARKS[r['rank']]} {wording.pct(r['accuracy'])} ({wording.number(r['ci_low'] * 100)}–"
                                   f"{wording.number(r['ci_high'] * 100)})".lstrip() + f"\n{cost}")
         display[names[s]] = cells
     shown = pd.DataFrame.from_dict(display, orient="index").rename_axis("system").reset_index().fillna("")
     shown = shown[["system", *[f for f in formats if f in shown.columns], "overall"]]
-    caption += (" — accuracy (95% CI), tokens per correct answer; ▲ ahead of every other format, ● cannot be told "
-                "apart from the leader, ▼ behind the leader (paired tests, Holm)")
+    caption += (" — accuracy (95% CI); tokens per correct answer (pooled over tokenizers: × the reference's); "
+                "▲ ahead of all, ● tied with the leader, ▼ behind it (paired tests, Holm)")
     return Table(name, caption, tidy, display=shown)
