@@ -348,8 +348,8 @@ def paired_comparison(
     """Compare two formats' 1/0 correctness on aligned pairs (same question, system, epoch) in a family of m.
 
     Pairs that share source items (fewer clusters than pairs): the cluster-robust t test of the mean paired
-    difference (``clustered_mean``), its 95% and simultaneous (α/m) intervals from the same t, and with fewer than
-    ``FEW_CLUSTERS`` clusters the leave-one-cluster-out range of its p-value. Each pair its own cluster, or a
+    difference (``clustered_mean``), its 95% and simultaneous (α/m) intervals from the same t, and, with fewer than
+    ``FEW_CLUSTERS`` clusters and p < α, the leave-one-cluster-out range of its p-value. Each pair its own cluster, or a
     single cluster: exact McNemar with the interval of the discordant pairs that goes with it.
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -372,7 +372,7 @@ def paired_comparison(
     elif 1 < g < n and (est := clustered_mean(a - b, cl)).se > 0:
         (d_low, d_high), (s_low, s_high) = est.interval(ALPHA), est.interval(ALPHA / family)
         p, test = est.p_value, TEST_CLUSTERED
-        if g < FEW_CLUSTERS:
+        if g < FEW_CLUSTERS and p < ALPHA:  # a finding that could pass Holm: does one cluster carry it?
             loo = leave_one_cluster_out(a - b, cl)
     else:  # independent pairs, one cluster, or discordant pairs that cancel within every cluster (CR1 SE 0)
         d_low, d_high = discordant_interval(a_only, b_only, n, ALPHA)
