@@ -424,3 +424,13 @@ def test_the_forest_plot_draws_the_comparison_table_rows() -> None:
         row = cmp[((cmp["format_a"] == a) & (cmp["format_b"] == b)) | ((cmp["format_a"] == b) & (cmp["format_b"] == a))]
         diff = row["diff"].iloc[0] * (1 if row["format_a"].iloc[0] == a else -1)
         assert f.split(": ", 2)[2].startswith(("+" if diff > 0 else "-" if diff < 0 else "0") )
+
+
+def test_a_difference_interval_never_leaves_minus_to_plus_100_points() -> None:
+    """Two clusters give t with 1 df (crit 12.7): the interval is as wide as that honestly is, but a difference of
+    two rates cannot pass ±100 points."""
+    a = np.array([1.0, 1, 0, 1, 0, 1])
+    b = np.array([0.0, 1, 0, 0, 0, 0])
+    cmp = stats.paired_comparison(a, b, np.ones(6), np.ones(6), np.array([0, 0, 0, 1, 1, 1]), family=3)
+    assert cmp.test == stats.TEST_CLUSTERED
+    assert -1 <= cmp.sim_low <= cmp.diff_low < cmp.diff < cmp.diff_high <= cmp.sim_high <= 1

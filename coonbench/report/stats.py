@@ -378,6 +378,9 @@ def paired_comparison(
         d_low, d_high = discordant_interval(a_only, b_only, n, ALPHA)
         s_low, s_high = discordant_interval(a_only, b_only, n, ALPHA / family)
         p, test = p_mcnemar, (TEST_MCNEMAR if g == n else TEST_MCNEMAR_ONE_CLUSTER if g < 2 else TEST_MCNEMAR_FLAT)
+    # a difference of two rates lies in [−1, 1]: with very few clusters t's tails would reach past it
+    d_low, s_low = max(d_low, -1.0), max(s_low, -1.0)
+    d_high, s_high = min(d_high, 1.0), min(s_high, 1.0)
     if g < 2:  # one source item: the efficiency ratio resamples questions
         sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), np.arange(n))
     e_low, e_high = bootstrap_ratio(sums, seed) if n > 1 and math.isfinite(eff) else (math.nan, math.nan)

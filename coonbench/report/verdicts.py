@@ -31,16 +31,12 @@ def thresholds_for(label: str) -> DesignThresholds | None:
     return None
 
 
-def _interval(low: float, high: float, scale: float = 100, unit: str = "") -> str:
-    return f"{wording.number(low * scale)}–{wording.number(high * scale)}{unit}"
-
-
 def _why(t: DesignThresholds, acc: tuple[float, float], gap: tuple[float, float], gain: tuple[float, float]) -> str:
-    """Each condition with its interval and threshold, in the design's terms."""
-    return (f"accuracy {_interval(*acc, unit='%')} against ≥ {t.min_accuracy:.0%} (failure < "
-            f"{t.partial_accuracy:.0%}); gap to {t.baseline} {_interval(*gap, unit=' points')} against ≤ "
-            f"{t.max_gap * 100:.0f}; efficiency gain {_interval(*gain, scale=1, unit='×')} against ≥ "
-            f"{t.min_efficiency_gain}×")
+    """Each condition with its 95% interval and threshold, in the design's terms."""
+    gains = f"{wording.number(gain[0], 2)}× to {wording.number(gain[1], 2)}×"
+    return (f"accuracy {wording.pct(acc[0])} to {wording.pct(acc[1])} against ≥ {t.min_accuracy:.0%} (failure < "
+            f"{t.partial_accuracy:.0%}); gap to {t.baseline} {wording.interval(*gap)} points against ≤ "
+            f"{t.max_gap * 100:.0f}; efficiency gain {gains} against ≥ {t.min_efficiency_gain}×")
 
 
 def design_verdicts(acc: pd.DataFrame, cmp: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
