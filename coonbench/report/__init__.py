@@ -41,6 +41,7 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
     sections.sort(key=lambda sec: not sec.lead_plots)  # a section with an answer figure opens the page
+    warnings = [str(w) for w in samples.attrs.get("warnings", [])]
     header = {
         "generator": "coonbench report",
         "logs": sorted({str(p) for p in samples["log"]}),
@@ -49,7 +50,7 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
         "categories": sorted(samples["category"].unique().tolist()),
         "formats": sorted(samples["format"].unique().tolist()),
         "epochs": int(samples["epoch"].max()),
-        "warnings": list(samples.attrs.get("warnings", [])),
+        "warnings": warnings,
         "intervals": render.interval_methods(sections),
         "provenance": provenance(evals, samples, command),
     }
@@ -59,5 +60,5 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
         html=render.write_html(sections, out_dir, header),
         json=render.write_json(sections, out_dir, header),
         csv=csv,
-        warnings=header["warnings"],
+        warnings=warnings,
     )

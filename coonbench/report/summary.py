@@ -149,7 +149,7 @@ def clustering_sentence(frame: pd.DataFrame, cmp: pd.DataFrame) -> str:
 
 
 def _findings(system: str, acc: pd.DataFrame, cmp: pd.DataFrame, marks: dict[str, str]) -> list[str]:
-    out = []
+    out: list[str] = []
     formats = list(marks)
     if len(formats) < 2:
         return out
