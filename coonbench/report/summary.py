@@ -94,21 +94,22 @@ def headline(system: str, block: Block, acc: pd.DataFrame, cmp: pd.DataFrame) ->
     if marks[leader] == BEST:
         second = formats[1]
         r = pair_row(cmp, system, leader, second)
-        assert r is not None
-        text = (f"{scope}, **{leader}** is the most accurate format: {_ci(rows.loc[leader])}, "
-                f"{wording.points(r['diff'])} points ahead of {second} (95% CI {wording.interval(r['diff_low'], r['diff_high'])}, "
-                f"Holm p = {wording.pvalue(r['p_holm'])})")
+        text = f"{scope}, **{leader}** is the most accurate format: {_ci(rows.loc[leader])}"
+        if r is not None:
+            text += (f", {wording.points(r['diff'])} points ahead of {second} (95% CI "
+                     f"{wording.interval(r['diff_low'], r['diff_high'])}, Holm p = {wording.pvalue(r['p_holm'])})")
         cost = relative_cost(system, acc, leader, ref)
         if leader != ref and math.isfinite(cost):
             text += f", at {wording.number(cost, 2)}× {ref}'s tokens per correct answer"
         return text + "."
     second = group[1] if len(group) > 1 else formats[1]
     r = pair_row(cmp, system, leader, second)
-    assert r is not None
     named = [f"**{leader}** {_ci(rows.loc[leader])}"] + [f"{f} {wording.pct(rows.loc[f, 'accuracy'])}" for f in group[1:]]
     every = f"all {len(group)} formats, " if len(group) == len(formats) else ""
-    text = (f"{scope}, {every}{wording.join(named)} cannot be told apart ({leader} − {second}: "
-            f"{wording.points(r['diff'])} points, 95% CI {wording.interval(r['diff_low'], r['diff_high'])})")
+    text = f"{scope}, {every}{wording.join(named)} cannot be told apart"
+    if r is not None:
+        text += (f" ({leader} − {second}: {wording.points(r['diff'])} points, 95% CI "
+                 f"{wording.interval(r['diff_low'], r['diff_high'])})")
     costs = {f: relative_cost(system, acc, f, ref) for f in group}
     costs = {f: c for f, c in costs.items() if math.isfinite(c)}
     if costs:
