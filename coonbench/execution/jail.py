@@ -52,6 +52,7 @@ SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr")
 DEVICES = ("null", "zero", "random", "urandom")
 EXEC_FAILED = 127
 INODES = 4096  # files and directories in the sample directory
+TREE_DEPTH = 64  # directories deeper in the sample directory are not copied (recursion and rmtree stay bounded)
 MEMORY_KILLED = 137  # what a SIGKILL looks like: the budget watchdog's verdict
 WATCH_INTERVAL_S = 0.01
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -147,16 +148,22 @@ def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None) -> str:
     return root
 
 
-def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int]) -> None:
-    """Mirror directory ``src`` into ``dst`` (both fds): regular files and directories only, nothing followed;
-    entries of ``dst`` that ``src`` lacks are removed. ``budget[0]``: bytes left to copy (sparse files count
-    at their full size, which is what they take once copied)."""
+def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int], depth: int = 0) -> None:
+    """Mirror directory ``src`` into ``dst`` (both fds): regular files and directories only, nothing followed,
+    nothing deeper than ``TREE_DEPTH``; entries of ``dst`` that ``src`` lacks are removed. ``budget[0]``: bytes
+    left to copy (sparse files count at their full size, which is what they take once copied)."""
     names = set(os.listdir(src))
     for name in os.listdir(dst):
         if name not in names:
             _remove(dst, name)
     for name in names:
         st = os.stat(name, dir_fd=src, follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode) and depth >= TREE_DEPTH:
+            try:
+                _remove(dst, name)
+            except FileNotFoundError:
+                pass
+            continue
         if stat.S_ISDIR(st.st_mode):
             try:
                 if not stat.S_ISDIR(os.stat(name, dir_fd=dst, follow_symlinks=False).st_mode):
@@ -167,7 +174,7 @@ def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int]) -> None
             s = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=src)
             d = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dst)
             try:
-                _copy_tree(s, d, owner, budget)
+                _copy_tree(s, d, owner, budget, depth + 1)
             finally:
                 os.close(s)
                 os.close(d)

@@ -118,6 +118,58 @@ def sweep_uid(uid: int, deadline_s: float = 10.0) -> None:
         time.sleep(0.005)
 
 
+LIFT_DEPTH = 100  # remove_tree cuts chains of directories deeper than this into pieces
+
+
+def remove_tree(path: str) -> None:
+    """Remove a directory tree whatever the program left in it: any depth (``shutil.rmtree`` recurses, and its
+    ``RecursionError`` is no ``OSError``), directories without permissions, odd names. Never raises for what is
+    inside; a path that is already gone is fine."""
+    for _ in range(10_000):  # each round removes the tree or cuts one chain of LIFT_DEPTH directories
+        try:
+            shutil.rmtree(path, onerror=_unlock_and_retry)
+            return
+        except FileNotFoundError:
+            return
+        except RecursionError:
+            _lift_deepest(path)
+        except OSError:
+            return  # a mount point or the like: nothing more a host can do
+
+
+def _unlock_and_retry(func: Callable[..., Any], name: str, exc_info: Any) -> None:
+    """``rmtree``'s error hook: a directory the program made unreadable (mode 000) is opened up and retried."""
+    if func in (os.rmdir, os.unlink) or not isinstance(exc_info[1], PermissionError):
+        return
+    try:
+        os.chmod(name, 0o700)
+        shutil.rmtree(name, ignore_errors=True)
+    except (OSError, RecursionError):
+        pass
+
+
+def _lift_deepest(path: str) -> None:
+    """Follow one chain of subdirectories down (one directory fd open at a time) and move every
+    ``LIFT_DEPTH``-th directory on it up beside ``path``'s top entries, so the chain falls into pieces that
+    ``rmtree`` can take."""
+    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    fd = os.dup(top)
+    try:
+        depth = 0
+        while (sub := next((e.name for e in os.scandir(fd) if e.is_dir(follow_symlinks=False)), None)) is not None:
+            depth += 1
+            if depth % LIFT_DEPTH == 0:
+                lifted = f"lifted-{secrets.token_hex(8)}"
+                os.rename(sub, lifted, src_dir_fd=fd, dst_dir_fd=top)
+                parent, fd = fd, os.open(lifted, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=top)
+            else:
+                parent, fd = fd, os.open(sub, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(parent)
+    finally:
+        os.close(fd)
+        os.close(top)
+
+
 class _Tail:
     """The last ``keep`` bytes of a stream, plus how many bytes went by."""
 
@@ -182,6 +234,8 @@ class LocalLimitedSandbox(SandboxEnvironment):
         self.drop = config.drop_privileges and os.geteuid() == 0
         self.uid: int | None = UID_BASE + secrets.randbelow(UID_SPAN) if self.drop else None
         self.directory = tempfile.mkdtemp(prefix="coonbench-sbx-")
+        # removed at sample cleanup, or when this object goes away without one (or at exit): never left in /tmp
+        self._remove_directory = weakref.finalize(self, remove_tree, self.directory)
         if self.uid is not None:
             os.chown(self.directory, self.uid, self.uid)
         os.chmod(self.directory, 0o700)
@@ -224,7 +278,7 @@ class LocalLimitedSandbox(SandboxEnvironment):
         """Kill what is left of this sample, remove its directory and cgroup."""
         if self.uid is not None:
             sweep_uid(self.uid)
-        shutil.rmtree(self.directory, ignore_errors=True)
+        self._remove_directory()
         if self.cgroup is not None:
             self.cgroup.remove()
 
