@@ -14,7 +14,7 @@ import tempfile
 from inspect_ai import eval as inspect_eval
 
 import coonbench._registry  # noqa: F401 - registers tasks and solvers
-from solvers import baselines
+from coonbench.solvers import baselines
 
 SEED = 17
 BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty")

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 DART = "data/dart/composed/022_login_form_screen.dart"
 JSON = "data/retrieval/datasets/employees.json"

@@ -31,7 +31,7 @@ from coonbench.formats.coon.words import collector_paused
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode
 from coonbench._native import STATUS
-from coonbench.paths import REPO_ROOT, SHARED_DIR
+from coonbench.resources import REPO_ROOT, SHARED_DIR
 
 
 def _default_dir() -> Path:

@@ -25,8 +25,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 import coonbench  # noqa: F401  (offline tiktoken)
 import coonbench.providers.gguf  # noqa: F401  (registers the gguf model API)
-from coonbench.criteria import sample_criteria
-from scorers.judge import judge
+from coonbench.judging.criteria import sample_criteria
+from coonbench.scorers.judge import judge
 
 # (answer, accuracy criteria, completeness criteria) — short, so a 135M model can hold them in view.
 CASES: list[tuple[str, list[str], list[str]]] = [

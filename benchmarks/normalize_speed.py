@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-import coonbench.normalize as norm
+import coonbench.answers.normalize as norm
 
 SIZES = (10_000, 100_000, 1_000_000)
 ANSWERS = {

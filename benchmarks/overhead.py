@@ -48,10 +48,10 @@ from scipy import stats
 
 import coonbench  # noqa: F401  (offline tiktoken for mockllm)
 from coonbench.datasets.comprehension import primer_text
-from evals.comprehension import comprehension
-from scorers.answer import answer_match, answer_metrics, epoch_mean
-from scorers.efficiency import verdict
-from solvers.primer import primed_generate
+from coonbench.evals.comprehension import comprehension
+from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
+from coonbench.scorers.efficiency import verdict
+from coonbench.solvers.primer import primed_generate
 
 GOAL = 1.15
 BARE = "bare Inspect task"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from coonbench.formats.tealeaf import encode_tealeaf
-from coonbench.paths import SHARED_DIR
+from coonbench.resources import SHARED_DIR
 
 DEFAULT = SHARED_DIR / "reference" / "tealeaf" / "tasks" / "finance" / "data" / "sec_edgar_2025_q4.json"
 

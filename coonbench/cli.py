@@ -130,7 +130,7 @@ def _task_summaries() -> dict[str, str]:
     """Task name → first docstring line, read from the syntax of ``evals/*.py`` (importing them takes seconds)."""
     import ast
 
-    import evals
+    import coonbench.evals
 
     out: dict[str, str] = {}
     for path in sorted(Path(evals.__path__[0]).glob("*.py")):

@@ -5,14 +5,14 @@ from __future__ import annotations
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from coonbench.conditions import print_skips, skip_summary
+from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.datasets.comprehension import comprehension_samples
-from scorers.answer import answer_match, answer_metrics, epoch_mean
-from scorers.efficiency import verdict
-from solvers.primer import primed_generate
+from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
+from coonbench.scorers.efficiency import verdict
+from coonbench.solvers.primer import primed_generate
 
 
-@task(name="coonbench/comprehension")
+@task(name="comprehension")
 def comprehension(
     formats: str | list[str] = "coon,coon-noprimer,dart,dart-minified",
     bands: str | list[str] | None = None,

@@ -13,11 +13,11 @@ from inspect_ai import Task, task
 from coonbench.datasets.correction import correction_dataset
 from coonbench.execution import get_executor
 from coonbench.execution.sandbox import SANDBOX_METADATA_KEY, LocalSandboxConfig, choose_sandbox, sandbox_metadata
-from scorers.correction import correction_scorer
-from solvers.correction import DEFAULT_CASE_TIMEOUT, DEFAULT_MAX_RETRIES, correction_protocol
+from coonbench.scorers.correction import correction_scorer
+from coonbench.solvers.correction import DEFAULT_CASE_TIMEOUT, DEFAULT_MAX_RETRIES, correction_protocol
 
 
-@task(name="coonbench/correction")
+@task(name="correction")
 def correction(
     target: str = "python",
     max_retries: int = DEFAULT_MAX_RETRIES,

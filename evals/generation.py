@@ -7,15 +7,15 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from coonbench.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
 from coonbench.datasets.generation import generation_samples
-from scorers.code import code_check
-from scorers.judge import with_judge
-from solvers.primer import format_primer
-from solvers.retry import retry_generate
+from coonbench.scorers.code import code_check
+from coonbench.scorers.judge import with_judge
+from coonbench.solvers.primer import format_primer
+from coonbench.solvers.retry import retry_generate
 
 
-@task(name="coonbench/generation")
+@task(name="generation")
 def generation(
     kinds: str | list[str] = "dart-to-coon,coon-completion,nl-to-coon",
     bands: str | list[str] | None = None,

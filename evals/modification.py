@@ -7,15 +7,15 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from coonbench.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
 from coonbench.datasets.modification import modification_samples
-from scorers.code import code_check
-from scorers.judge import with_judge
-from solvers.primer import format_primer
-from solvers.retry import retry_generate
+from coonbench.scorers.code import code_check
+from coonbench.scorers.judge import with_judge
+from coonbench.solvers.primer import format_primer
+from coonbench.solvers.retry import retry_generate
 
 
-@task(name="coonbench/modification")
+@task(name="modification")
 def modification(
     input_format: str | list[str] = "coon",
     kinds: str | list[str] = "add-widget,change-property,remove-widget,refactor,fix-bug",

@@ -20,14 +20,14 @@ from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
-from coonbench.samples import split_param
-from scorers.answer import answer_match, answer_metrics
-from scorers.expected_elements import expected_elements
-from scorers.judge import check_judge_mode, with_judge
-from solvers.sample_config import generate_from_metadata
+from coonbench.tasks.samples import split_param
+from coonbench.scorers.answer import answer_match, answer_metrics
+from coonbench.scorers.expected_elements import expected_elements
+from coonbench.scorers.judge import check_judge_mode, with_judge
+from coonbench.solvers.sample_config import generate_from_metadata
 
 
-@task(name="coonbench/retrieval")
+@task(name="retrieval")
 def retrieval(
     formats: str | Sequence[str] | None = None,
     questions_file: str | None = None,

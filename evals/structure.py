@@ -12,11 +12,11 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from coonbench.datasets.structure import structure_dataset
-from scorers.answer import answer_match, answer_metrics
-from solvers.primer import format_primer
+from coonbench.scorers.answer import answer_match, answer_metrics
+from coonbench.solvers.primer import format_primer
 
 
-@task(name="coonbench/structure")
+@task(name="structure")
 def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short") -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
 

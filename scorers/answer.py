@@ -31,8 +31,8 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from coonbench.formats import get_format
-from coonbench.normalize import ANSWER_TYPES, check_answer
-from scorers.efficiency import by_format, efficiency
+from coonbench.answers.normalize import ANSWER_TYPES, check_answer
+from coonbench.scorers.efficiency import by_format, efficiency
 
 DEFAULT_GROUP_KEYS: tuple[str, ...] = ("format", "question_type", "complexity")
 ANSWER_TYPE_KEY = "answer_type"
@@ -191,7 +191,7 @@ def input_token_change(
     return compute
 
 
-@score_reducer(name="coonbench/mean")
+@score_reducer(name="mean")
 def epoch_mean() -> ScoreReducer:
     """Inspect's ``mean`` epoch reducer, with nothing to do for a sample scored once (its score is its mean).
 
@@ -237,7 +237,7 @@ def reported_input_tokens(state: TaskState) -> float:
     return float(usage.input_tokens)
 
 
-@scorer(name="coonbench/answer_match", metrics=answer_metrics())
+@scorer(name="answer_match", metrics=answer_metrics())
 def answer_match(
     answer_type: str | None = None, strip_output: bool = True, aliases: dict[str, str] | str | None = None
 ) -> Scorer:

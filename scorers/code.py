@@ -1,6 +1,6 @@
 """Scorers for written programs: AST equivalence with a reference, or structural requirements.
 
-Both read the final reply, extract and decode it exactly as the retry solver did (``coonbench.answer_check``)
+Both read the final reply, extract and decode it exactly as the retry solver did (``coonbench.answers.check``)
 and return a dict ``Score.value``: ``syntax_valid``, ``decodable``, ``correct``, ``first_attempt_success`` and
 ``attempts`` (1 when no retry solver ran), and what the sample cost: ``input_tokens`` (o200k of primer and
 prompt, from metadata), ``output_tokens`` (o200k of the final reply), ``usage_input_tokens`` /
@@ -21,7 +21,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, Score, Scorer, Target, grouped, mean, metric, scorer, stderr
 from inspect_ai.solver import TaskState
 
-from coonbench.answer_check import (
+from coonbench.answers.check import (
     NO_ANSWER,
     PARSE_ERROR,
     WRONG_OUTPUT,
@@ -38,9 +38,9 @@ from coonbench.dart.requirements import (
     parse_requirements,
 )
 from coonbench.formats import get_format
-from coonbench.state import retry_state
+from coonbench.tasks.state import retry_state
 from coonbench.tokens import count_tokens
-from scorers.answer import format_tokens, input_token_change, reported_input_tokens
+from coonbench.scorers.answer import format_tokens, input_token_change, reported_input_tokens
 
 SCORE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
 TOKEN_KEYS = ("input_tokens", "output_tokens", "usage_input_tokens", "usage_output_tokens")
@@ -190,7 +190,7 @@ def _score_code(state: TaskState, target: Target, mode: str) -> Score:
     return Score(value=_value(check, correct, attempts), answer=check.code or "", explanation=explanation, metadata=meta)
 
 
-@scorer(name="coonbench/ast_equivalence", metrics=code_metrics())
+@scorer(name="ast_equivalence", metrics=code_metrics())
 def ast_equivalence() -> Scorer:
     """Correct when the decoded reply is AST-equivalent to ``metadata['reference']`` (else the decoded target)."""
 
@@ -200,7 +200,7 @@ def ast_equivalence() -> Scorer:
     return score
 
 
-@scorer(name="coonbench/requirements", metrics=code_metrics())
+@scorer(name="requirements", metrics=code_metrics())
 def requirements() -> Scorer:
     """Correct when the decoded reply satisfies every requirement in ``metadata['requirements']``."""
 
@@ -210,7 +210,7 @@ def requirements() -> Scorer:
     return score
 
 
-@scorer(name="coonbench/code_check", metrics=code_metrics())
+@scorer(name="code_check", metrics=code_metrics())
 def code_check() -> Scorer:
     """Per sample, ``ast_equivalence`` or ``requirements`` as ``metadata['check']`` says (tasks mixing both)."""
 

@@ -23,7 +23,7 @@ from inspect_ai.solver import TaskState
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
 from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
-from coonbench.state import correction_state
+from coonbench.tasks.state import correction_state
 from coonbench.tokens import count_tokens
 
 NAN = float("nan")
@@ -76,7 +76,7 @@ def explain(attempts: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-@scorer(name="coonbench/correction_scorer", metrics={key: [mean()] for key in SCORE_KEYS})
+@scorer(name="correction_scorer", metrics={key: [mean()] for key in SCORE_KEYS})
 def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
     """Score the protocol's attempts (or run the single reply when the protocol did not run)."""
 

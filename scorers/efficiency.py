@@ -1,7 +1,7 @@
 """Token-efficiency metrics: what each correct answer costs, per format, and the COON design's verdict.
 
 They read correctness from ``Score.value["correct"]`` (so they survive epochs) and the format and input tokens
-from the sample's metadata (fixed per sample, set by ``coonbench.samples.sample_metadata``).
+from the sample's metadata (fixed per sample, set by ``coonbench.tasks.samples.sample_metadata``).
 """
 
 from __future__ import annotations

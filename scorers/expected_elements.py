@@ -32,7 +32,7 @@ import regex
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
 from inspect_ai.solver import TaskState
 
-from scorers.answer import input_token_change, reported_input_tokens
+from coonbench.scorers.answer import input_token_change, reported_input_tokens
 
 WEIGHTS: dict[str, float] = {
     "completeness": 0.25,
@@ -164,7 +164,7 @@ def composite_by_format() -> Metric:
 
 
 @scorer(
-    name="coonbench/expected_elements",
+    name="expected_elements",
     metrics=[
         {"composite": [mean()], "succeeded": [mean()]},
         composite_by_format(),

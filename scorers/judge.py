@@ -6,7 +6,7 @@ an analysis). AI/RUN grades those against criteria in two lists — accuracy (co
 dropped for variance; its second (a JSON verdict per weighted criterion) is deterministic in structure. We offer
 both so they can be measured against each other. See docs/judge.md.
 
-A task puts the criteria in ``Sample.metadata["criteria"]`` (build it with ``coonbench.criteria.sample_criteria``);
+A task puts the criteria in ``Sample.metadata["criteria"]`` (build it with ``coonbench.judging.criteria.sample_criteria``);
 judges come from model roles (``--model-role judge=…``, several roles are averaged).
 
 The module is split along its seams: prompts and fencing in ``scorers.judge_prompts``, reply parsing in
@@ -25,16 +25,17 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from coonbench.criteria import CRITERIA_KEY, criteria_from_dict
-from coonbench.samples import choose, split_param
-from scorers.judge_ask import JudgeResult, ListResult, ask, run_judge
-from scorers.judge_metrics import (
+from coonbench.judging.criteria import CRITERIA_KEY, criteria_from_dict
+from coonbench.tasks.samples import choose, split_param
+from coonbench.scorers.judge_ask import ask, run_judge
+from coonbench.scorers.judge_results import JudgeResult, ListResult
+from coonbench.scorers.judge_metrics import (
     airun_v2,
     judge_agreement,
     judge_best,
     judge_scores,
 )
-from scorers.judge_parsing import (
+from coonbench.scorers.judge_parsing import (
     CONFIDENT_P,
     GRADES,
     MAX_JSON_DEPTH,
@@ -50,7 +51,7 @@ from scorers.judge_parsing import (
     grade_schema,
     report_schema,
 )
-from scorers.judge_prompts import (
+from coonbench.scorers.judge_prompts import (
     DATA_NOTICE,
     EVALUATOR_PROMPT,
     GRADE_REASK_PROMPT,
@@ -64,7 +65,7 @@ from scorers.judge_prompts import (
     fence,
     grader_prompt,
 )
-from scorers.judge_values import (
+from coonbench.scorers.judge_values import (
     base_value,
     empty_answer_value,
     explanation,
@@ -98,7 +99,7 @@ def _roles(roles: Sequence[str] | str | None) -> list[str]:
     return names
 
 
-@scorer(metrics=[judge_scores(), judge_agreement(), airun_v2()], name="coonbench/judge")
+@scorer(metrics=[judge_scores(), judge_agreement(), airun_v2()], name="judge")
 def judge(
     mode: Mode = "weighted",
     roles: Sequence[str] | str | None = None,
@@ -176,7 +177,7 @@ def with_judge(deterministic: Scorer, mode: str, *, include_question: bool = Fal
     """A task's scorers: its deterministic scorer, plus the judge when ``mode`` is not ``none``.
 
     Tasks take ``-T judge=none|weighted|graded``; both scores land on every sample, so their agreement can be
-    read from the log (``coonbench.agreement`` / ``samples_df``).
+    read from the log (``coonbench.judging.agreement`` / ``samples_df``).
     """
     check_judge_mode(mode)
     if mode == "none":

@@ -6,16 +6,13 @@ only aggregates ``JudgeResult``s. The arithmetic of a list's score lives in ``sc
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, GenerateConfig, Model, ModelOutput
 
-from coonbench.criteria import CriteriaSet, Criterion
-from scorers.judge_parsing import (
+from coonbench.judging.criteria import CriteriaSet, Criterion
+from coonbench.scorers.judge_parsing import (
     Grade,
     JudgeParseError,
     grade_schema,
@@ -24,41 +21,11 @@ from scorers.judge_parsing import (
     parse_verdicts,
     report_schema,
 )
-from scorers.judge_prompts import GRADE_REASK_PROMPT, JSON_REASK_PROMPT, Mode, evaluator_prompt, grader_prompt
-from scorers.judge_values import grade_to_unit, weighted_score
+from coonbench.scorers.judge_prompts import GRADE_REASK_PROMPT, JSON_REASK_PROMPT, Mode, evaluator_prompt, grader_prompt
+from coonbench.scorers.judge_results import JudgeResult, ListResult
+from coonbench.scorers.judge_values import grade_to_unit, weighted_score
 
 T = TypeVar("T")
-
-
-@dataclass
-class ListResult:
-    """One judge's result for one criteria list."""
-
-    score: float
-    verdicts: list[dict[str, Any]] | None = None
-    report: str | None = None
-    grade: Grade | None = None
-
-
-@dataclass
-class JudgeResult:
-    """One judge (role) over both lists; ``ok`` is False when any list stayed unusable after the re-asks."""
-
-    role: str
-    model: str
-    lists: dict[str, ListResult] = field(default_factory=dict)
-    calls: int = 0
-    parse_failures: int = 0
-    reasks: int = 0
-    errors: list[str] = field(default_factory=list)
-    ok: bool = True
-
-    def list_score(self, name: str) -> float:
-        return self.lists[name].score if self.ok and name in self.lists else math.nan
-
-    def combined(self) -> float:
-        values = [r.score for r in self.lists.values()] if self.ok else []
-        return statistics.fmean(values) if values else math.nan
 
 
 async def ask(

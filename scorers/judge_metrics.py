@@ -10,9 +10,9 @@ import statistics
 
 from inspect_ai.scorer import Metric, SampleScore, Score, ScoreReducer, metric, score_reducer
 
-from coonbench.agreement import interval_alpha
+from coonbench.judging.agreement import interval_alpha
 
-@score_reducer(name="coonbench/judge_best")
+@score_reducer(name="judge_best")
 def judge_best() -> ScoreReducer:
     """Best of epochs (AI/RUN's attempt number): keep the epoch with the highest ``combined`` (earliest on ties).
 

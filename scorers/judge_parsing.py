@@ -18,7 +18,7 @@ from inspect_ai.model import ModelOutput, ResponseSchema
 from inspect_ai.util import JSONSchema
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from coonbench.criteria import Criterion
+from coonbench.judging.criteria import Criterion
 
 GRADES = (1, 2, 3, 4, 5)
 CONFIDENT_P = 0.9  # graded mode: a grade is "confident" when its token's probability exceeds this

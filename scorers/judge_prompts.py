@@ -9,7 +9,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Literal
 
-from coonbench.criteria import Criterion
+from coonbench.judging.criteria import Criterion
 
 Mode = Literal["weighted", "graded"]
 

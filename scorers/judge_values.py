@@ -9,16 +9,14 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspect_ai.model import ModelOutput
 
-from coonbench.criteria import Criterion
-from scorers.judge_parsing import Verdict
-from scorers.judge_prompts import Mode
-
-if TYPE_CHECKING:
-    from scorers.judge_ask import JudgeResult
+from coonbench.judging.criteria import Criterion
+from coonbench.scorers.judge_parsing import Verdict
+from coonbench.scorers.judge_prompts import Mode
+from coonbench.scorers.judge_results import JudgeResult
 
 LISTS = ("accuracy", "completeness")
 PARTS = (*LISTS, "combined")

@@ -46,7 +46,7 @@ def _reply(state: TaskState, text: str, name: str) -> TaskState:
     return state
 
 
-@solver(name="coonbench/baseline_constant")
+@solver(name="baseline_constant")
 def baseline_constant(answer: str | None = None) -> Solver:
     """Reply ``answer`` (default: ``CONSTANTS`` by the sample's answer type) whatever the input."""
 
@@ -58,7 +58,7 @@ def baseline_constant(answer: str | None = None) -> Solver:
     return solve
 
 
-@solver(name="coonbench/baseline_empty")
+@solver(name="baseline_empty")
 def baseline_empty() -> Solver:
     """Reply nothing (the empty program)."""
 
@@ -68,7 +68,7 @@ def baseline_empty() -> Solver:
     return solve
 
 
-@solver(name="coonbench/baseline_random_widget")
+@solver(name="baseline_random_widget")
 def baseline_random_widget() -> Solver:
     """Reply with a widget name drawn (seeded by sample id) from the calls in the document shown."""
 
@@ -137,7 +137,7 @@ def most_frequent(pool: list[tuple[str, str]], group: str) -> str:
     return shown[best]
 
 
-@solver(name="coonbench/baseline_frequent")
+@solver(name="baseline_frequent")
 def baseline_frequent() -> Solver:
     """Reply the most frequent gold answer of the sample's question type in the other fold of questions."""
 

@@ -1,6 +1,6 @@
 """The Goth iterative-correction protocol, automated: attempt, run the tests, feed the failure back, retry.
 
-Every attempt (reply, extracted code, outcome, failing case) is stored in ``coonbench.state.CorrectionState``
+Every attempt (reply, extracted code, outcome, failing case) is stored in ``coonbench.tasks.state.CorrectionState``
 and the feedback turns stay in ``state.messages``, so the log shows the whole dialogue.
 """
 
@@ -14,7 +14,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import AttemptResult, Executor, Outcome, get_executor
 from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
-from coonbench.state import correction_state
+from coonbench.tasks.state import correction_state
 
 __all__ = ["DEFAULT_CASE_TIMEOUT", "DEFAULT_MAX_RETRIES", "correction_protocol", "feedback_message"]
 DEFAULT_MAX_RETRIES = 3
@@ -53,7 +53,7 @@ def feedback_message(result: AttemptResult, executor: Executor) -> str:
     )
 
 
-@solver(name="coonbench/correction_protocol")
+@solver(name="correction_protocol")
 def correction_protocol(max_retries: int = DEFAULT_MAX_RETRIES, case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Solver:
     """Generate up to ``max_retries + 1`` times, feeding each failure back; stop at the first success."""
     if max_retries < 0:

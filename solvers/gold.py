@@ -5,10 +5,10 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from coonbench.samples import GOLD_KEY
+from coonbench.tasks.samples import GOLD_KEY
 
 
-@solver(name="coonbench/gold")
+@solver(name="gold")
 def gold() -> Solver:
     """Reply with ``metadata['gold']`` when the loader set one, else with the target text."""
 

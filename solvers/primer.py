@@ -8,7 +8,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from coonbench.formats import get_format
 
 
-@solver(name="coonbench/format_primer")
+@solver(name="format_primer")
 def format_primer(variant: str = "short") -> Solver:
     """Insert the primer of ``metadata['encoding']`` (else ``metadata['format']``) as the system message.
 
@@ -33,7 +33,7 @@ def format_primer(variant: str = "short") -> Solver:
     return solve
 
 
-@solver(name="coonbench/primed_generate")
+@solver(name="primed_generate")
 def primed_generate(variant: str = "short") -> Solver:
     """``format_primer`` then ``generate``, as one solver step.
 

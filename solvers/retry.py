@@ -1,9 +1,9 @@
 """Feedback retries: a model that writes an invalid program is told where it went wrong and may try again.
 
-After each reply the code is extracted (``coonbench.extract.extract_code``), validated and decoded with the
+After each reply the code is extracted (``coonbench.answers.extract.extract_code``), validated and decoded with the
 answer's format (``metadata["answer_format"]``, else ``metadata["format"]``), and the decoded Dart is parsed.
 On failure the error (line, column, what was expected) goes back as a user message and the model regenerates, up
-to ``max_retries`` times. Every attempt is recorded in ``coonbench.state.RetryState`` (also in the log).
+to ``max_retries`` times. Every attempt is recorded in ``coonbench.tasks.state.RetryState`` (also in the log).
 Only syntax is fed back, never correctness: the scorer alone knows the reference.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from coonbench.answer_check import (  # noqa: F401  (re-exported: the checks the retry loop feeds back)
+from coonbench.answers.check import (  # noqa: F401  (re-exported: the checks the retry loop feeds back)
     DART_FORMATS,
     DECODE_ERROR,
     FORMAT_LABELS,
@@ -26,13 +26,13 @@ from coonbench.answer_check import (  # noqa: F401  (re-exported: the checks the
     check_answer,
 )
 from coonbench.formats import get_format
-from coonbench.state import retry_state
+from coonbench.tasks.state import retry_state
 
 FEEDBACK_PROMPT = """Your reply is not a valid {format_label} program: {error}
 Reply again with the complete, corrected program in one ```{fence} code block."""
 
 
-@solver(name="coonbench/retry_generate")
+@solver(name="retry_generate")
 def retry_generate(max_retries: int = 2) -> Solver:
     """Generate; while the reply does not validate and decode, feed the error back (at most ``max_retries``)."""
 

@@ -9,7 +9,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 GENERATE_CONFIG_KEY = "generate_config"  # metadata: {"max_tokens": int, "temperature": float, ...}
 
 
-@solver(name="coonbench/generate_from_metadata")
+@solver(name="generate_from_metadata")
 def generate_from_metadata() -> Solver:
     """Call ``generate`` with ``metadata['generate_config']`` (GenerateConfig fields), when the sample sets one."""
 

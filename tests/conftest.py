@@ -8,7 +8,7 @@ import pytest
 
 import coonbench  # noqa: F401  (installs the offline tiktoken files before any test uses tiktoken)
 from coonbench.formats import FormatError, get_format
-from coonbench.paths import SHARED_DIR
+from coonbench.resources import SHARED_DIR
 
 REFERENCE = SHARED_DIR / "reference"
 

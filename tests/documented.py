@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 NEEDS_KEY = "# needs an API key"
 SWAP_LIMIT = 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from coonbench.normalize import (
+from coonbench.answers.normalize import (
     MAX_EXAMINED_CHARS, AnswerCheck, addresses_grader, answers_match, check_answer, normalize,
 )
 

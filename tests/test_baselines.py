@@ -10,7 +10,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
-from solvers.baselines import (
+from coonbench.solvers.baselines import (
     CONSTANTS,
     baseline_constant,
     baseline_empty,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 SCRIPTS = ("coon_tokens.py", "coon_speed.py")
 

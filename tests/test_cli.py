@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from coonbench.formats import list_formats
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 from coonbench.tokens import count_tokens
 
 

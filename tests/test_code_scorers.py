@@ -23,9 +23,9 @@ from coonbench.dart.requirements import (
     normalise_program,
 )
 from coonbench.formats import get_format
-from coonbench.state import RetryState
+from coonbench.tasks.state import RetryState
 from coonbench.tokens import count_tokens
-from scorers.code import SCORE_KEYS, TOKEN_KEYS, ast_equivalence, code_check, requirements
+from coonbench.scorers.code import SCORE_KEYS, TOKEN_KEYS, ast_equivalence, code_check, requirements
 from tests.conftest import code_formats
 
 REFERENCE = """import 'package:flutter/material.dart';

@@ -19,8 +19,8 @@ from coonbench.datasets.comprehension import (
 from coonbench.datasets.corpus import load_corpus
 from coonbench.formats import get_format
 from coonbench.tokens import count_tokens
-from evals.comprehension import comprehension
-from solvers.gold import gold
+from coonbench.evals.comprehension import comprehension
+from coonbench.solvers.gold import gold
 
 METADATA_KEYS = {"format", "category", "question_type", "complexity", "input_tokens", "primer", "primer_tokens"}
 LABELS = {"coon", "coon-noprimer", "dart", "dart-minified"}  # the default conditions, as metadata names them
@@ -146,7 +146,7 @@ def test_aliases_by_format_name() -> None:
 
     from coonbench.formats import FormatError
     from coonbench.formats.coon import widget_aliases
-    from scorers.answer import answer_match
+    from coonbench.scorers.answer import answer_match
 
     short, full = next(iter(widget_aliases().items()))
     assert get_format("coon").answer_aliases() == widget_aliases() and get_format("dart").answer_aliases() == {}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.conditions import (
+from coonbench.tasks.conditions import (
     Condition,
     ConditionError,
     code_format_names,
@@ -27,10 +27,10 @@ from coonbench.datasets.user_corpus import gci_band, load_dart_dir, sample_id_fo
 from coonbench.formats import Format, FormatError, get_format
 from coonbench.formats.base import _REGISTRY
 from coonbench.tokens import count_tokens
-from evals.comprehension import comprehension
-from evals.generation import generation
-from evals.modification import modification
-from solvers.gold import gold
+from coonbench.evals.comprehension import comprehension
+from coonbench.evals.generation import generation
+from coonbench.evals.modification import modification
+from coonbench.solvers.gold import gold
 
 QUOTE = "| "
 
@@ -298,7 +298,7 @@ def test_relative_corpus_is_read_from_where_the_command_was_typed(
 
 
 def test_print_skips_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
-    from coonbench.conditions import Skip
+    from coonbench.tasks.conditions import Skip
 
     print_skips("x", [Skip(f"f{i}", "*", "does not parse: line 1") for i in range(25)])
     err = capsys.readouterr().err

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.conditions import ConditionError, code_format_names, lossy_roundtrip, refusal
+from coonbench.tasks.conditions import ConditionError, code_format_names, lossy_roundtrip, refusal
 from coonbench.datasets.corpus import load_corpus
 from coonbench.formats import FormatError, get_format
 from coonbench.formats import coon_upstream
-from evals.comprehension import comprehension
-from evals.generation import generation
-from solvers.gold import gold
+from coonbench.evals.comprehension import comprehension
+from coonbench.evals.generation import generation
+from coonbench.solvers.gold import gold
 
 
 @pytest.fixture(autouse=True)

@@ -26,11 +26,11 @@ from coonbench.execution.harness.python_runner import module_from_json
 from coonbench.execution.problem import CATEGORIES
 from coonbench.execution.python import ast_json_to_python, python_to_ast_json
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
-from coonbench.state import CorrectionState
-from coonbench.extract import extract_code
-from evals.correction import correction
-from scorers.correction import score_attempts
-from solvers.gold import gold
+from coonbench.tasks.state import CorrectionState
+from coonbench.answers.extract import extract_code
+from coonbench.evals.correction import correction
+from coonbench.scorers.correction import score_attempts
+from coonbench.solvers.gold import gold
 
 RUNNABLE = ["python", "python-ast", "javascript"]
 

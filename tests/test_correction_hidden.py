@@ -24,9 +24,9 @@ from coonbench.execution.problem import ParamDomain
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
 from coonbench.execution.types import parse_type
 from coonbench.validity.memorisation import FLOOR, memoriser, parse_call, shown_pairs
-from evals.correction import correction
-from solvers.correction import feedback_message
-from solvers.gold import gold
+from coonbench.evals.correction import correction
+from coonbench.solvers.correction import feedback_message
+from coonbench.solvers.gold import gold
 
 from coonbench.datasets.humaneval import HumanEvalUnavailable, load_humaneval
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from coonbench.criteria import (
+from coonbench.judging.criteria import (
     CriteriaError,
     Criterion,
     criteria_from_dict,

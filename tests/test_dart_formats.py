@@ -12,7 +12,7 @@ from coonbench.dart.query import calls, iter_nodes, iter_tokens
 from coonbench.dart.parse import parse_dart, parse_unit
 from coonbench.datasets.corpus import iter_corpus, split_file_markers
 from coonbench.formats import FormatError, get_format
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 from tests.coon_oracle import token_difference
 
 SRC = """// header comment

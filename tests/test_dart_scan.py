@@ -22,7 +22,7 @@ from coonbench.dart.scan import (
     token_texts,
 )
 from coonbench.dart.strings import string_parts
-from coonbench.paths import REPO_ROOT, SHARED_DIR
+from coonbench.resources import REPO_ROOT, SHARED_DIR
 
 CORPORA = {"data/dart": REPO_ROOT / "data" / "dart", "dart-real": SHARED_DIR / "reference" / "dart-real"}
 

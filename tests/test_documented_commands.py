@@ -28,7 +28,7 @@ from packaging.requirements import Requirement
 
 import coonbench
 from coonbench.cli import _task_summaries, build_parser
-from coonbench.paths import REPO_ROOT, SHARED_DIR
+from coonbench.resources import REPO_ROOT, SHARED_DIR
 from tests.documented import Command, all_commands, commands_in
 
 COMMANDS = all_commands()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from scorers.efficiency import accuracy_per_1k_tokens, by_format, verdict, verdict_of
+from coonbench.scorers.efficiency import accuracy_per_1k_tokens, by_format, verdict, verdict_of
 
 
 def scores(rows: list[tuple[str, int, float]]) -> list[SampleScore]:
@@ -70,7 +70,7 @@ def test_correct_metric_is_inspects_accuracy_and_stderr_of_the_correct_key(seed:
 
     from inspect_ai.scorer import accuracy, stderr
 
-    from scorers.answer import correct
+    from coonbench.scorers.answer import correct
 
     rng = random.Random(seed)
     values = [rng.choice([0.0, 1.0, 1.0, math.nan]) for _ in range(rng.randint(2, 60))]

@@ -20,7 +20,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from coonbench.datasets.correction import correction_dataset
 from coonbench.execution.isolation import JAIL_ARGV0
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 LIMIT = 12
 

@@ -13,7 +13,7 @@ import yaml
 from inspect_ai._util.registry import registry_lookup  # noqa: PLC2701  (checked, not used to run)
 
 import coonbench._registry  # noqa: F401 - registers every coonbench task
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 EVALS = REPO_ROOT / "evals"
 REQUIRED: dict[str, type] = {"title": str, "description": str, "group": str, "contributors": list, "version": str,

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coonbench.formats import FormatError, get_format, list_formats
-from coonbench.paths import SHARED_DIR
+from coonbench.resources import SHARED_DIR
 from coonbench.formats._compare import first_difference
 from tests.equality import strict_equal
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 MAX_LINES = 80
 ROOTS = ("coonbench", "solvers", "scorers", "evals", "benchmarks")

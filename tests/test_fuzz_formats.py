@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from coonbench.formats import Format, FormatError, list_formats
 from coonbench.formats._limits import MAX_DEPTH
-from coonbench.paths import DATA_DIR
+from coonbench.resources import DATA_DIR
 from tests.hostile import (
     DEPTH,
     FUZZ_SETTINGS,

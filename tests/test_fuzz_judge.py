@@ -17,8 +17,8 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from coonbench.criteria import criteria_from_dict, sample_criteria
-from scorers.judge import (
+from coonbench.judging.criteria import criteria_from_dict, sample_criteria
+from coonbench.scorers.judge import (
     JudgeParseError,
     extract_json,
     json_spans,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from coonbench.extract import extract_code, fenced_blocks
-from coonbench.normalize import ANSWER_TYPES, NormalizedAnswer, answers_match, normalize
+from coonbench.answers.extract import extract_code, fenced_blocks
+from coonbench.answers.normalize import ANSWER_TYPES, NormalizedAnswer, answers_match, normalize
 from tests.hostile import FUZZ_SETTINGS, SLOW_FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
 
 _OPTIONS = {

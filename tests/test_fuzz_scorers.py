@@ -24,11 +24,11 @@ from coonbench.dart.requirements import dump_requirements
 from coonbench.datasets.generation import derive_requirements
 from coonbench.datasets.retrieval import QUESTIONS_FILE, read_questions
 from coonbench.formats import get_format
-from coonbench.normalize import ANSWER_TYPES
-from coonbench.paths import DATA_DIR
-from scorers.answer import answer_match
-from scorers.code import ast_equivalence, code_check
-from scorers.expected_elements import MAX_CONTENT_CHARS, detect_element, expected_elements, rubric
+from coonbench.answers.normalize import ANSWER_TYPES
+from coonbench.resources import DATA_DIR
+from coonbench.scorers.answer import answer_match
+from coonbench.scorers.code import ast_equivalence, code_check
+from coonbench.scorers.expected_elements import MAX_CONTENT_CHARS, detect_element, expected_elements, rubric
 from tests.hostile import FUZZ_SETTINGS, SLOW_FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
 
 
@@ -179,7 +179,7 @@ def test_correction_scorer_hostile_outputs() -> None:
     from inspect_ai.model import get_model  # noqa: PLC0415
     from inspect_ai.solver import generate  # noqa: PLC0415
 
-    from evals.correction import correction  # noqa: PLC0415
+    from coonbench.evals.correction import correction  # noqa: PLC0415
 
     replies = iter(CORRECTION_REPLIES * 2)
 
@@ -206,7 +206,7 @@ def test_correction_scorer_lone_surrogate_in_code() -> None:
     from inspect_ai.model import get_model  # noqa: PLC0415
     from inspect_ai.solver import generate  # noqa: PLC0415
 
-    from evals.correction import correction  # noqa: PLC0415
+    from coonbench.evals.correction import correction  # noqa: PLC0415
 
     model = get_model("mockllm/model", custom_outputs=[ModelOutput.from_content(
         model="mockllm/model", content="```python\nprint('\ud800')\n```")])

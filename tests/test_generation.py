@@ -17,8 +17,8 @@ from coonbench.datasets.generation import (
     generation_dataset,
 )
 from coonbench.formats import FormatError, get_format
-from evals.generation import generation
-from solvers.gold import gold
+from coonbench.evals.generation import generation
+from coonbench.solvers.gold import gold
 
 
 def _answer_format() -> str:

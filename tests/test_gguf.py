@@ -277,7 +277,7 @@ def test_tools_are_refused(fake_model: tuple[Any, FakeLlama]) -> None:
 
 def test_response_schema_becomes_a_llama_cpp_json_schema_grammar(fake_model: tuple[Any, FakeLlama]) -> None:
     """Inspect's structured output reaches llama.cpp as ``response_format`` (a grammar); no schema, no key."""
-    from scorers.judge_parsing import report_schema
+    from coonbench.scorers.judge_parsing import report_schema
 
     model, fake = fake_model
     schema = report_schema()
@@ -362,9 +362,9 @@ def test_inspect_command_line_finds_gguf_smollm2(tmp_path: Path) -> None:
 @needs_real_model
 def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
     """The weighted judge's prompt to the real 135M model: with the schema the reply is a verdict that parses."""
-    from coonbench.criteria import criteria_from_dict, sample_criteria
-    from scorers.judge_parsing import parse_verdicts, report_schema
-    from scorers.judge_prompts import evaluator_prompt
+    from coonbench.judging.criteria import criteria_from_dict, sample_criteria
+    from coonbench.scorers.judge_parsing import parse_verdicts, report_schema
+    from coonbench.scorers.judge_prompts import evaluator_prompt
 
     items = criteria_from_dict(sample_criteria(accuracy=["Written in Dart", "No TODO comments"])).accuracy
     prompt = evaluator_prompt("accuracy", items, "void main() { print('hi'); }")
@@ -380,8 +380,8 @@ def test_real_smollm2_judge_reply_parses_under_the_schema() -> None:
 @needs_real_model
 def test_real_smollm2_grade_stays_within_one_to_five_under_the_schema() -> None:
     """The grader's schema holds the real model to a grade of 1-5 (unconstrained bounds let it write 969)."""
-    from scorers.judge_parsing import grade_schema, parse_grade
-    from scorers.judge_prompts import grader_prompt
+    from coonbench.scorers.judge_parsing import grade_schema, parse_grade
+    from coonbench.scorers.judge_prompts import grader_prompt
 
     # a report quoting a number: under bounds alone SmolLM2 copies it as the grade ({"grade": 2781})
     prompt = grader_prompt("accuracy", "The answer is 2781.01.\n1. The total is 2781.01: Pass", salt="t")

@@ -27,8 +27,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from coonbench.criteria import criteria_from_dict, sample_criteria
-from scorers.judge import (
+from coonbench.judging.criteria import criteria_from_dict, sample_criteria
+from coonbench.scorers.judge import (
     SCORING_GUIDE,
     JudgeParseError,
     evaluator_prompt,

@@ -12,12 +12,13 @@ import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 from inspect_ai.scorer import SampleScore, Score
 
-from coonbench.agreement import interval_alpha
-from coonbench.criteria import Criterion
-from scorers.judge_ask import JudgeResult, ListResult, ask
-from scorers.judge_metrics import airun_v2, judge_agreement, judge_ratings, v2_formula
-from scorers.judge_parsing import JudgeParseError, Verdict
-from scorers.judge_values import empty_answer_value, failed_value, grade_to_unit, judged_value, weighted_score
+from coonbench.judging.agreement import interval_alpha
+from coonbench.judging.criteria import Criterion
+from coonbench.scorers.judge_ask import ask
+from coonbench.scorers.judge_results import JudgeResult, ListResult
+from coonbench.scorers.judge_metrics import airun_v2, judge_agreement, judge_ratings, v2_formula
+from coonbench.scorers.judge_parsing import JudgeParseError, Verdict
+from coonbench.scorers.judge_values import empty_answer_value, failed_value, grade_to_unit, judged_value, weighted_score
 
 
 def scripted(replies: list[str], seen: list[list[ChatMessage]]) -> Any:

@@ -11,10 +11,10 @@ import inspect_ai
 import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 
-from coonbench.agreement import check_judge_agreement
-from coonbench.criteria import parse_criteria
-from evals.generation import generation
-from evals.modification import modification
+from coonbench.judging.agreement import check_judge_agreement
+from coonbench.judging.criteria import parse_criteria
+from coonbench.evals.generation import generation
+from coonbench.evals.modification import modification
 
 
 def judge_model(passes: Any) -> Any:

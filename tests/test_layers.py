@@ -1,12 +1,15 @@
-"""Layers point down: the import-linter contracts in pyproject.toml hold, and they do catch violations.
+"""Layers point down and nothing imports itself back: the import-linter contracts in pyproject.toml hold, the
+package has no import cycle, and both checks do catch violations.
 
-``lint-imports`` runs on the repository (must pass), then on a copy of the packages with deliberate violations
-planted (a scorer importing a solver, a format importing a dataset loader, the core importing a task): each must
-be reported, so a green run means something.
+``lint-imports`` runs on the repository (must pass), then on a copy of the package with deliberate violations
+planted (a scorer importing a solver, a format importing a dataset loader, the report importing a task): each must
+be reported, so a green run means something. The cycle check reads grimp's import graph of the package (the same
+graph import-linter reads, TYPE_CHECKING imports included) and finds its strongly connected components.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -17,7 +20,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("coonbench", "evals", "solvers", "scorers")
+TOP = ("coonbench", "evals", "solvers", "scorers", "data")  # the package and the folders it links to
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -31,14 +34,83 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def import_cycles(root: Path, package: str = "coonbench") -> list[list[str]]:
+    """Every import cycle among ``package``'s modules under ``root``, as its strongly connected component (Tarjan,
+    iterative: the graph is the package's, but no recursion is cheaper than a question about depth)."""
+    code = (
+        "import grimp, json, sys\n"
+        f"g = grimp.build_graph({package!r}, cache_dir=None)\n"
+        "print(json.dumps({m: sorted(g.find_modules_directly_imported_by(m)) for m in g.modules}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    edges: dict[str, list[str]] = json.loads(out)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, iter(edges[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            for nxt in successors:
+                if nxt not in edges:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(edges[nxt])))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in edges[node]:
+                        components.append(sorted(component))
+    return components
+
+
+def copy_package(dest: Path) -> None:
+    """The package as a checkout has it: the real folders and the links from coonbench/ to them."""
+    for name in TOP:
+        shutil.copytree(REPO / name, dest / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
+    shutil.copy(REPO / "pyproject.toml", dest / "pyproject.toml")
+
+
 def test_contracts_cover_the_layers() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
+    assert config["root_packages"] == ["coonbench"]
     contracts = {c["type"]: c for c in config["contracts"]}
     layers = contracts["layers"]["layers"]
-    assert layers[0] == "evals" and layers[1] == "solvers | scorers"  # independent: no scorer imports a solver
+    assert layers[0] == "coonbench.evals" and layers[1] == "coonbench.solvers | coonbench.scorers"  # independent
     assert layers.index("coonbench.datasets") < layers.index("coonbench.formats") < layers.index("coonbench.dart")
-    assert "coonbench.state" in " ".join(layers)
-    assert set(contracts["forbidden"]["forbidden_modules"]) == {"evals", "solvers", "scorers"}
+    assert "coonbench.tasks" in layers[3].split(" : ")
+    assert set(contracts["forbidden"]["forbidden_modules"]) == {"coonbench.evals", "coonbench.solvers", "coonbench.scorers"}
+    assert "coonbench.report" in contracts["forbidden"]["source_modules"]
+
+
+def test_every_package_module_is_grouped() -> None:
+    """Only the package's entry points lie loose at its top; every other module belongs to a package that says
+    which concern it serves."""
+    loose = sorted(p.stem for p in (REPO / "coonbench").glob("*.py") if p.stem not in ("__init__", "__main__"))
+    assert set(loose) <= {"_native", "_registry", "cli", "verdict"}, loose
 
 
 @pytest.mark.slow
@@ -48,23 +120,36 @@ def test_repository_keeps_its_layers() -> None:
     assert "0 broken" in result.stdout
 
 
+def test_no_import_cycle() -> None:
+    assert import_cycles(REPO) == []
+
+
+def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
+    copy_package(tmp_path)
+    (tmp_path / "coonbench" / "tokens" / "_planted.py").write_text("import coonbench.resources._planted\n")
+    (tmp_path / "coonbench" / "resources" / "_planted.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import coonbench.tokens._planted\n"
+    )
+    planted = ["coonbench.resources._planted", "coonbench.tokens._planted"]
+    assert planted in import_cycles(tmp_path) and planted not in import_cycles(REPO)
+
+
 @pytest.mark.slow
 def test_violations_are_reported(tmp_path: Path) -> None:
-    for name in PACKAGES:
-        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    copy_package(tmp_path)
     clean = lint_imports(tmp_path)
     assert clean.returncode == 0, clean.stdout + clean.stderr  # the copy alone is fine
     plants = {
-        "scorers/_planted.py": "import solvers.retry\n",
+        "scorers/_planted.py": "import coonbench.solvers.retry\n",
         "coonbench/formats/_planted.py": "import coonbench.datasets.correction\n",
-        "coonbench/state_planted.py": "import evals.correction\n",
+        "coonbench/report/_planted.py": "import coonbench.evals.correction\n",
     }
     for rel, text in plants.items():
         (tmp_path / rel).write_text(text)
     broken = lint_imports(tmp_path)
     out = broken.stdout
     assert broken.returncode != 0, out
-    assert "scorers is not allowed to import solvers" in out
+    assert "coonbench.scorers is not allowed to import coonbench.solvers" in out
     assert "coonbench.formats is not allowed to import coonbench.datasets" in out
-    assert "coonbench is not allowed to import evals" in out and "coonbench.state_planted -> evals" in out
+    assert "coonbench.report is not allowed to import coonbench.evals" in out
+    assert "coonbench.report._planted -> coonbench.evals.correction" in out

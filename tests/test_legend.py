@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.conditions import Condition, parse_condition
+from coonbench.tasks.conditions import Condition, parse_condition
 from coonbench.dart.equivalence import ast_diff
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon import decode, encode
@@ -18,12 +18,12 @@ from coonbench.formats.coon.encoder import _join as join_coon
 from coonbench.formats.coon.legend import document_and_legend, economise, legend, usage
 from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon.tables import LABELS, TYPES, WIDGETS
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 from coonbench.tokens import count_tokens
-from evals.comprehension import comprehension
-from evals.generation import generation
-from evals.modification import modification
-from solvers.gold import gold
+from coonbench.evals.comprehension import comprehension
+from coonbench.evals.generation import generation
+from coonbench.evals.modification import modification
+from coonbench.solvers.gold import gold
 
 CORPUS = sorted((REPO_ROOT / "data" / "dart").rglob("*.dart"))
 DEV_SET = REPO_ROOT.parent / "shared" / "reference" / "dart-real"

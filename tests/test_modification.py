@@ -17,8 +17,8 @@ from coonbench.datasets.modification import (
     build_modification_tasks,
     modification_dataset,
 )
-from evals.modification import modification
-from solvers.gold import gold
+from coonbench.evals.modification import modification
+from coonbench.solvers.gold import gold
 from tests.conftest import code_formats
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from coonbench import _native
-from coonbench.paths import REPO_ROOT, SHARED_DIR
+from coonbench.resources import REPO_ROOT, SHARED_DIR
 
 REAL = SHARED_DIR / "reference" / "dart-real"
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from coonbench.normalize import ANSWER_TYPES, NormalizeOptions, answers_match, normalize
-from coonbench.paths import SHARED_DIR
+from coonbench.answers.normalize import ANSWER_TYPES, NormalizeOptions, answers_match, normalize
+from coonbench.resources import SHARED_DIR
 
 TOON_QUESTIONS = SHARED_DIR / "reference" / "toon" / "generated" / "questions.json"
 

@@ -21,7 +21,7 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from coonbench.formats import FormatError, get_format
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 
 PLUGIN = REPO_ROOT / "examples" / "coonbench-plugin-example"
 CODE_FORMAT, DATA_FORMAT = "example-reversed-dart", "example-sorted-json"

@@ -13,13 +13,13 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, get_model
 
 from coonbench.cli import main
-from evals.comprehension import comprehension
-from evals.correction import correction
-from evals.generation import generation
-from evals.modification import modification
-from evals.retrieval import retrieval
-from evals.structure import structure
-from solvers.gold import gold
+from coonbench.evals.comprehension import comprehension
+from coonbench.evals.correction import correction
+from coonbench.evals.generation import generation
+from coonbench.evals.modification import modification
+from coonbench.evals.retrieval import retrieval
+from coonbench.evals.structure import structure
+from coonbench.solvers.gold import gold
 
 pytestmark = pytest.mark.slow  # six real Inspect runs and a report: tens of seconds on a busy machine
 

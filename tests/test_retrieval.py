@@ -20,8 +20,8 @@ from coonbench.datasets.retrieval import (
     retrieval_samples,
 )
 from coonbench.formats import FormatError, get_format
-from evals.retrieval import retrieval
-from solvers.gold import gold
+from coonbench.evals.retrieval import retrieval
+from coonbench.solvers.gold import gold
 
 ALL_FORMATS = "json,json-compact,toon,tealeaf,tealeaf-compact,yaml,xml,csv"
 

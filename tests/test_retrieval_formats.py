@@ -15,8 +15,8 @@ from coonbench.datasets.retrieval.common import QUESTIONS_FILE
 from coonbench.formats import FormatError, list_formats
 from coonbench.formats import base as format_base
 from coonbench.formats.base import Format
-from evals.retrieval import retrieval
-from solvers.gold import gold
+from coonbench.evals.retrieval import retrieval
+from coonbench.solvers.gold import gold
 
 
 class _FlatOnly(Format):
@@ -91,7 +91,7 @@ def test_eval_metadata_records_skips(plugin: str, tmp_path) -> None:  # noqa: AN
 def test_relative_paths_resolve_from_the_shell_directory(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     """inspect eval runs the task from evals/, so '-T suite=../shared/…' typed at the repo root must still work."""
     from coonbench.datasets.retrieval.common import user_path
-    from coonbench.paths import REPO_ROOT
+    from coonbench.resources import REPO_ROOT
 
     (tmp_path / "q.jsonl").write_text("")
     monkeypatch.chdir(REPO_ROOT / "evals")

@@ -11,8 +11,8 @@ from inspect_ai import eval as inspect_eval
 
 from coonbench.datasets.hf import COMPREHENSION_FILE, CORPUS_DIR, hf_retrieval_samples, save_hf, to_hf
 from coonbench.datasets.retrieval import QUESTIONS_FILE, retrieval_samples
-from evals.retrieval import retrieval
-from solvers.gold import gold
+from coonbench.evals.retrieval import retrieval
+from coonbench.solvers.gold import gold
 
 
 @pytest.fixture(autouse=True)

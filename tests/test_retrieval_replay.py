@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from coonbench.normalize import answers_match
-from coonbench.paths import REPO_ROOT
+from coonbench.answers.normalize import answers_match
+from coonbench.resources import REPO_ROOT
 from tests.conftest import reference_path
 
 MIN_AGREEMENT = 5310

@@ -12,9 +12,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageUser, ModelOutput, get_model
 
 from coonbench.formats import get_format
-from coonbench.state import RetryState
-from scorers.code import SCORE_KEYS, code_check
-from solvers.retry import check_answer, retry_generate
+from coonbench.tasks.state import RetryState
+from coonbench.scorers.code import SCORE_KEYS, code_check
+from coonbench.solvers.retry import check_answer, retry_generate
 from tests.conftest import code_formats
 
 PROGRAM = """import 'package:flutter/material.dart';
@@ -134,7 +134,7 @@ def test_check_answer_positions() -> None:
 
 def test_unfenced_coon_and_dart_replies_are_extracted() -> None:
     """Small models often answer without a fence: the code is still found, the prose before it dropped."""
-    from coonbench.extract import extract_code
+    from coonbench.answers.extract import extract_code
 
     assert extract_code("Here you go:\n#m class A extends SL{#K #B T('x');}}", "coon") == (
         "#m class A extends SL{#K #B T('x');}}"
@@ -150,7 +150,7 @@ def test_echoed_dart_is_not_a_coon_answer() -> None:
     """Dart→COON: replying with the Dart source itself (COON's decoder accepts most Dart) is not a translation."""
     from coonbench.datasets.corpus import load_corpus
     from coonbench.formats import get_format
-    from solvers.retry import PARSE_ERROR, check_answer
+    from coonbench.solvers.retry import PARSE_ERROR, check_answer
 
     source = load_corpus(["simple"])[0].source
     echoed = check_answer(f"```coon\n{source}\n```", "coon")

@@ -207,7 +207,7 @@ def test_without_isolation_the_task_refuses_with_one_line(monkeypatch: pytest.Mo
 
 
 def test_correction_log_records_the_sandbox() -> None:
-    from evals.correction import correction
+    from coonbench.evals.correction import correction
 
     meta = correction(target="python", limit=1).metadata[SANDBOX_METADATA_KEY]
     assert meta["kind"] in ("local", "docker")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 from tests.documented import commands_in
 
 EVALS = sorted(p.stem for p in (REPO_ROOT / "evals").glob("*.py") if p.stem != "__init__")

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 from coonbench.providers.serve import DEFAULT_SERVICE, env_names
 
 SCALE = REPO_ROOT / "docs" / "scale.md"

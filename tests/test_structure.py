@@ -22,9 +22,9 @@ from coonbench.datasets.structure import (
 )
 from coonbench.formats import get_format
 from coonbench.formats.coon import TABLES
-from coonbench.normalize import answers_match
-from evals.structure import structure
-from solvers.gold import gold
+from coonbench.answers.normalize import answers_match
+from coonbench.evals.structure import structure
+from coonbench.solvers.gold import gold
 
 FENCE = re.compile(r"```coon\n(.*)\n```", re.DOTALL)
 SPANS = re.compile(r"(`+) ?(.*?) ?\1")

@@ -18,8 +18,8 @@ from typing import Any, get_args
 
 import pytest
 
-from coonbench.conditions import LABEL_SUFFIX, code_format_names, format_names
-from coonbench.paths import REPO_ROOT
+from coonbench.tasks.conditions import LABEL_SUFFIX, code_format_names, format_names
+from coonbench.resources import REPO_ROOT
 
 INSPECT_TIMEOUT_S = 600
 
@@ -75,7 +75,7 @@ def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
     from coonbench.datasets.correction import SUITES, load_problems
     from coonbench.datasets.user_corpus import USER_BANDS
     from coonbench.execution.isolation import SandboxKind
-    from scorers.judge import JUDGE_MODES
+    from coonbench.scorers.judge import JUDGE_MODES
 
     code = code_format_names()
     return [

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.tealeaf import decode_tealeaf, encode_tealeaf, format_float, singularize
-from coonbench.paths import SHARED_DIR
+from coonbench.resources import SHARED_DIR
 from coonbench.formats._compare import first_difference
 from tests.equality import strict_equal as _strict_equal
 

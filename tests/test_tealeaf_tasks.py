@@ -11,10 +11,10 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, get_model
 
 from coonbench.datasets.retrieval import analysis_samples
-from coonbench.paths import SHARED_DIR
-from coonbench.tealeaf_tasks import TaskFileError, available_tasks, load_task_file
-from evals.retrieval import retrieval
-from scorers.expected_elements import rubric
+from coonbench.resources import SHARED_DIR
+from coonbench.tasks.tealeaf_files import TaskFileError, available_tasks, load_task_file
+from coonbench.evals.retrieval import retrieval
+from coonbench.scorers.expected_elements import rubric
 
 TASKS = SHARED_DIR / "reference" / "tealeaf" / "tasks"
 

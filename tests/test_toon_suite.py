@@ -12,8 +12,8 @@ from inspect_ai import eval as inspect_eval
 
 from coonbench.datasets.retrieval import data_format_names
 from coonbench.datasets.retrieval.suite import SuiteError, load_suite, suite_prompt, suite_samples
-from evals.retrieval import retrieval
-from solvers.gold import gold
+from coonbench.evals.retrieval import retrieval
+from coonbench.solvers.gold import gold
 from tests.conftest import reference_path
 
 

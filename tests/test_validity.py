@@ -36,9 +36,9 @@ def test_code_tasks_meet_goals(task: str, tmp_path: Path) -> None:
 def test_lenient_scorer_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A scorer that accepts everything misses the near-miss and garbage goals, and the CLI exits 1 with the
     failures listed (sample id and both texts)."""
-    from coonbench.normalize import AnswerCheck
+    from coonbench.answers.normalize import AnswerCheck
 
-    monkeypatch.setattr("scorers.answer.check_answer", lambda *a, **k: AnswerCheck(True, True, "accepts anything"))
+    monkeypatch.setattr("coonbench.scorers.answer.check_answer", lambda *a, **k: AnswerCheck(True, True, "accepts anything"))
     code = main(["validate", "structure", "--limit-per-task", "2", "-o", str(tmp_path)])
     assert code == 1
     report = json.loads((tmp_path / "validity.json").read_text())

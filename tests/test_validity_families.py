@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from inspect_ai.dataset import Sample
 
-import coonbench.normalize as normalize_module
+import coonbench.answers.normalize as normalize_module
 import coonbench.validity.families as families
-from coonbench.normalize import NormalizedAnswer, check_answer
+from coonbench.answers.normalize import NormalizedAnswer, check_answer
 from coonbench.validity.families import NEAR_MISS, exact_variants, same_text
 
 SIBLINGS = ["Alice", "alice ", "ALICE", "Bob", "Carol", ""]

@@ -2,7 +2,7 @@
 
 ``python -m coonbench.datasets.comprehension --write`` regenerates ``data/comprehension/questions.v1.jsonl`` from
 ``data/dart/`` (byte-identical on every run; a test checks it). The loader renders every question in every chosen
-format condition (``coonbench.conditions``: any registered code format, ``:noprimer``/``:full`` for the primer);
+format condition (``coonbench.tasks.conditions``: any registered code format, ``:noprimer``/``:full`` for the primer);
 by default ``coon`` (with its primer), ``coon-noprimer``, ``dart`` and ``dart-minified``. ``corpus=DIR`` asks
 questions generated on the spot from any directory of Dart (``coonbench.datasets.user_corpus``).
 """
@@ -18,18 +18,18 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from coonbench.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
+from coonbench.tasks.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
 from coonbench.dart.questions import QUESTION_TYPES, Question, generate_questions
 from coonbench.datasets.corpus import BANDS, CorpusSample, load_corpus
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.paths import DATA_DIR
-from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.resources import DATA_DIR
+from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 DATASET_VERSION = 1
 QUESTIONS_FILE = DATA_DIR / "comprehension" / f"questions.v{DATASET_VERSION}.jsonl"
 SEED = 20261121
 
-# The default comparison (``coon-noprimer`` is the alias of ``coon:noprimer``; see ``coonbench.conditions``).
+# The default comparison (``coon-noprimer`` is the alias of ``coon:noprimer``; see ``coonbench.tasks.conditions``).
 DEFAULT_CONDITIONS = ("coon", "coon:noprimer", "dart", "dart-minified")
 
 USER_PROMPT = """Below is Flutter/Dart code written in {format_label}.

@@ -23,8 +23,8 @@ from coonbench.execution.goth import GOTH_PRIMER
 from coonbench.execution.problem import Problem
 from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
-from coonbench.paths import DATA_DIR
-from coonbench.samples import choose, sample_metadata, split_param
+from coonbench.resources import DATA_DIR
+from coonbench.tasks.samples import choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
 PROBLEMS_DIR = DATA_DIR / "correction"

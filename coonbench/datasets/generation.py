@@ -40,15 +40,15 @@ from coonbench.dart.requirements import (
     parse_requirements,
     widget_text,
 )
-from coonbench.conditions import LABEL_SUFFIX, Condition, Skip, parse_conditions, refusal
-from coonbench.criteria import sample_criteria
+from coonbench.tasks.conditions import LABEL_SUFFIX, Condition, Skip, parse_conditions, refusal
+from coonbench.judging.criteria import sample_criteria
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tokens import count_tokens
 from coonbench.dart.query import node_text
 from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.formats import FormatError, get_format
-from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
 HOLE = "⟨HOLE⟩"
@@ -477,7 +477,7 @@ def generation_samples(
     corpus: str | None = None,
     primer_variant: str = "short",
 ) -> tuple[list[Sample], list[Skip]]:
-    """Samples of every task in every condition (``coonbench.conditions``; lossy formats are refused, since the
+    """Samples of every task in every condition (``coonbench.tasks.conditions``; lossy formats are refused, since the
     answer is decoded), and the files a condition could not carry, with the reason."""
     conditions = parse_conditions(formats, ("coon",), need_decode=True, param="format")
     files, skips = select_corpus(corpus, split_param(bands))

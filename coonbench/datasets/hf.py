@@ -26,8 +26,8 @@ from coonbench.datasets.retrieval.conditions import parse_conditions
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.load import build_prompt, read_questions
 from coonbench.formats import FormatError, get_format
-from coonbench.paths import DATA_DIR
-from coonbench.samples import sample_metadata
+from coonbench.resources import DATA_DIR
+from coonbench.tasks.samples import sample_metadata
 
 HfName = Literal["dart-corpus", "comprehension", "retrieval"]
 HF_NAMES: tuple[str, ...] = ("dart-corpus", "comprehension", "retrieval")

@@ -15,7 +15,7 @@ source as byte-range replacements, which gives the expected program (the gold). 
   ``null-safety`` (a non-nullable field stripped of its initialiser).
 
 The answer is expected in the format of the input (``input_format``: any lossless registered code format, as a
-condition of ``coonbench.conditions``; ``corpus=DIR`` derives the tasks from a user's Dart directory). Edits other than the
+condition of ``coonbench.tasks.conditions``; ``corpus=DIR`` derives the tasks from a user's Dart directory). Edits other than the
 refactor are scored by AST equivalence with the gold after ``normalise_program`` (docs/normalisation.md).
 Widgets are named in instructions only by descriptions that match exactly one widget of their class.
 """
@@ -49,10 +49,10 @@ from coonbench.datasets.generation import (
     simple_value,
     stable_pick,
 )
-from coonbench.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
+from coonbench.tasks.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens
 
 MODIFICATION_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget", "refactor", "fix-bug")

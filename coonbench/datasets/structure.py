@@ -35,7 +35,7 @@ from coonbench.dart.query import iter_nodes, node_text
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon import HEADER_PREFIX, TABLES, VERSION, macro_table, prefix_meanings
-from coonbench.samples import choose, sample_metadata
+from coonbench.tasks.samples import choose, sample_metadata
 
 SEED = 20261122
 CATEGORY = "structure"

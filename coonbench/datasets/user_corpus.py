@@ -17,11 +17,11 @@ import os
 import re
 from pathlib import Path
 
-from coonbench.conditions import Skip
+from coonbench.tasks.conditions import Skip
 from coonbench.dart.parse import DartParseError
 from coonbench.datasets.corpus import CorpusSample, measure
-from coonbench.paths import REPO_ROOT
-from coonbench.samples import TaskArgumentError, choose
+from coonbench.resources import REPO_ROOT
+from coonbench.tasks.samples import TaskArgumentError, choose
 
 MAX_FILE_BYTES = 100_000  # larger files take seconds per codec pass; the reference set leaves them out too
 GCI_BANDS: tuple[tuple[float, str], ...] = ((0.3, "gci-low"), (0.45, "gci-mid"), (float("inf"), "gci-high"))

@@ -10,7 +10,7 @@ from typing import Any
 
 from coonbench.execution.base import AttemptResult, Executor, Outcome
 from coonbench.execution.problem import Problem
-from coonbench.extract import extract_code
+from coonbench.answers.extract import extract_code
 
 DEFAULT_CASE_TIMEOUT = 2.0
 

@@ -24,7 +24,7 @@ from inspect_ai.util import SandboxEnvironmentSpec
 from pydantic import BaseModel, ConfigDict, Field
 
 from coonbench.execution import cgroups, jail
-from coonbench.samples import choose
+from coonbench.tasks.samples import choose
 
 LOCAL_SANDBOX = "coonbench-local"
 SANDBOX_METADATA_KEY = "sandbox"  # Task metadata key: {"kind", "gated", "enforced"} (see sandbox_metadata)

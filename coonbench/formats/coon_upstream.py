@@ -10,7 +10,7 @@ What the package does, measured on these machines (``docs/plugins.md``, ``/work/
   ``'Hello,Flutter!'``), drops ``return`` and turns ``()`` into ``{}``; so coonbench uses it only where a model
   reads it (comprehension), never where an answer in it must be decoded (generation, modification refuse it);
 - its ``decompress_coon`` corrupts identifiers (``Welcome`` → ``Widgetelcome``): ``decode`` is offered so that the
-  comprehension task can say per sample (``coonbench.conditions.lossy_roundtrip``) whether the published round trip survives (it nearly never does);
+  comprehension task can say per sample (``coonbench.tasks.conditions.lossy_roundtrip``) whether the published round trip survives (it nearly never does);
 - it reads its abbreviation tables from a ``spec/`` folder of the COON repository, which the wheel does not ship.
   It is looked up in ``$COONBENCH_COON_SPEC`` (the ``spec`` folder itself), else ``../shared/reference/coon/spec``;
   without it every source is refused, saying so.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from coonbench.formats.base import Format, FormatError, register
-from coonbench.paths import SHARED_DIR
+from coonbench.resources import SHARED_DIR
 
 NAME = "coon-upstream"
 SPEC_ENV = "COONBENCH_COON_SPEC"

@@ -42,8 +42,8 @@ def _price_of(model: str, prices: dict[str, dict[str, float]]) -> dict[str, floa
 @functools.lru_cache(maxsize=64)
 def _plugin_primer_tokens(fmt: str) -> float:
     """Tokens (o200k) of the primer a format label shows (``coon``, ``coon-fullprimer``, ``coon:full``…), read
-    from the format plug-in through ``coonbench.conditions``; NaN for a label no plug-in has."""
-    from coonbench.conditions import parse_condition
+    from the format plug-in through ``coonbench.tasks.conditions``; NaN for a label no plug-in has."""
+    from coonbench.tasks.conditions import parse_condition
     from coonbench.tokens import count_tokens
 
     try:

@@ -209,7 +209,7 @@ def _pct(value: float) -> str:
 
 
 def judge_section(cat: str, frame: pd.DataFrame) -> Section:
-    from coonbench.agreement import interval_alpha
+    from coonbench.judging.agreement import interval_alpha
 
     sec = Section(id=f"{cat}_judge", title=f"{cat.capitalize()}: LLM judge")
     cols = sorted(c for c in frame.columns if c.startswith("judge:") and c.endswith(":combined") and has(frame, c))

@@ -18,9 +18,9 @@ from inspect_ai.dataset import Sample
 
 from coonbench.dart.parse import parse_dart
 from coonbench.dart.query import iter_nodes, node_text
-from coonbench.extract import extract_code
+from coonbench.answers.extract import extract_code
 from coonbench.formats import get_format
-from coonbench.normalize import normalize, stringify_expected
+from coonbench.answers.normalize import normalize, stringify_expected
 from coonbench.validity.mutants import MUTANTS
 
 EQUIVALENT, NEAR_MISS, GARBAGE = "equivalent", "near_miss", "garbage"

@@ -27,7 +27,7 @@ from inspect_ai.model import Model, ModelOutput
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from coonbench.criteria import sample_criteria
+from coonbench.judging.criteria import sample_criteria
 
 MODES = ("weighted", "graded")
 CATEGORIES = ("modification", "nl-to-coon", "retrieval")
@@ -152,10 +152,10 @@ def _passes(score: Any) -> bool:
 
 def _deterministic(category: str) -> Scorer:
     if category == "retrieval":
-        from scorers.answer import answer_match
+        from coonbench.scorers.answer import answer_match
 
         return answer_match()
-    from scorers.code import code_check
+    from coonbench.scorers.code import code_check
 
     return code_check()
 
@@ -213,7 +213,7 @@ def label_accuracy(
 ) -> tuple[float | None, float | None, tuple[float, float] | None]:
     """Accuracy, Cohen's κ and its 95% CI (statsmodels) of binary verdicts against known labels.
 
-    Named apart from ``coonbench.agreement``, which measures agreement between judges (no ground truth).
+    Named apart from ``coonbench.judging.agreement``, which measures agreement between judges (no ground truth).
 
     κ is 0 for a constant judge (it agrees only by chance) and undefined (None) when the labels and the verdicts
     are the same constant.
@@ -271,7 +271,7 @@ def validate_judges(
     """
     if limit < 1:
         raise ValueError("validate_judges: limit must be >= 1")
-    from scorers.judge import judge
+    from coonbench.scorers.judge import judge
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -140,12 +140,12 @@ def gold_reply(state: TaskState) -> str:
     return str(state.metadata["gold"])
 
 
-@solver(name="coonbench/memoriser")
+@solver(name="memoriser")
 def memoriser(protocol: Solver | None = None, reply: Callable[[TaskState], str] = memoriser_reply) -> Solver:
     """The task's own retry protocol (default: the correction task's solver), each turn answered by ``reply``
     (the lookup-table memoriser; ``gold_reply`` for the control) instead of a model."""
     if protocol is None:
-        from evals.correction import correction
+        from coonbench.evals.correction import correction
 
         protocol = correction().solver
 
@@ -177,7 +177,7 @@ class MemorisationResult:
 
 
 def _correct(target: str, reply: Callable[[TaskState], str], limit: int | None) -> tuple[int, float]:
-    from evals.correction import correction
+    from coonbench.evals.correction import correction
 
     suite = "humaneval" if target == "humaneval" else "coonbench"
     task = correction(target="python" if suite == "humaneval" else target, suite=suite, sandbox="local", limit=limit)

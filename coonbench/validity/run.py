@@ -44,27 +44,27 @@ EXACT_TASKS = ("comprehension", "structure", "retrieval")
 def _task(name: str) -> Task:
     """The task as users run it (modification with both answer formats; correction on the local sandbox)."""
     if name == "comprehension":
-        from evals.comprehension import comprehension
+        from coonbench.evals.comprehension import comprehension
 
         return comprehension()
     if name == "structure":
-        from evals.structure import structure
+        from coonbench.evals.structure import structure
 
         return structure()
     if name == "generation":
-        from evals.generation import generation
+        from coonbench.evals.generation import generation
 
         return generation()
     if name == "modification":
-        from evals.modification import modification
+        from coonbench.evals.modification import modification
 
         return modification(input_format="coon,dart")
     if name == "retrieval":
-        from evals.retrieval import retrieval
+        from coonbench.evals.retrieval import retrieval
 
         return retrieval()
     if name == "correction":
-        from evals.correction import correction
+        from coonbench.evals.correction import correction
 
         return correction(sandbox="local")
     raise ValueError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
@@ -108,7 +108,7 @@ def variants_for(name: str, sample: Sample, everything: Sequence[Sample]) -> lis
     return out + garbage_variants(sample, gold, exact=name in EXACT_TASKS)
 
 
-@solver(name="coonbench/validity_reply")
+@solver(name="validity_reply")
 def scripted_reply(replies: dict[str, str]) -> Solver:
     """Reply with the synthetic text registered for this sample id (no model call)."""
 

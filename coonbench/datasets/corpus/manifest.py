@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.datasets.corpus.metrics import measure
-from coonbench.paths import DATA_DIR
+from coonbench.resources import DATA_DIR
 
 CORPUS_DIR = DATA_DIR / "dart"
 MANIFEST_NAME = "manifest.json"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from coonbench.datasets.corpus.manifest import corpus_files
-from coonbench.paths import DATA_DIR, SHARED_DIR
+from coonbench.resources import DATA_DIR, SHARED_DIR
 
 REFERENCE_COON = SHARED_DIR / "reference" / "coon"
 _FILE_MARKER = re.compile(r"^=+\nFILE: (?P<path>[^\n]+)\n=+\n", re.MULTILINE)

@@ -12,7 +12,7 @@ from inspect_ai.dataset import Sample
 from coonbench.datasets.retrieval.common import format_label
 from coonbench.datasets.retrieval.conditions import parse_formats
 from coonbench.formats import FormatError, get_format
-from coonbench.samples import sample_metadata
+from coonbench.tasks.samples import sample_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ TEALEAF_HINT_KEYS = {"tealeaf": "tl", "tealeaf-compact": "tl", "json": "json", "
 def _judge_criteria(elements: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Criteria for the swappable LLM judge, derived from the expected elements (None if unavailable)."""
     try:
-        from coonbench.criteria import sample_criteria
+        from coonbench.judging.criteria import sample_criteria
     except ImportError:  # pragma: no cover - the judge module is optional
         return None
     completeness = [f"Verify the answer addresses: {e['description']}" for e in elements]
@@ -38,7 +38,7 @@ def analysis_samples(
     tasks_file: str | Path, formats: str | Sequence[str] | None = None
 ) -> tuple[list[Sample], list[str]]:
     """Every runnable TeaLeaf task rendered in every chosen format, and the rejection messages."""
-    from coonbench.tealeaf_tasks import available_tasks, load_task_file
+    from coonbench.tasks.tealeaf_files import available_tasks, load_task_file
 
     names = parse_formats(formats)
     loaded, rejected = available_tasks(load_task_file(tasks_file))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from coonbench.paths import DATA_DIR, REPO_ROOT, absent_reason
-from coonbench.samples import TaskArgumentError
+from coonbench.resources import DATA_DIR, REPO_ROOT, absent_reason
+from coonbench.tasks.samples import TaskArgumentError
 
 DATASET_VERSION = 1
 RETRIEVAL_DIR = DATA_DIR / "retrieval"

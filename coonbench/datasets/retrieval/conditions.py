@@ -1,6 +1,6 @@
 """Data-format conditions of the retrieval task: ``NAME[:option]`` checked against the registry's data formats.
 
-The code tasks' conditions (``coonbench.conditions``, one parser), for ``kind="data"`` formats:
+The code tasks' conditions (``coonbench.tasks.conditions``, one parser), for ``kind="data"`` formats:
 
 ``NAME``            the format with its short primer (``toon``, ``markdown-kv``, any plug-in's name)
 ``NAME:noprimer``   no primer (the model reads the format cold); ``NAME-noprimer`` is accepted too
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from coonbench.conditions import Condition, ConditionError, format_names, parse_condition
+from coonbench.tasks.conditions import Condition, ConditionError, format_names, parse_condition
 from coonbench.datasets.retrieval.common import DEFAULT_FORMATS
 from coonbench.formats import FormatError
-from coonbench.samples import shown, split_param
+from coonbench.tasks.samples import shown, split_param
 
 DataCondition = Condition
 """A registered data format shown with (or without) its primer: the code tasks' ``Condition``, for data formats."""

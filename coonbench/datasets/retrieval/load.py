@@ -26,7 +26,7 @@ from coonbench.datasets.retrieval.common import (
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.conditions import parse_conditions
 from coonbench.formats import FormatError, get_format
-from coonbench.samples import sample_metadata
+from coonbench.tasks.samples import sample_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
         for name in ("id", "dataset", "question", "answer_type"):
             if not isinstance(rec[name], str):
                 raise QuestionsFileError(f"{source}:{lineno}: field '{name}' must be a string")
-        from coonbench.normalize import ANSWER_TYPES, NormalizeOptions
+        from coonbench.answers.normalize import ANSWER_TYPES, NormalizeOptions
 
         if rec["answer_type"] not in ANSWER_TYPES:
             raise QuestionsFileError(f"{source}:{lineno}: field 'answer_type': unknown type {rec['answer_type']!r} "

@@ -8,7 +8,7 @@ its models, corruption included) and ``formats.json`` (``{format: {name, display
 What is kept exactly: the encoded texts, the primers and fences, the prompt layout of TOON's
 ``benchmarks/src/evaluate.ts`` (which names the format by its id, e.g. "in json-pretty format", and has no yes/no
 line), the ground truths, and the per-question normalisation options (TOON's camelCase keys map onto
-``coonbench.normalize.NormalizeOptions``). A format the suite has no text for in a dataset (TOON's CSV on nested
+``coonbench.answers.normalize.NormalizeOptions``). A format the suite has no text for in a dataset (TOON's CSV on nested
 data) is skipped for it, with the reason recorded.
 
 Our own formats run beside them, computed from the same ``data`` (structural corruptions applied as the dataset's
@@ -31,8 +31,8 @@ from coonbench.datasets.retrieval.common import SUITE_PROMPT
 from coonbench.datasets.retrieval.conditions import DataCondition
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.formats import FormatError, get_format
-from coonbench.normalize import ANSWER_TYPES, NormalizeOptions
-from coonbench.samples import sample_metadata
+from coonbench.answers.normalize import ANSWER_TYPES, NormalizeOptions
+from coonbench.tasks.samples import sample_metadata
 
 CATEGORY = "retrieval"
 OURS_PREFIX = "coonbench-"

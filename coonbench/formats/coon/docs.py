@@ -26,7 +26,7 @@ from coonbench.formats.coon.tables import (
     WIDGETS,
 )
 from coonbench.dart.minify import minify
-from coonbench.paths import REPO_ROOT
+from coonbench.resources import REPO_ROOT
 from coonbench.tokens import count_tokens
 
 DOC = REPO_ROOT / "docs" / "coon.md"

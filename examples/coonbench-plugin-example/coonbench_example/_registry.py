@@ -13,8 +13,8 @@ from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accurac
 from inspect_ai.solver import TaskState, generate
 
 from coonbench.formats import get_format
-from coonbench.samples import sample_metadata
-from solvers.primer import format_primer
+from coonbench.tasks.samples import sample_metadata
+from coonbench.solvers.primer import format_primer
 
 PROMPT = "Here is a record in {fmt}:\n\n```{fence}\n{doc}\n```\n\n{question}\nReply with the value only."
 

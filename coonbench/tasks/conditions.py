@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
-from coonbench.samples import TaskArgumentError, shown, split_param
+from coonbench.tasks.samples import TaskArgumentError, shown, split_param
 from coonbench.tokens import count_tokens
 
 PrimerMode = Literal["none", "short", "full", "legend"]

@@ -12,7 +12,7 @@ from typing import Any
 from inspect_ai.solver import TaskState
 
 from coonbench.dart import DartParseError, parse_dart
-from coonbench.extract import extract_code
+from coonbench.answers.extract import extract_code
 from coonbench.formats import FormatError, get_format
 
 # error kinds

@@ -1,0 +1,2 @@
+"""What the LLM-as-judge scorers need below them: criteria as data (``criteria``) and agreement between judges
+(``agreement``)."""
