@@ -14,6 +14,7 @@ from __future__ import annotations
 import abc
 import json
 import math
+import re
 import secrets
 import uuid
 from functools import lru_cache
@@ -351,6 +352,12 @@ class Executor(abc.ABC):
     label: ClassVar[str]  # human name used in prompts
     fence: ClassVar[str]  # code-fence language the model should use
     extension: ClassVar[str]
+    # how a block of this language defines the entry point: a regular expression with ``{name}`` for its name
+    definition: ClassVar[str | None] = None
+
+    def defines(self, code: str, name: str) -> bool:
+        """Does ``code`` define the function ``name``? (Chooses the graded block among several.)"""
+        return self.definition is not None and re.search(self.definition.format(name=re.escape(name)), code) is not None
 
     def check_available(self) -> None:
         """Raise ExecutorUnavailable when this target cannot run here."""
