@@ -145,7 +145,7 @@ def label_outcome(label: str) -> Outcome:
 def hidden_outcome(counts: dict[str, int]) -> Outcome:
     """The outcome of an attempt whose public tests pass: the error type with the most hidden failures (ties in
     ``ERROR_TYPES`` order). A function of the counts alone, so it tells nothing about which hidden test failed."""
-    per_type = {kind: 0 for kind in ERROR_TYPES}
+    per_type: dict[Outcome, int] = {kind: 0 for kind in ERROR_TYPES}
     for label, n in counts.items():
         per_type[label_outcome(label)] += n
     return max(ERROR_TYPES, key=lambda kind: (per_type[kind], -ERROR_TYPES.index(kind)))

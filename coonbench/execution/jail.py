@@ -52,6 +52,10 @@ SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr")
 DEVICES = ("null", "zero", "random", "urandom")
 EXEC_FAILED = 127
 INODES = 4096  # files and directories in the sample directory
+# /proc entries made read-only, and masked, inside the jail (Docker's and bubblewrap's lists)
+PROC_READONLY = ("sys", "sysrq-trigger", "bus", "fs", "irq")
+PROC_MASKED = ("kcore", "keys", "timer_list", "timer_stats", "sched_debug", "latency_stats", "acpi", "scsi", "asound",
+               "kallsyms", "kmsg")
 TREE_DEPTH = 64  # directories deeper in the sample directory are not copied (recursion and rmtree stay bounded)
 MEMORY_KILLED = 137  # what a SIGKILL looks like: the budget watchdog's verdict
 WATCH_INTERVAL_S = 0.01
@@ -146,6 +150,24 @@ def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None) -> str:
     if owner is not None:
         os.chown(inside, owner, owner)
     return root
+
+
+def harden_proc() -> None:
+    """Inside the chroot, after ``/proc`` is mounted: what Docker and bubblewrap hide or freeze. ``PROC_READONLY``
+    is bound read-only onto itself (``/proc/sys``: a uid 0 without capabilities, as a program is when the caller
+    is the host's root seen through a user namespace, could otherwise open ``kernel/core_pattern`` for writing);
+    ``PROC_MASKED`` files are covered by ``/dev/null`` and directories by an empty read-only tmpfs. An entry this
+    kernel does not have is skipped; a mount that fails is an error (the jail then runs nothing)."""
+    for name in PROC_READONLY:
+        path = "/proc/" + name
+        if os.path.lexists(path):
+            _bind(path, path, writable=False)
+    for name in PROC_MASKED:
+        path = "/proc/" + name
+        if os.path.isdir(path) and not os.path.islink(path):
+            mount("none", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=0,mode=0555")
+        elif os.path.exists(path):
+            mount("/dev/null", path, None, MS_BIND)
 
 
 def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int], depth: int = 0) -> None:
@@ -313,6 +335,7 @@ def _pid1(cfg: dict[str, Any], argv: list[str]) -> None:
             os.chdir("/")
             if "pid" in namespaces:
                 mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+                harden_proc()
             mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
         child = os.fork()
         if child == 0:

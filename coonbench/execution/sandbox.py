@@ -48,20 +48,22 @@ from pydantic import BaseModel
 from coonbench.execution import cgroups
 from coonbench.execution.isolation import (
     LOCAL_SANDBOX,
-    REFUSAL,
     SANDBOX_METADATA_KEY,
     SAFE_PATH,
+    UID_BASE,
+    UID_SPAN,
     IsolationUnavailable,
     LocalSandboxConfig,
     SandboxKind,
     capabilities,
     docker_available,
-    isolated,
     jail_command,
     jail_namespaces,
     memory_mechanism,
     network_isolation_method,
     process_limit_applies,
+    program_would_be_host_root,
+    refusal,
     sandbox_metadata,
 )
 from coonbench.execution.isolation import choose_sandbox as _choose
@@ -71,7 +73,6 @@ __all__ = ["LOCAL_SANDBOX", "SANDBOX_METADATA_KEY", "IsolationUnavailable", "Loc
            "choose_sandbox", "docker_available", "network_isolation_method", "processes_of", "sandbox_metadata", "sweep_uid"]
 
 COMPOSE_FILE = Path(__file__).resolve().parents[2] / "docker" / "correction" / "compose.yaml"
-UID_BASE, UID_SPAN = 2_000_000, 1 << 30  # dedicated uids: no account, no files outside the sample directory
 OUTPUT_LIMIT = 1024 * 1024  # bytes kept per stream (the tail)
 OUTPUT_CAP = 10 * 1024 * 1024  # bytes per stream after which the command is killed (as Inspect's docker does)
 JAIL_FAILED = 127
@@ -231,7 +232,8 @@ class LocalLimitedSandbox(SandboxEnvironment):
     def __init__(self, config: LocalSandboxConfig) -> None:
         super().__init__()
         self.config = config
-        self.drop = config.drop_privileges and os.geteuid() == 0
+        # root's path: a dedicated uid; where our user namespace maps none (unsafe-local only) the program keeps ours
+        self.drop = config.drop_privileges and os.geteuid() == 0 and not program_would_be_host_root()
         self.uid: int | None = UID_BASE + secrets.randbelow(UID_SPAN) if self.drop else None
         self.directory = tempfile.mkdtemp(prefix="coonbench-sbx-")
         # removed at sample cleanup, or when this object goes away without one (or at exit): never left in /tmp
@@ -258,8 +260,9 @@ class LocalLimitedSandbox(SandboxEnvironment):
     ) -> dict[str, SandboxEnvironment]:
         """A fresh environment per sample; refused where nothing isolates it, unless the config is ``unsafe``."""
         cfg = config if isinstance(config, LocalSandboxConfig) else LocalSandboxConfig()
-        if not cfg.unsafe and not isolated():
-            raise IsolationUnavailable(REFUSAL)
+        reason = None if cfg.unsafe else refusal()
+        if reason is not None:
+            raise IsolationUnavailable(reason)
         return {"default": cls(cfg)}
 
     @classmethod
