@@ -27,6 +27,7 @@ import resource
 import shutil
 import signal
 import stat
+import struct
 import sys
 import time
 from typing import Any
@@ -59,6 +60,7 @@ PROC_MASKED = ("kcore", "keys", "timer_list", "timer_stats", "sched_debug", "lat
 TREE_DEPTH = 64  # directories deeper in the sample directory are not copied (recursion and rmtree stay bounded)
 MEMORY_KILLED = 137  # what a SIGKILL looks like: the budget watchdog's verdict
 WATCH_INTERVAL_S = 0.01
+NOFILE = 256  # open files per process: with 64 processes, what pipes and sockets can buffer stays bounded
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 BOOTSTRAP = (
@@ -236,6 +238,53 @@ def _remove(dir_fd: int, name: str) -> None:
         os.unlink(name, dir_fd=dir_fd)
 
 
+# seccomp: memory the per-process limits and the memory watchdog cannot see is refused (EPERM) rather than
+# counted: memfd (shmem held by a file descriptor alone), SysV shared memory and message queues (held by the IPC
+# namespace, by no process). Per architecture (AUDIT_ARCH value -> syscall numbers); x86_64's x32 calls are
+# refused altogether. Elsewhere no filter is installed (``SECCOMP_ARCHES`` says where one is).
+SECCOMP_ARCHES = {
+    0xC000003E: {"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "msgget": 68},  # x86_64
+    0xC00000B7: {"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186},  # aarch64
+}
+X32_BIT = 0x40000000
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, EPERM = 22, 2, 0x7FFF0000, 0x00050000, 1
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def seccomp_program(arch: int, denied: list[int]) -> bytes:
+    """A classic-BPF seccomp filter: on ``arch``, the ``denied`` syscalls (and x32 ones) fail with EPERM;
+    everything else, and any other architecture, is allowed."""
+    def ins(code: int, jt: int, jf: int, k: int) -> bytes:
+        return struct.pack("HBBI", code, jt, jf, k)
+
+    n = len(denied)
+    prog = [ins(BPF_LD_W_ABS, 0, 0, 4), ins(BPF_JEQ_K, 1, 0, arch), ins(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+            ins(BPF_LD_W_ABS, 0, 0, 0), ins(BPF_JGE_K, n + 1, 0, X32_BIT)]
+    prog += [ins(BPF_JEQ_K, n - i, 0, nr) for i, nr in enumerate(denied)]
+    prog += [ins(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), ins(BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM)]
+    return b"".join(prog)
+
+
+def _arch() -> int | None:
+    return {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(os.uname().machine)
+
+
+def refuse_hidden_memory() -> None:
+    """Install the seccomp filter (after ``no_new_privs``; it survives ``execve`` and is inherited)."""
+    arch = _arch()
+    if arch is None:
+        return
+    program = seccomp_program(arch, sorted(SECCOMP_ARCHES[arch].values()))
+    buf = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
+    _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog),
+                       0, 0), "seccomp")
+
+
 def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
     """In the command's process: limits, identity, then exec (never returns)."""
     try:
@@ -246,6 +295,7 @@ def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
         fsize = int(cfg["file_size_mb"]) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))  # bounds pipe and socket buffers held
         if cfg.get("nproc"):
             nproc = int(cfg["nproc"])
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
@@ -255,6 +305,7 @@ def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
             os.setgid(uid)
             os.setuid(uid)
         prctl(PR_SET_NO_NEW_PRIVS, 1)
+        refuse_hidden_memory()
         os.chdir(cfg["workdir"])
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         os.execve(argv[0], argv, cfg["env"])
@@ -270,15 +321,17 @@ def _status_code(status: int) -> int:
 
 
 def resident_bytes() -> int:
-    """Anonymous resident memory (``statm`` resident − shared) of every process in this PID namespace but
-    ourselves (PID 1), from its ``/proc``. A page shared after ``fork`` counts once per process: conservative."""
+    """Resident anonymous and shared-memory pages (``RssAnon`` + ``RssShmem``: ``MAP_SHARED|MAP_ANONYMOUS`` and
+    mapped tmpfs files too, not the libraries' file pages) of every process in this PID namespace but ourselves
+    (PID 1), from its ``/proc``. A page shared between processes counts once per process: conservative."""
     total = 0
     for entry in os.listdir("/proc"):
         if entry.isdigit() and entry != "1":
             try:
-                with open(f"/proc/{entry}/statm", "rb") as fh:
-                    fields = fh.read().split()
-                total += (int(fields[1]) - int(fields[2])) * PAGE
+                with open(f"/proc/{entry}/status", "rb") as fh:
+                    for line in fh:
+                        if line.startswith((b"RssAnon:", b"RssShmem:")):
+                            total += int(line.split()[1]) * 1024
             except (OSError, IndexError, ValueError):
                 continue
     return total
