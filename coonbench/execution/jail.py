@@ -9,8 +9,10 @@ and forks. As root these are plain namespaces and the command runs as the sample
 user they are created inside a fresh user namespace that maps only the caller's own uid and gid, and the command
 runs as that uid without capabilities (``execve`` of a non-root uid drops them). The child is PID 1 of a fresh PID
 namespace: it builds an empty root view (read-only ``/usr`` and the libraries, ``/dev/null`` and friends, an empty
-``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots and
-forks the command with rlimits and ``no_new_privs``. While the command runs, PID 1 optionally polls the
+``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots, mounts
+its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked (``harden_proc``), and forks
+the command with rlimits, ``no_new_privs`` and a seccomp filter that refuses memory no process would hold
+(memfd, SysV shared memory and message queues). While the command runs, PID 1 optionally polls the
 namespace's anonymous resident memory every 10 ms and kills everything past the sample's budget (where no cgroup
 is available). When the
 command ends PID 1 kills every process left in the namespace (``setsid`` daemons included), copies the sample
@@ -269,13 +271,14 @@ def seccomp_program(arch: int, denied: list[int]) -> bytes:
     return b"".join(prog)
 
 
-def _arch() -> int | None:
+def arch_code() -> int | None:
+    """This machine's AUDIT_ARCH value where ``SECCOMP_ARCHES`` knows it, else None."""
     return {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(os.uname().machine)
 
 
 def refuse_hidden_memory() -> None:
     """Install the seccomp filter (after ``no_new_privs``; it survives ``execve`` and is inherited)."""
-    arch = _arch()
+    arch = arch_code()
     if arch is None:
         return
     program = seccomp_program(arch, sorted(SECCOMP_ARCHES[arch].values()))
