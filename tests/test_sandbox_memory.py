@@ -12,20 +12,12 @@ report says which).
 
 from __future__ import annotations
 
-import asyncio
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
 import pytest
 
-from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
+from coonbench.execution.sandbox import LocalSandboxConfig, capabilities
+from tests.sandboxed import can_become_a_user, pytest_as_ordinary_user, run_program
 
 CAPS = capabilities()
-REPO = Path(__file__).resolve().parents[1]
 MIB = 1024 * 1024
 needs_isolation = pytest.mark.skipif(CAPS["isolation"] != "full", reason=f"isolation here: {CAPS['isolation']}")
 
@@ -35,23 +27,41 @@ MIB = 1024 * 1024
 held = 0
 def report(how):
     print("HELD", held, how, flush=True)
+def fork_children(n, work):
+    # n children each run work(w), then hold what they made; w: a pipe to the parent (its read end returned)
+    r, w = os.pipe()
+    kids = []
+    for _ in range(n):
+        pid = os.fork()
+        if pid == 0:
+            work(w)
+            time.sleep(60)
+            os._exit(0)
+        kids.append(pid)
+    os.close(w)
+    return r, kids
 """
+SIXTEEN_MIB_PIECES = """
+fds = []
+try:
+    for i in range(192):
+        {make}
+        held += 16 * MIB
+except OSError as exc:
+    report(f"refused: {{exc}}")
+time.sleep(2)
+report("done")
+"""  # 192 pieces of 16 MiB (each within RLIMIT_FSIZE): 3 GiB
 ATTACKS = {
     # four processes of 800 MiB of shared anonymous memory, each within its own 1 GiB address space
     "shared-anonymous": HEADER + """
-r, w = os.pipe()
-kids = []
-for _ in range(4):
-    pid = os.fork()
-    if pid == 0:
-        m = mmap.mmap(-1, 800 * MIB, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
-        for i in range(0, len(m), 4096):
-            m[i] = 1
-        os.write(w, b"+")  # all 800 MiB touched
-        time.sleep(60)
-        os._exit(0)
-    kids.append(pid)
-os.close(w)
+def touch(w):
+    global block
+    block = mmap.mmap(-1, 800 * MIB, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    os.write(w, b"+")  # all 800 MiB touched
+r, kids = fork_children(4, touch)
 import select
 done, dead, end = b"", set(), time.monotonic() + 60
 while len(done) + len(dead) < len(kids) and time.monotonic() < end:  # each child touched its memory, or died
@@ -63,30 +73,9 @@ dead |= {p for p in kids if p not in dead and os.waitpid(p, os.WNOHANG) != (0, 0
 held = 800 * MIB * min(len(kids) - len(dead), len(done))
 report("shared anonymous")
 """,
-    "memfd": HEADER + """
-fds = []
-try:
-    for i in range(192):
-        fd = os.memfd_create(f"m{i}")
-        os.posix_fallocate(fd, 0, 16 * MIB)
-        fds.append(fd)
-        held += 16 * MIB
-except OSError as exc:
-    report(f"refused: {exc}")
-time.sleep(2)
-report("memfd")
-""",
-    "dev-shm": HEADER + """
-try:
-    for i in range(192):
-        with open(f"/dev/shm/f{i}", "wb") as fh:
-            fh.write(b"x" * 16 * MIB)
-        held += 16 * MIB
-except OSError as exc:
-    report(f"refused: {exc}")
-time.sleep(2)
-report("/dev/shm")
-""",
+    "memfd": HEADER + SIXTEEN_MIB_PIECES.format(
+        make='fds.append(os.memfd_create(f"m{i}"))\n        os.posix_fallocate(fds[-1], 0, 16 * MIB)'),
+    "dev-shm": HEADER + SIXTEEN_MIB_PIECES.format(make='open(f"/dev/shm/f{i}", "wb").write(b"x" * 16 * MIB)'),
     "sysv-shm": HEADER + """
 libc.shmat.restype = ctypes.c_void_p
 for i in range(192):
@@ -120,33 +109,27 @@ report("tmpfs files")
     # sixteen processes fill pipes of 1 MiB until the kernel refuses (per-user pipe quota, open-file limit)
     "pipes": HEADER + """
 import fcntl
-r, w = os.pipe()
-kids = []
-for _ in range(16):
-    pid = os.fork()
-    if pid == 0:
-        mine, pipes = 0, []
-        try:
-            while mine < 256 * MIB:
-                a, b = os.pipe()
-                pipes.append((a, b))
-                try:
-                    fcntl.fcntl(b, fcntl.F_SETPIPE_SZ, MIB)
-                except OSError:
-                    pass
-                os.set_blocking(b, False)
-                try:
-                    while True:
-                        mine += os.write(b, b"x" * 65536)
-                except BlockingIOError:
-                    pass
-        except OSError:
-            pass
-        os.write(w, f"{mine}\\n".encode())
-        time.sleep(30)
-        os._exit(0)
-    kids.append(pid)
-os.close(w)
+def fill(w):
+    global pipes
+    mine, pipes = 0, []
+    try:
+        while mine < 256 * MIB:
+            a, b = os.pipe()
+            pipes.append((a, b))
+            try:
+                fcntl.fcntl(b, fcntl.F_SETPIPE_SZ, MIB)
+            except OSError:
+                pass
+            os.set_blocking(b, False)
+            try:
+                while True:
+                    mine += os.write(b, b"x" * 65536)
+            except BlockingIOError:
+                pass
+    except OSError:
+        pass
+    os.write(w, f"{mine}\\n".encode())
+r, kids = fork_children(16, fill)
 data = b""
 while data.count(b"\\n") < len(kids) and (chunk := os.read(r, 4096)):
     data += chunk
@@ -158,12 +141,7 @@ report("pipes")
 
 def run_attack(name: str) -> tuple[int, list[int], str]:
     """(return code, the HELD values printed, output) of one attack in a fresh sample."""
-    box = LocalLimitedSandbox(LocalSandboxConfig())
-    try:
-        asyncio.run(box.write_file("attack.py", ATTACKS[name]))
-        result = asyncio.run(box.exec(["python3", "-I", "attack.py"], timeout=90))
-    finally:
-        box.close()
+    result = run_program(ATTACKS[name], timeout=90)
     held = [int(line.split()[1]) for line in result.stdout.splitlines() if line.startswith("HELD ")]
     return result.returncode, held, result.stdout + result.stderr[-500:]
 
@@ -182,26 +160,10 @@ def test_memory_by_any_means_stays_within_the_sample_budget(name: str) -> None:
         assert held[-1] == 0 and "refused" in output, output
 
 
-AS_USER = REPO / ".ci" / "as-ordinary-user"
-
-
-def _can_become_a_user() -> bool:
-    if os.geteuid() != 0 or not all(shutil.which(t) for t in ("unshare", "setpriv")):
-        return False
-    return subprocess.run([str(AS_USER), "true"], capture_output=True).returncode == 0
-
-
-@pytest.mark.skipif(not _can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
+@pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_memory_attacks_hold_as_an_ordinary_user() -> None:
     """The same attacks as uid 65534: no cgroup, the jail's watchdog and the seccomp filter hold the budget."""
-    base = tempfile.mkdtemp(prefix="coonbench-user-tests-")
-    os.chown(base, 65534, 65534)
-    cmd = [str(AS_USER), sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", f"--basetemp={base}/t",
-           "-k", "any_means", "tests/test_sandbox_memory.py"]
-    try:
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+    proc = pytest_as_ordinary_user("-k", "any_means", "tests/test_sandbox_memory.py")
     out = proc.stdout.strip()
     assert proc.returncode == 0, out[-4000:] + proc.stderr[-2000:]
     assert f"{len(ATTACKS)} passed" in out.splitlines()[-1], out

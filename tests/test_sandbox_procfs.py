@@ -11,7 +11,6 @@ as root, as uid 65534 through ``.ci/run``, and from the mapped namespace with ``
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
@@ -23,7 +22,8 @@ import pytest
 
 from coonbench.execution.isolation import HOST_ROOT_REFUSAL
 from coonbench.execution.jail import PROC_MASKED, PROC_READONLY
-from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
+from coonbench.execution.sandbox import LocalSandboxConfig, capabilities
+from tests.sandboxed import run_program
 
 REPO = Path(__file__).resolve().parents[1]
 CAPS = capabilities()
@@ -59,12 +59,7 @@ print(json.dumps(out))
 
 
 def probe_in_jail(config: LocalSandboxConfig) -> dict:  # type: ignore[type-arg]
-    box = LocalLimitedSandbox(config)
-    try:
-        asyncio.run(box.write_file("probe.py", PROBE))
-        result = asyncio.run(box.exec(["python3", "-I", "probe.py"], timeout=30))
-    finally:
-        box.close()
+    result = run_program(PROBE, config)
     assert result.success, result
     return json.loads(result.stdout)
 
