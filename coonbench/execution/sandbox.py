@@ -157,7 +157,7 @@ def _lift_deepest(path: str) -> None:
     fd = os.dup(top)
     try:
         depth = 0
-        while (sub := next((e.name for e in os.scandir(fd) if e.is_dir(follow_symlinks=False)), None)) is not None:
+        while (sub := _first_subdirectory(fd)) is not None:
             depth += 1
             if depth % LIFT_DEPTH == 0:
                 lifted = f"lifted-{secrets.token_hex(8)}"
@@ -169,6 +169,12 @@ def _lift_deepest(path: str) -> None:
     finally:
         os.close(fd)
         os.close(top)
+
+
+def _first_subdirectory(fd: int) -> str | None:
+    """The first subdirectory of directory ``fd`` in the order ``rmtree`` visits them (``scandir``'s)."""
+    with os.scandir(fd) as entries:
+        return next((e.name for e in entries if e.is_dir(follow_symlinks=False)), None)
 
 
 class _Tail:
