@@ -94,7 +94,7 @@ def test_hostile_answer_is_a_scored_sample(attack: str, private_tmp: Path) -> No
     target, problem_id, code = ATTACKS[attack]
     model = get_model("mockllm/model", custom_outputs=_reply(code, get_executor(target).fence))
     task = correction(target=target, problems=problem_id, max_retries=1, sandbox="local")
-    log = inspect_eval(task, model=model, display="none", log_dir=None)[0]
+    log = inspect_eval(task, model=model, display="none", log_dir=str(private_tmp / "logs"))[0]
     assert log.status == "success", log.error
     score = next(iter(log.samples[0].scores.values()))
     assert score.value["correct"] == 0.0 and score.explanation, score
@@ -111,7 +111,7 @@ SET_OF_LISTS = ('import os\ndef unique(l):\n    os.write(3, b\'{"status": "ok", 
 def test_unhashable_humaneval_answer_is_a_scored_sample(private_tmp: Path) -> None:
     model = get_model("mockllm/model", custom_outputs=_reply(SET_OF_LISTS, "python"))
     task = correction(suite="humaneval", problems="humaneval-34", max_retries=0, sandbox="local")
-    log = inspect_eval(task, model=model, display="none", log_dir=None)[0]
+    log = inspect_eval(task, model=model, display="none", log_dir=str(private_tmp / "logs"))[0]
     assert log.status == "success", log.error
     score = next(iter(log.samples[0].scores.values()))
     assert score.value["correct"] == 0.0 and score.explanation
