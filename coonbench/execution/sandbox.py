@@ -10,13 +10,18 @@ What ``coonbench-local`` enforces, for root and ordinary users alike where the k
   command, copied back after it) — no host path, no host file such as ``/etc/passwd`` exists for the child;
 - no network (a fresh network namespace with only a down loopback device);
 - as root a dedicated random uid per sample (``RLIMIT_NPROC`` on it, swept after each command); as any other
-  user the caller's own uid inside a user namespace, without capabilities, ``RLIMIT_NPROC`` counted there;
+  user the caller's own uid inside a user namespace, without capabilities, ``RLIMIT_NPROC`` counted there; never
+  the host's uid 0 (``isolation.program_would_be_host_root``: refused with one line);
+- its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked; a seccomp filter that
+  refuses memfd and SysV shared memory (memory no process holds);
 - whole-sample budgets: memory across all processes (a cgroup where one can be made, else PID 1's watchdog),
   disk (the tmpfs), processes, wall time across all commands; per process ``RLIMIT_CPU``, ``RLIMIT_AS``,
   ``RLIMIT_FSIZE``, no core dumps, ``no_new_privs``;
 - an empty environment (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the sample directory);
 - output read incrementally: the last ``OUTPUT_LIMIT`` bytes of each stream are kept, and a command writing more
-  than ``OUTPUT_CAP`` bytes is killed (``OutputLimitExceededError``), so a flood cannot grow the host.
+  than ``OUTPUT_CAP`` bytes is killed (``OutputLimitExceededError``), so a flood cannot grow the host;
+- the sample directory removed whatever the program left in it (``remove_tree``), at cleanup or when the
+  environment object goes away unclosed.
 """
 
 from __future__ import annotations
