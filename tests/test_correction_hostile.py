@@ -176,7 +176,7 @@ class _LineWorker(supervise.Worker):
         self.proc = type("P", (), {"stdout": os.fdopen(read, "rb")})()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(lines=st.lists(ANSWER_LINES, min_size=1, max_size=6))
 def test_fuzzed_worker_answers_reach_the_host_as_a_classified_attempt(lines: list[bytes]) -> None:
     """Whatever a worker writes on its answer channel: the supervisor's reader returns a verdict, the record it
@@ -201,7 +201,7 @@ def test_fuzzed_worker_answers_reach_the_host_as_a_classified_attempt(lines: lis
     assert isinstance(feedback_message(result, get_executor("python")), str)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(record=st.one_of(JSON, st.builds(lambda cases: {"stage": "run", "cases": cases}, st.lists(JSON, max_size=40)),
                         st.builds(lambda d: _nested(d), DEPTH), st.text(max_size=50)))
 def test_fuzzed_records_never_raise(record: Any) -> None:
@@ -258,7 +258,8 @@ print("made")
 
 
 @needs_isolation
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(entries=st.lists(ENTRY, min_size=1, max_size=8))
 def test_fuzzed_sample_folder_is_copied_back_safely_and_removed(entries: list[tuple[str, str, int, int]],
                                                                  private_tmp: Path) -> None:
