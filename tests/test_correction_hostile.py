@@ -99,6 +99,8 @@ def test_hostile_answer_is_a_scored_sample(attack: str, private_tmp: Path) -> No
     score = next(iter(log.samples[0].scores.values()))
     assert score.value["correct"] == 0.0 and score.explanation, score
     assert all(o != "PASS" for o in score.metadata["outcomes"])
+    feedback = [m.text for m in log.samples[0].messages if m.role == "user"][1:]
+    assert feedback and all(len(text) < 10_000 for text in feedback), [len(t) for t in feedback]
     assert _left(private_tmp) == []
 
 

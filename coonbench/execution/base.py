@@ -331,10 +331,20 @@ def redact_hidden(text: str | None, secrets_: list[str]) -> str | None:
     return text
 
 
+FEEDBACK_CHARS = 2000  # of what a program printed, raised or returned, per field of the feedback
+
+
+def _bounded(text: str | None) -> str | None:
+    """A program can answer with a megabyte (straight on the answer channel): the model reads its start."""
+    if text is None or len(text) <= FEEDBACK_CHARS:
+        return text
+    return f"{text[:FEEDBACK_CHARS]}… [{len(text) - FEEDBACK_CHARS} more characters]"
+
+
 def _redacted(problem: Problem, result: AttemptResult) -> AttemptResult:
     secrets_ = hidden_secrets(problem)
-    for name in ("message", "actual"):
-        setattr(result, name, safe_text(redact_hidden(redact_host_files(getattr(result, name)), secrets_)))
+    for name in ("message", "actual"):  # cut after redaction, so that no secret is cut in two first
+        setattr(result, name, _bounded(safe_text(redact_hidden(redact_host_files(getattr(result, name)), secrets_))))
     for name in ("expected", "call"):
         setattr(result, name, safe_text(redact_host_files(getattr(result, name))))
     return result
