@@ -112,8 +112,8 @@ def test_exception_names_carry_no_hidden_input(target: str) -> None:
 @needs_isolation
 @pytest.mark.parametrize("target", ["python", "javascript"])
 def test_content_free_programs_score_zero(target: str) -> None:
-    """On each problem: the per-test oracle, then a table of what it revealed (values computed by the attacker)
-    and an error for anything else; and a program that always raises. None passes, and no feedback quotes a
+    """On each problem: the per-test oracle (a program that always raises), then a table of what it revealed
+    (values computed by the attacker) and an error for anything else. Neither passes, and no feedback quotes a
     hidden input. (With the exception's name in the label, the table passed ``factorial_checked`` 35/35.)"""
     executor = get_executor(target)
     table = {"python": python_table, "javascript": javascript_table}[target]

@@ -239,7 +239,7 @@ def capabilities(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
         "kill_all": " + ".join(kill),
         **_budgets(config),
         "rlimits": ["RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_CORE"] + (["RLIMIT_NPROC"] if nproc else []),
-        "seccomp": (", ".join(sorted(jail.SECCOMP_ARCHES[arch])) + " refused") if (arch := jail.arch_code()) else "none",
+        "seccomp": (", ".join(sorted(calls)) + " refused") if (calls := jail.refused_syscalls()) else "none",
         "procfs": "/proc/" + ", /proc/".join(jail.PROC_READONLY) + " read-only; kcore, keys & co. masked",
         "configuration": "on an inherited pipe (not in any command line)",
         "output": "read incrementally; last 1 MiB kept per stream, killed past 10 MiB",

@@ -63,7 +63,6 @@ TREE_DEPTH = 64  # directories deeper in the sample directory are not copied (re
 MEMORY_KILLED = 137  # what a SIGKILL looks like: the budget watchdog's verdict
 WATCH_INTERVAL_S = 0.01
 NOFILE = 256  # open files per process: with 64 processes, what pipes and sockets can buffer stays bounded
-PAGE = os.sysconf("SC_PAGE_SIZE")
 
 BOOTSTRAP = (
     "import os,sys\nfd=int(sys.argv[1]);d=b''\nwhile 1:\n c=os.read(fd,65536)\n if not c:break\n d+=c\n"
@@ -244,9 +243,9 @@ def _remove(dir_fd: int, name: str) -> None:
 # counted: memfd (shmem held by a file descriptor alone), SysV shared memory and message queues (held by the IPC
 # namespace, by no process). Per architecture (AUDIT_ARCH value -> syscall numbers); x86_64's x32 calls are
 # refused altogether. Elsewhere no filter is installed (``SECCOMP_ARCHES`` says where one is).
-SECCOMP_ARCHES = {
-    0xC000003E: {"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "msgget": 68},  # x86_64
-    0xC00000B7: {"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186},  # aarch64
+SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, refused syscall numbers)
+    "x86_64": (0xC000003E, {"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "msgget": 68}),
+    "aarch64": (0xC00000B7, {"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186}),
 }
 X32_BIT = 0x40000000
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, EPERM = 22, 2, 0x7FFF0000, 0x00050000, 1
@@ -271,17 +270,17 @@ def seccomp_program(arch: int, denied: list[int]) -> bytes:
     return b"".join(prog)
 
 
-def arch_code() -> int | None:
-    """This machine's AUDIT_ARCH value where ``SECCOMP_ARCHES`` knows it, else None."""
-    return {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(os.uname().machine)
+def refused_syscalls() -> dict[str, int]:
+    """The system calls the filter refuses on this machine (none where ``SECCOMP_ARCHES`` lacks it)."""
+    return SECCOMP_ARCHES.get(os.uname().machine, (0, {}))[1]
 
 
 def refuse_hidden_memory() -> None:
     """Install the seccomp filter (after ``no_new_privs``; it survives ``execve`` and is inherited)."""
-    arch = arch_code()
-    if arch is None:
+    if os.uname().machine not in SECCOMP_ARCHES:
         return
-    program = seccomp_program(arch, sorted(SECCOMP_ARCHES[arch].values()))
+    arch, calls = SECCOMP_ARCHES[os.uname().machine]
+    program = seccomp_program(arch, sorted(calls.values()))
     buf = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
     _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog),
