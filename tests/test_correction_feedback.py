@@ -28,6 +28,7 @@ from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import AttemptResult, Outcome, Problem, get_executor
 from coonbench.execution.attempts import evaluate_reply
 from coonbench.execution.base import BUILTIN_ERRORS, HIDDEN_LABELS, classify_cases, hidden_label
+from coonbench.execution.python import python_to_ast_json
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
 from coonbench.answers.extract import extract_code
 from coonbench.solvers.correction import feedback_message
@@ -98,10 +99,11 @@ def leaked(problem: Problem, text: str) -> list[str]:
 
 
 @needs_isolation
-@pytest.mark.parametrize("target", ["python", "javascript"])
+@pytest.mark.parametrize("target", ["python", "python-ast", "javascript"])
 def test_exception_names_carry_no_hidden_input(target: str) -> None:
     problem = problem_by_id("is_prime")
-    result = run(target, EXFIL[target].format(name="is_prime"), problem)
+    code = EXFIL["python" if target == "python-ast" else target].format(name="is_prime")
+    result = run(target, python_to_ast_json(code) if target == "python-ast" else code, problem)
     text = feedback_message(result, get_executor(target))
     counts = result.details["hidden_failures"]
     assert set(counts) <= set(HIDDEN_LABELS), counts
