@@ -7,7 +7,7 @@ Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
 - ``iterations``: attempts needed (1 … max_retries+1); never correct = ``max_retries + 2`` (Goth's "MAX");
 - ``iterations_solved``: the same, nan when never correct (mean over solved samples);
 - ``attempts``: attempts made; ``n_parse_error`` … ``n_timeout``: attempts that ended with that error type;
-- ``final_tokens``: o200k tokens of the final program (nan when the reply had no code);
+- ``final_tokens``: tokens of the final program (in the sample's ``tokenizer``) (nan when the reply had no code);
 - ``token_ratio``: final program tokens / Python reference tokens, when the final program is correct;
 - ``reference_token_ratio``: this target's reference program tokens / Python reference tokens.
 When the solver did not run the protocol (e.g. ``--solver coonbench/gold``), the reply is run as attempt 1.
@@ -24,7 +24,7 @@ from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
 from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
 from coonbench.tasks.state import correction_state
-from coonbench.tokens import count_tokens
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 NAN = float("nan")
 ERROR_KEYS = {o.value: f"n_{o.value.lower()}" for o in ERROR_TYPES}
@@ -50,7 +50,8 @@ def score_attempts(attempts: list[dict[str, Any]], max_attempts: int, python_tok
     first_parsed = first["outcome"] != Outcome.PARSE_ERROR.value
     first_ok = first["outcome"] == Outcome.PASS.value
     final_ok = final["outcome"] == Outcome.PASS.value
-    final_tokens = count_tokens(final["code"]) if final.get("code") else None
+    tokenizer = state.metadata.get("tokenizer", DEFAULT_ENCODING)
+    final_tokens = count_tokens(final["code"], tokenizer) if final.get("code") else None
     value: dict[str, float] = {
         "correct": float(final_ok),
         "first_attempt_success": float(first_ok),
