@@ -303,13 +303,16 @@ def _shown_text(sample) -> str:  # noqa: ANN001 - an EvalSample
     ("mockllm/deepseek-chat", {}, "deepseek"),  # the model's family, read from the model Inspect evaluates
     ("mockllm/model", {"tokenizer": "tekken"}, "tekken"),  # the task argument wins
 ])
-def test_a_comprehension_run_records_both_counts(tmp_path: Path, model: str, args: dict, expected: str) -> None:
+def test_a_comprehension_run_records_both_counts(
+    tmp_path: Path, model: str, args: dict, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Inspect builds the task for the model under test: each sample records ``input_tokens`` in that model's
     tokenizer, the tokenizer's name, and ``input_tokens_o200k``, each equal to a count of what the model was shown."""
     from inspect_ai import eval as inspect_eval
 
+    monkeypatch.chdir(REPO_ROOT)  # Inspect builds the task from its file, for the model it evaluates
     [log] = inspect_eval(  # the task's own solver: the primer is a system message, as a real model sees it
-        "coonbench/comprehension", task_args={"bands": "simple", **args}, model=model, limit=6, log_dir=str(tmp_path), display="none",
+        "evals/comprehension.py", task_args={"bands": "simple", **args}, model=model, limit=6, log_dir=str(tmp_path), display="none",
     )
     assert log.status == "success" and log.samples
     assert log.eval.metadata["tokenizer"] == expected
@@ -350,3 +353,28 @@ def test_the_legend_economises_in_the_tokenizer_in_use() -> None:
             docs[name] = doc
         differ += docs["o200k_base"] != docs["cl100k_base"]
     assert differ >= 1
+
+
+def test_the_report_reads_the_tokenizer_and_takes_old_logs_for_o200k(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``coonbench.report.load`` carries ``tokenizer`` and ``input_tokens_o200k``; a log written before they were
+    recorded reads as o200k_base, its input_tokens being the o200k figure."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.log import write_eval_log
+
+    from coonbench.report.load import load_samples
+
+    monkeypatch.chdir(REPO_ROOT)
+    [log] = inspect_eval("evals/comprehension.py", task_args={"bands": "simple", "tokenizer": "qwen"},
+                         model="mockllm/model", limit=4, log_dir=str(tmp_path / "new"), display="none")
+    frame, _ = load_samples([tmp_path / "new"])
+    assert set(frame["tokenizer"]) == {"qwen"}
+    assert sorted(frame["input_tokens_o200k"]) == sorted(s.metadata["input_tokens_o200k"] for s in log.samples)
+    for sample in log.samples:
+        del sample.metadata["tokenizer"], sample.metadata["input_tokens_o200k"]
+    (tmp_path / "old").mkdir()
+    write_eval_log(log, str(tmp_path / "old" / Path(log.location).name))
+    old, _ = load_samples([tmp_path / "old"])
+    assert set(old["tokenizer"]) == {"o200k_base"}
+    assert list(old["input_tokens_o200k"]) == list(old["input_tokens"])

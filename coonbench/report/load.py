@@ -14,6 +14,8 @@ from typing import Any
 
 import pandas as pd
 
+from coonbench.tokens import DEFAULT_ENCODING
+
 # Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
 # from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
 # without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
@@ -129,8 +131,8 @@ def _meta(df: pd.DataFrame, key: str) -> pd.Series:
 # Metadata the report reads (the rest — gold answers, references, criteria — stays in the log: reading every key
 # of every sample would dominate the time on 10,000 samples).
 METADATA_KEYS = (
-    "category", "format", "question_type", "complexity", "input_tokens", PAIR_KEY, "primer", "primer_tokens",
-    *CLUSTER_KEYS,
+    "category", "format", "question_type", "complexity", "input_tokens", "tokenizer", "input_tokens_o200k", PAIR_KEY,
+    "primer", "primer_tokens", *CLUSTER_KEYS,
 )
 
 
@@ -253,6 +255,12 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
         col = _meta(raw, key).astype("object")
         out[key] = col.where(col.notna(), "-").astype(str)
     out["input_tokens"] = pd.to_numeric(_meta(raw, "input_tokens"), errors="coerce").astype(float)
+    # input_tokens is in the sample's tokenizer (the model's: coonbench.tokens); a log from before it was recorded
+    # counted in o200k_base. Token figures of two tokenizers are never added: group by this column.
+    tokenizer = _meta(raw, "tokenizer").astype("object")
+    out["tokenizer"] = tokenizer.where(tokenizer.notna(), DEFAULT_ENCODING).astype(str)
+    o200k = pd.to_numeric(_meta(raw, "input_tokens_o200k"), errors="coerce").astype(float)
+    out["input_tokens_o200k"] = o200k.where(o200k.notna() | (out["tokenizer"] != DEFAULT_ENCODING), out["input_tokens"])
     usage = [_usage(u) for u in (raw["model_usage"] if "model_usage" in raw.columns else [None] * len(raw))]
     out["usage_input_tokens"] = [u[0] for u in usage]
     out["usage_output_tokens"] = [u[1] for u in usage]
