@@ -1,10 +1,10 @@
 """The built-in tokenizers, each read offline from an installed package (docs/usage.md, "Tokenizers").
 
-Each counts with its vendor's own encoder where that is fast (tiktoken for OpenAI's, Qwen's and Mistral's Tekken,
-SentencePiece for Mistral's v3), and otherwise with tiktoken's engine fed the same vocabulary, checked token for
-token against the vendor's encoder in ``tests/test_tokenizers.py``: DeepSeek's ``tokenizer.json`` (the vendor's
-Rust ``tokenizers`` and the repackaging's pure-Python encoder agree with it) and SmolLM2's GGUF vocabulary
-(llama.cpp's own tokenisation agrees with it). llama.cpp tokenises at about 2 MB/s, tiktoken at 30.
+Each counts with its vendor's own encoder where that is fast (tiktoken for OpenAI's and Qwen's, SentencePiece for
+Mistral's v3), and otherwise with tiktoken's engine fed the vendor's vocabulary file, its count checked against
+the vendor's encoder in ``tests/test_tokenizers.py``: Mistral's Tekken (``Tekkenizer.encode``), DeepSeek's
+``tokenizer.json`` (Hugging Face's Rust ``tokenizers``, the loader that file is made for) and SmolLM2's GGUF
+vocabulary (llama.cpp's own tokenisation). llama.cpp tokenises at about 2 MB/s, tiktoken at 15 to 30.
 """
 
 from __future__ import annotations
