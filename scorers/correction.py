@@ -43,14 +43,20 @@ SCORE_KEYS = [
 ]
 
 
-def score_attempts(attempts: list[dict[str, Any]], max_attempts: int, python_tokens: int, reference_tokens: int | None) -> dict[str, float]:
-    """The score dict from the attempt records (pure; unit-tested)."""
+def score_attempts(
+    attempts: list[dict[str, Any]],
+    max_attempts: int,
+    python_tokens: int,
+    reference_tokens: int | None,
+    tokenizer: str = DEFAULT_ENCODING,
+) -> dict[str, float]:
+    """The score dict from the attempt records (pure; unit-tested); ``tokenizer``: the one the sample's reference
+    tokens were counted in (its metadata ``tokenizer``), in which the final program is counted too."""
     first, final = attempts[0], attempts[-1]
     solved_at = next((a["attempt"] for a in attempts if a["outcome"] == Outcome.PASS.value), None)
     first_parsed = first["outcome"] != Outcome.PARSE_ERROR.value
     first_ok = first["outcome"] == Outcome.PASS.value
     final_ok = final["outcome"] == Outcome.PASS.value
-    tokenizer = state.metadata.get("tokenizer", DEFAULT_ENCODING)
     final_tokens = count_tokens(final["code"], tokenizer) if final.get("code") else None
     value: dict[str, float] = {
         "correct": float(final_ok),
@@ -97,6 +103,7 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
             max_attempts,
             int(state.metadata.get("python_reference_tokens") or 0),
             state.metadata.get("reference_tokens"),
+            state.metadata.get("tokenizer", DEFAULT_ENCODING),
         )
         final = attempts[-1]
         return Score(
