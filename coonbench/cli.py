@@ -140,7 +140,7 @@ def _parses_badly(source: str) -> bool:
 
 def _task_function(name: str) -> Callable[..., Any]:
     """The @task function ``name`` (``evals/<name>.py`` defines ``<name>()``), importing that module only."""
-    module = importlib.import_module(f"evals.{name}")
+    module = importlib.import_module(f"coonbench.evals.{name}")
     return getattr(module, name)  # type: ignore[no-any-return]
 
 
@@ -151,7 +151,7 @@ def _task_summaries() -> dict[str, str]:
     import coonbench.evals
 
     out: dict[str, str] = {}
-    for path in sorted(Path(evals.__path__[0]).glob("*.py")):
+    for path in sorted(Path(coonbench.evals.__path__[0]).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name == path.stem:
