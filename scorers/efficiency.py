@@ -43,7 +43,7 @@ def efficiency(accuracy: float, tokens: float) -> float:
 
 @metric(name="accuracy_per_1k_tokens")
 def accuracy_per_1k_tokens() -> Metric:
-    """Per format: accuracy per 1,000 input tokens (in the run's tokenizer: metadata ``tokenizer``), keyed ``<format>``."""
+    """Per format: accuracy per 1,000 input tokens (in the run's tokenizer, metadata ``tokenizer``), by format."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return {fmt: round(efficiency(acc, tok), 6) for fmt, (acc, tok, _) in sorted(by_format(scores).items())}

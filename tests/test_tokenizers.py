@@ -217,7 +217,8 @@ def test_a_missing_package_is_named_with_what_to_install(monkeypatch: pytest.Mon
     def load():  # noqa: ANN202
         import coonbench_no_such_package  # noqa: F401
 
-    monkeypatch.setitem(_REGISTRY, "test-missing", Tokenizer("test-missing", "t", "nothing", "MIT", load, "pip install x"))
+    missing = Tokenizer("test-missing", "t", "nothing", "MIT", load, "pip install x")
+    monkeypatch.setitem(_REGISTRY, "test-missing", missing)
     with pytest.raises(TokenizerUnavailable, match="pip install x"):
         count_tokens("a", "test-missing")
 
@@ -234,13 +235,14 @@ def test_entry_point_plug_ins_are_loaded(monkeypatch: pytest.MonkeyPatch) -> Non
             loaded.append(True)
             register_tokenizer(Tokenizer("test-ep", "t", "pytest", "MIT", lambda: len))
 
-    monkeypatch.setattr(registry, "_LOADED", False)
-    monkeypatch.setattr(registry, "entry_points", lambda group: [EntryPoint()] if group == "coonbench.tokenizers" else [])
+    monkeypatch.setattr(registry, "entry_points", lambda group: [EntryPoint()] if group == registry.ENTRY_POINT_GROUP else [])
     monkeypatch.delitem(_REGISTRY, "test-ep", raising=False)
+    registry._load_plugins.cache_clear()
     try:
         assert count_tokens("abc", "test-ep") == 3 and loaded == [True]
     finally:
         _REGISTRY.pop("test-ep", None)
+        registry._load_plugins.cache_clear()
 
 
 def test_model_families_name_registered_tokenizers() -> None:
@@ -312,7 +314,8 @@ def test_a_comprehension_run_records_both_counts(
 
     monkeypatch.chdir(REPO_ROOT)  # Inspect builds the task from its file, for the model it evaluates
     [log] = inspect_eval(  # the task's own solver: the primer is a system message, as a real model sees it
-        "evals/comprehension.py", task_args={"bands": "simple", **args}, model=model, limit=6, log_dir=str(tmp_path), display="none",
+        "evals/comprehension.py", task_args={"bands": "simple", **args}, model=model, limit=6,
+        log_dir=str(tmp_path), display="none",
     )
     assert log.status == "success" and log.samples
     assert log.eval.metadata["tokenizer"] == expected

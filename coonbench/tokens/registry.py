@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from threading import Lock
 
@@ -55,7 +56,6 @@ class Tokenizer:
 _REGISTRY: dict[str, Tokenizer] = {}
 _COUNTERS: dict[str, Counter] = {}
 _LOCK = Lock()
-_LOADED = False
 BUILTIN_MODULE = "coonbench.tokens.vendors"
 ENTRY_POINT_GROUP = "coonbench.tokenizers"
 
@@ -69,12 +69,9 @@ def register_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
     return tokenizer
 
 
+@cache
 def _load_plugins() -> None:
     """Import the built-in tokenizers, then third-party ``coonbench.tokenizers`` entry points (once)."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
     importlib.import_module(BUILTIN_MODULE)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         ep.load()

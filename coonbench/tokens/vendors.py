@@ -47,7 +47,8 @@ def _tekken() -> Counter:
     config = data["config"]
     size = config["default_vocab_size"] - config["default_num_special_tokens"]
     ranks = {base64.b64decode(entry["token_bytes"]): entry["rank"] for entry in data["vocab"][:size]}
-    encode = tiktoken.Encoding("tekken", pat_str=config["pattern"], mergeable_ranks=ranks, special_tokens={}).encode_ordinary
+    encoding = tiktoken.Encoding("tekken", pat_str=config["pattern"], mergeable_ranks=ranks, special_tokens={})
+    encode = encoding.encode_ordinary
     return lambda text: len(encode(text))
 
 
@@ -118,7 +119,8 @@ def _deepseek() -> Counter:
     decode = _byte_decoder()
     added = {token["id"] for token in vocab["added_tokens"]}
     ranks = {bytes(decode[c] for c in token): i for token, i in vocab["model"]["vocab"].items() if i not in added}
-    encode = tiktoken.Encoding("deepseek", pat_str=DEEPSEEK_PATTERN, mergeable_ranks=ranks, special_tokens={}).encode_ordinary
+    encoding = tiktoken.Encoding("deepseek", pat_str=DEEPSEEK_PATTERN, mergeable_ranks=ranks, special_tokens={})
+    encode = encoding.encode_ordinary
     return lambda text: len(encode(text))
 
 
@@ -168,7 +170,8 @@ def _smollm2() -> Counter:
     import tiktoken
 
     vocabulary = smollm2_vocabulary()
-    encode = tiktoken.Encoding("smollm2", pat_str=SMOLLM2_PATTERN, mergeable_ranks=vocabulary, special_tokens={}).encode_ordinary
+    encoding = tiktoken.Encoding("smollm2", pat_str=SMOLLM2_PATTERN, mergeable_ranks=vocabulary, special_tokens={})
+    encode = encoding.encode_ordinary
     return lambda text: len(encode(text))
 
 
