@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from functools import cache
@@ -381,3 +382,38 @@ def test_the_report_reads_the_tokenizer_and_takes_old_logs_for_o200k(
     old, _ = load_samples([tmp_path / "old"])
     assert set(old["tokenizer"]) == {"o200k_base"}
     assert list(old["input_tokens_o200k"]) == list(old["input_tokens"])
+
+
+def test_speed_benchmark_rebuilds_the_counted_texts_and_prints_the_ratio() -> None:
+    """``benchmarks/tokenizer_speed.py`` counts exactly what the samples counted (it stops otherwise) and prints
+    each tokenizer's time against o200k_base and the slowest one's ratio."""
+    out = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benchmarks" / "tokenizer_speed.py"), "--limit", "40", "--rounds", "1",
+         "--encoding", "mistral-v3"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )
+    assert out.returncode == 0, out.stderr
+    rows = {line.split()[0]: line.split() for line in out.stdout.splitlines() if line.split()}
+    assert int(rows["mistral-v3"][4]) > int(rows["o200k_base"][4]) > 0  # 32k vocabulary: more tokens
+    assert "slowest: " in out.stdout and "x o200k_base (goal <= 2x:" in out.stdout
+
+
+def test_coon_tokens_benchmark_counts_in_the_tokenizers_asked(tmp_path: Path) -> None:
+    """``benchmarks/coon_tokens.py DIR --encoding NAME`` totals each file in that tokenizer, and reports per
+    tokenizer the legend's share of files and which entries pay."""
+    folder = DATA_DIR / "dart" / "simple"
+    out = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benchmarks" / "coon_tokens.py"), str(folder), "--encoding", "qwen",
+         "--encoding", "smollm2", "--json", str(tmp_path / "out.json")],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )
+    assert out.returncode == 0, out.stderr
+    result = json.loads((tmp_path / "out.json").read_text())
+    sources = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(folder.rglob("*.dart"))]
+    assert result["encodings"] == ["qwen", "smollm2"] and result["roundtrip_rate"] == 1.0
+    for name in ("qwen", "smollm2"):
+        assert result["summary"]["TOTAL"][name]["dart"] == sum(count_tokens(s, name) for s in sources)
+        assert 0 <= result["primers"][name]["legend"]["files_with_legend"] <= len(sources)
+        assert result["legend_entries"][name]
+    assert "per tokenizer (pooled over every file that round-trips):" in out.stdout
+    assert "legend entries that pay" in out.stdout
