@@ -23,20 +23,25 @@ class ReportPaths:
     warnings: list[str] = field(default_factory=list)  # e.g. re-runs dropped: the CLI prints them
 
 
-def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None) -> ReportPaths:
-    """Read the logs under ``logs`` and write the report into ``out`` (created if missing)."""
+def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None,
+                 command: str | None = None) -> ReportPaths:
+    """Read the logs under ``logs`` and write the report into ``out`` (created if missing); ``command`` is how it
+    was asked for, for the provenance block."""
     from coonbench.report import plots, render
     from coonbench.report.cost import cost_section, read_prices
-    from coonbench.report.tables import sections_for
+    from coonbench.report.provenance import provenance
+    from coonbench.report.sections import sections_for
 
     price_table = read_prices(prices) if prices is not None else None
-    samples, _ = load_samples(logs)
+    samples, evals = load_samples(logs)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = sections_for(samples, price_table)
     sections.append(cost_section(samples, price_table))
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
+    sections.sort(key=lambda sec: not sec.lead_plots)  # a section with an answer figure opens the page
+    warnings = [str(w) for w in samples.attrs.get("warnings", [])]
     header = {
         "generator": "coonbench report",
         "logs": sorted({str(p) for p in samples["log"]}),
@@ -45,8 +50,9 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
         "categories": sorted(samples["category"].unique().tolist()),
         "formats": sorted(samples["format"].unique().tolist()),
         "epochs": int(samples["epoch"].max()),
-        "warnings": list(samples.attrs.get("warnings", [])),
+        "warnings": warnings,
         "intervals": render.interval_methods(sections),
+        "provenance": provenance(evals, samples, command),
     }
     csv = render.write_csv(sections, out_dir)
     return ReportPaths(
@@ -54,5 +60,5 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
         html=render.write_html(sections, out_dir, header),
         json=render.write_json(sections, out_dir, header),
         csv=csv,
-        warnings=header["warnings"],
+        warnings=warnings,
     )
