@@ -8,6 +8,7 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.samples import reject_unknown
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
@@ -22,6 +23,7 @@ def comprehension(
     question_types: str | list[str] | None = None,
     primer: str = "short",
     corpus: str | None = None,
+    tokenizer: str | None = None,
     **unknown: Any,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
@@ -35,9 +37,12 @@ def comprehension(
       primer: primer variant of plain conditions: short, full, or legend (only what the document shown uses,
         and the document economised for it; formats without a legend show their short primer).
       corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
     """
     reject_unknown(comprehension, unknown)
-    samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
+    with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
+        samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
     print_skips("comprehension", skips, kept=len(samples))
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
@@ -45,5 +50,5 @@ def comprehension(
         scorer=answer_match(aliases="coon"),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
         epochs=Epochs(1, epoch_mean()),
-        metadata={"corpus": corpus, **skip_summary(skips)},
+        metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
     )

@@ -16,6 +16,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.retrieval.common import given_path
@@ -35,6 +36,7 @@ def retrieval(
     judge: Literal["none", "weighted", "graded"] = "none",
     suite: str | None = None,
     suite_formats: str | Sequence[str] | None = None,
+    tokenizer: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
@@ -52,8 +54,25 @@ def retrieval(
       suite: a folder in TOON's published layout (questions.json, datasets.json, encoded.json, formats.json),
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
     """
     reject_unknown(retrieval, unknown)
+    with counted_for_model(tokenizer) as counted_in:
+        task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
+    task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
+    return task
+
+
+def _retrieval(
+    formats: str | Sequence[str] | None,
+    questions_file: str | None,
+    tasks_file: str | None,
+    judge: Literal["none", "weighted", "graded"],
+    suite: str | None,
+    suite_formats: str | Sequence[str] | None,
+) -> Task:
+    """The task ``retrieval`` describes, its samples counted in the tokenizer in use."""
     check_judge_mode(judge)
     suite = given_path("suite", suite, "a folder in TOON's published suite layout")
     questions_file = given_path("questions_file", questions_file, "a JSONL question file or a Hugging Face dataset")

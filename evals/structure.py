@@ -14,24 +14,35 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from coonbench.tasks.samples import reject_unknown
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
 
 
 @task(name="structure")
-def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", **unknown: Any) -> Task:
+def structure(
+    kinds: str | Sequence[str] | None = None,
+    primer: str | Sequence[str] = "short",
+    tokenizer: str | None = None,
+    **unknown: Any,
+) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
 
     Args:
       kinds: question types to keep: abbrev_to_full, full_to_abbrev, prefix_meaning, syntax_validity (default all).
       primer: none (prior knowledge: format ``coon-noprimer``), short (``coon``) or full (``coon-fullprimer``: the
         tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
     """
     reject_unknown(structure, unknown)
+    with counted_for_model(tokenizer) as counted_in:
+        dataset = structure_dataset(kinds, primer)
     return Task(
-        dataset=structure_dataset(kinds, primer),
+        dataset=dataset,
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
         scorer=answer_match(),
         metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
+        metadata={"tokenizer": counted_in},
     )
