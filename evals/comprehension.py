@@ -6,6 +6,7 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.conditions import print_skips, skip_summary
+from coonbench.tasks.subset import paired_subset
 from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
 from coonbench.scorers.efficiency import verdict
@@ -19,6 +20,8 @@ def comprehension(
     question_types: str | list[str] | None = None,
     primer: str = "short",
     corpus: str | None = None,
+    questions: int | None = None,
+    seed: int = 0,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
 
@@ -31,9 +34,14 @@ def comprehension(
       primer: primer variant of plain conditions: short, full, or legend (only what the document shown uses,
         and the document economised for it; formats without a legend show their short primer).
       corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
+      questions: keep this many whole questions, every selected format of each, drawn with ``seed`` and balanced
+        over band and question type (``coonbench.tasks.subset``): a small run that stays paired (``--limit``
+        takes the first samples, so the formats get different questions).
+      seed: the seed of the ``questions`` draw.
     """
     samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
     print_skips("comprehension", skips)
+    samples = paired_subset(samples, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),

@@ -13,6 +13,7 @@ from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
+from coonbench.tasks.subset import paired_subset
 
 
 @task(name="modification")
@@ -25,6 +26,8 @@ def modification(
     judge: Literal["none", "weighted", "graded"] = "none",
     corpus: str | None = None,
     formats: str | list[str] | None = None,
+    questions: int | None = None,
+    seed: int = 0,
 ) -> Task:
     """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
 
@@ -39,11 +42,16 @@ def modification(
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
       formats: the same as ``input_format`` (the name every code task shares); give one of the two.
+      questions: keep this many whole questions, every selected format condition of each, seeded and
+        balanced over band and kind (``coonbench.tasks.subset``; ``--limit`` would give the conditions different
+        questions).
+      seed: the seed of the ``questions`` draw.
       corpus: a directory of Dart files to derive the edits from instead of the built-in corpus.
     """
     conditions = pick_conditions(formats, input_format, "input_format")
     samples, skips = modification_samples(kinds, bands, conditions, corpus, primer_variant=primer)
     print_skips("modification", skips)
+    samples = paired_subset(samples, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-modification"),
         metadata={"corpus": corpus, **skip_summary(skips)},

@@ -21,6 +21,7 @@ from coonbench.datasets.retrieval import analysis_samples, parse_conditions, ret
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.tasks.samples import split_param
+from coonbench.tasks.subset import paired_subset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -35,6 +36,8 @@ def retrieval(
     judge: Literal["none", "weighted", "graded"] = "none",
     suite: str | None = None,
     suite_formats: str | Sequence[str] | None = None,
+    questions: int | None = None,
+    seed: int = 0,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
 
@@ -51,6 +54,10 @@ def retrieval(
       suite: a folder in TOON's published layout (questions.json, datasets.json, encoded.json, formats.json),
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
+      questions: keep this many whole questions (tasks), every selected format of each, seeded and balanced over
+        question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the formats different
+        questions).
+      seed: the seed of the ``questions`` draw.
     """
     check_judge_mode(judge)
     suite = given_path("suite", suite, "a folder in TOON's published suite layout")
@@ -60,6 +67,7 @@ def retrieval(
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")
         samples, rejected = analysis_samples(tasks_file, formats)
+        samples = paired_subset(samples, questions, seed)
         scorers = with_judge(expected_elements(), judge)
         name = f"retrieval-analysis ({len(rejected)} rejected)" if rejected else "retrieval-analysis"
         return Task(dataset=MemoryDataset(samples, name=name), solver=generate_from_metadata(), scorer=scorers)
@@ -70,6 +78,7 @@ def retrieval(
             raise ValueError("retrieval: give suite or questions_file, not both")
         ours = parse_conditions(formats) if formats is not None else []
         samples, skips = suite_samples(load_suite(suite), split_param(suite_formats), ours)
+        samples = paired_subset(samples, questions, seed)
         return Task(dataset=MemoryDataset(samples, name=f"retrieval-suite ({suite})"), solver=generate(),
                     scorer=answer_match(), metrics=answer_metrics(baseline=SUITE_BASELINE),
                     metadata={"suite": str(suite), "skipped": skip_summary(skips)})
@@ -77,6 +86,7 @@ def retrieval(
         samples, skipped = hf_retrieval_samples(questions_file, formats)
     else:
         samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+    samples = paired_subset(samples, questions, seed)
     note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
     return Task(dataset=MemoryDataset(samples, name=f"retrieval ({note})" if note else "retrieval"),
                 solver=generate(), scorer=answer_match(), metadata={"skipped": skip_summary(skipped)})

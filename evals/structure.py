@@ -9,24 +9,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.datasets.structure import structure_dataset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
+from coonbench.tasks.subset import paired_subset
 
 
 @task(name="structure")
-def structure(kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short") -> Task:
+def structure(
+    kinds: str | Sequence[str] | None = None,
+    primer: str | Sequence[str] = "short",
+    questions: int | None = None,
+    seed: int = 0,
+) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
 
     Args:
       kinds: question types to keep: abbrev_to_full, full_to_abbrev, prefix_meaning, syntax_validity (default all).
       primer: none (prior knowledge: format ``coon-noprimer``), short (``coon``) or full (``coon-fullprimer``: the
         tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
+      questions: keep this many whole questions, every selected primer condition of each, seeded and
+        balanced over question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the
+        conditions different questions).
+      seed: the seed of the ``questions`` draw.
     """
     return Task(
-        dataset=structure_dataset(kinds, primer),
+        dataset=MemoryDataset(paired_subset(list(structure_dataset(kinds, primer)), questions, seed),
+                              name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
         scorer=answer_match(),
         metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
