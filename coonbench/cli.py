@@ -122,7 +122,7 @@ def _parses_badly(source: str) -> bool:
 
 def _task_function(name: str) -> Callable[..., Any]:
     """The @task function ``name`` (``evals/<name>.py`` defines ``<name>()``), importing that module only."""
-    module = importlib.import_module(f"evals.{name}")
+    module = importlib.import_module(f"coonbench.evals.{name}")
     return getattr(module, name)  # type: ignore[no-any-return]
 
 
@@ -133,7 +133,7 @@ def _task_summaries() -> dict[str, str]:
     import coonbench.evals
 
     out: dict[str, str] = {}
-    for path in sorted(Path(evals.__path__[0]).glob("*.py")):
+    for path in sorted(Path(coonbench.evals.__path__[0]).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name == path.stem:
@@ -165,7 +165,7 @@ class _Captured(Exception):
     """Raised by the capturing generate() once the prompt is known."""
 
 
-async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
+async def prompt_messages(task: Any, sample: Any) -> list[Any]:
     """Run the task's solvers on ``sample`` up to the first generate call and return the messages sent."""
     from inspect_ai.model import ChatMessageUser
     from inspect_ai.scorer import Target
@@ -194,20 +194,26 @@ async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
     return captured or list(state.messages)
 
 
+def load_task(spec: str, pairs: list[str]) -> Any:
+    """The Task that ``spec`` (``comprehension``, ``coonbench/comprehension`` or ``evals/comprehension.py``) and
+    the ``-T NAME=VALUE`` arguments ``pairs`` make."""
+    tasks = _task_summaries()
+    name = spec.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
+    if name not in tasks:
+        raise CliError(f"{spec}: unknown task (expected one of {', '.join(sorted(tasks))})")
+    return _task_function(name)(**_task_args(pairs))
+
+
 def cmd_dump_prompts(args: argparse.Namespace) -> int:
     import asyncio
 
-    tasks = _task_summaries()
-    name = args.task.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
-    if name not in tasks:
-        raise CliError(f"{args.task}: unknown task (expected one of {', '.join(sorted(tasks))})")
-    task = _task_function(name)(**_task_args(args.task_arg))
+    task = load_task(args.task, args.task_arg)
     out = Path(args.output)
     written = 0
     for sample in task.dataset:
         if args.limit is not None and written >= args.limit:
             break
-        messages = asyncio.run(_prompt_messages(task, sample))
+        messages = asyncio.run(prompt_messages(task, sample))
         fmt = str((sample.metadata or {}).get("format", "default"))
         path = out / fmt / f"{sample.id}.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -219,7 +225,7 @@ def cmd_dump_prompts(args: argparse.Namespace) -> int:
     return 0
 
 
-PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli")
+PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.cli")
 """Modules that add their own subcommands (``register(subparsers)``); the report's imports pandas, so they are
 imported only when the command is not one of this module's own."""
 

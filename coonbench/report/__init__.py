@@ -23,9 +23,12 @@ class ReportPaths:
     warnings: list[str] = field(default_factory=list)  # e.g. re-runs dropped: the CLI prints them
 
 
-def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None) -> ReportPaths:
-    """Read the logs under ``logs`` and write the report into ``out`` (created if missing)."""
-    from coonbench.report import plots, render
+def build_report(
+    logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None, plan: str | Path | None = None
+) -> ReportPaths:
+    """Read the logs under ``logs`` and write the report into ``out`` (created if missing); with a plan (``plan``,
+    or ``coonbench-plan.json`` in a log folder), a section sets it against the run."""
+    from coonbench.report import planned, plots, render
     from coonbench.report.cost import cost_section, read_prices
     from coonbench.report.tables import sections_for
 
@@ -35,6 +38,9 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = sections_for(samples, price_table)
     sections.append(cost_section(samples, price_table))
+    plan_path = Path(plan) if plan is not None else planned.find_plan(logs)
+    if plan_path is not None:
+        sections.append(planned.plan_section(planned.read_plan(plan_path), plan_path, samples, price_table, sections))
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
     header = {

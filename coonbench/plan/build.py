@@ -1,0 +1,103 @@
+"""A plan: per model and format, the input tokens (exact), output tokens (bounded or a pilot's), money and the
+detectable differences; a JSON-able dict that ``coonbench report`` reads back to set planned against observed."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from coonbench.plan import power
+from coonbench.plan.workload import Workload, tokenizer_of
+from coonbench.report.cost import _price_of
+from coonbench.report.planned import PLAN_KEY
+from coonbench.report.tables import sample_tokens
+
+
+@dataclass(frozen=True)
+class Settings:
+    models: list[str]
+    epochs: int = 1
+    max_tokens: int | None = None
+    prices: dict[str, dict[str, float]] | None = None
+    pilot: pd.DataFrame | None = None
+    pilot_source: str | None = None
+    detect: float | None = None  # a difference in accuracy, 0-1
+
+
+def output_per_sample(settings: Settings, model: str) -> tuple[dict[str, float], str]:
+    """Expected output tokens per sample by format, and where they come from: the pilot's mean for the model (or,
+    without it there, every model under test in the pilot), else ``--max-tokens`` (an upper bound)."""
+    pilot = settings.pilot
+    if pilot is not None and not pilot.empty:
+        own = pilot[pilot["model"] == model]
+        data = own if not own.empty else pilot[~pilot["reference"]]
+        if not data.empty:
+            outs = sample_tokens(data)[1]
+            means = outs.groupby(data["format"]).mean()
+            who = "this model" if not own.empty else "the pilot's models"
+            return {str(k): float(v) for k, v in means.items()}, f"pilot mean ({who})"
+    if settings.max_tokens is not None:
+        return {}, f"at most --max-tokens {settings.max_tokens}"
+    return {}, "unknown (give --max-tokens or --from)"
+
+
+def _usd(tokens_in: float, tokens_out: float, price: dict[str, float] | None) -> float:
+    if price is None or not math.isfinite(tokens_out):
+        return math.nan
+    return (tokens_in * price["input"] + tokens_out * price["output"]) / 1e6
+
+
+def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str, Any]], str, pd.Series, pd.Series]:
+    tokens_in = work.tokens(tokenizer_of(model)) * settings.epochs
+    means, source = output_per_sample(settings, model)
+    default = float(settings.max_tokens) if settings.max_tokens is not None else math.nan
+    tokens_out = work.frame["format"].map(lambda f: means.get(f, default)).astype(float) * settings.epochs
+    price = _price_of(model, settings.prices or {})
+    rows = []
+    for fmt, idx in work.frame.groupby("format").groups.items():
+        i, o = float(tokens_in[idx].sum()), float(tokens_out[idx].sum())
+        rows.append({"format": str(fmt), "samples": len(idx), "input_tokens": i, "output_tokens": o,
+                     "usd": _usd(i, o, price)})
+    return rows, source, tokens_in, tokens_out
+
+
+def _detect(work: Workload, settings: Settings, model: str, estimates: dict, tokens: tuple[pd.Series, pd.Series]
+            ) -> dict[str, Any]:
+    complete = work.complete_questions()
+    n, mdd = power.questions_needed(complete, settings.epochs, settings.detect or 0.0, estimates)
+    questions = complete["pair"].nunique()
+    per_q_in = float(tokens[0][complete.index].sum()) / max(questions, 1)
+    per_q_out = float(tokens[1][complete.index].sum()) / max(questions, 1)
+    out: dict[str, Any] = {"target": settings.detect, "questions": n, "available": questions, "mdd": mdd}
+    if n is not None:
+        out.update(input_tokens=per_q_in * n, output_tokens=per_q_out * n,
+                   usd=_usd(per_q_in * n, per_q_out * n, _price_of(model, settings.prices or {})))
+    return out
+
+
+def make_plan(work: Workload, settings: Settings, task_args: dict[str, Any]) -> dict[str, Any]:
+    """The plan of running ``work`` on every model of ``settings``."""
+    models = []
+    for model in settings.models:
+        rows, source, tokens_in, tokens_out = _rows(work, settings, model)
+        estimates = power.pilot_estimates(settings.pilot, model) if settings.pilot is not None else {}
+        entry: dict[str, Any] = {
+            "model": model, "tokenizer": tokenizer_of(model), "price": _price_of(model, settings.prices or {}),
+            "output_source": source, "formats": rows,
+            "total": {k: float(sum(r[k] for r in rows)) for k in ("samples", "input_tokens", "output_tokens", "usd")},
+            "comparisons": [c.as_dict() for c in power.plan_comparisons(work.frame, settings.epochs, estimates)],
+        }
+        if settings.detect is not None:
+            entry["detect"] = _detect(work, settings, model, estimates, (tokens_in, tokens_out))
+        models.append(entry)
+    return {
+        PLAN_KEY: 1, "task": work.task, "category": work.category, "task_args": task_args,
+        "epochs": settings.epochs, "max_tokens": settings.max_tokens, "pilot": settings.pilot_source,
+        "samples": len(work.frame), "questions": int(work.frame["pair"].nunique()),
+        "clusters": int(work.frame["cluster"].nunique()), "formats": work.formats,
+        "assumed_discordance": None if settings.pilot is not None else power.ASSUMED_DISCORDANCE,
+        "models": models,
+    }

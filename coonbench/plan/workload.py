@@ -1,0 +1,84 @@
+"""What a run will send: every sample's prompt as the task's solver chain renders it, counted per tokenizer."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from coonbench.report.load import CLUSTER_KEYS
+from coonbench.tasks.subset import question_group
+from coonbench.tokens import count_tokens
+
+FALLBACK_TOKENIZER = "o200k_base"
+
+
+def tokenizer_of(model: str) -> str:
+    """The tokenizer a model's prompts are counted in."""
+    return FALLBACK_TOKENIZER
+
+
+def prompt_text(messages: Sequence[Any]) -> str:
+    """The text of the messages a model is sent, as sample metadata's ``input_text`` joins primer and prompt."""
+    return "\n\n".join(m.text for m in messages)
+
+
+async def _render(task: Any, samples: list[Any]) -> list[str]:
+    from coonbench.cli import prompt_messages
+
+    return [prompt_text(await prompt_messages(task, s)) for s in samples]
+
+
+def _cluster(meta: dict[str, Any], pair: str) -> str:
+    """The source item the report clusters a sample's answers by (``coonbench.report.load``'s keys)."""
+    value = next((meta[k] for k in CLUSTER_KEYS if meta.get(k) is not None), None)
+    return str(value) if value is not None else pair
+
+
+@dataclass
+class Workload:
+    """The samples of one task as built: id, format, question (``pair``), cluster, strata and prompt text."""
+
+    task: str
+    category: str
+    frame: pd.DataFrame
+    _counts: dict[str, pd.Series] = field(default_factory=dict)
+
+    def tokens(self, tokenizer: str) -> pd.Series:
+        """Input tokens of every sample's prompt in ``tokenizer`` (counted once per tokenizer)."""
+        if tokenizer not in self._counts:
+            self._counts[tokenizer] = pd.Series(
+                [count_tokens(t, tokenizer) for t in self.frame["text"]], index=self.frame.index, dtype=float
+            )
+        return self._counts[tokenizer]
+
+    @property
+    def formats(self) -> list[str]:
+        return sorted(self.frame["format"].unique())
+
+    def complete_questions(self) -> pd.DataFrame:
+        """The rows of the questions every format has (the ones ``-T questions=N`` draws from)."""
+        k = self.frame["format"].nunique()
+        full = self.frame.groupby("pair")["format"].nunique()
+        return self.frame[self.frame["pair"].isin(full[full == k].index)]
+
+
+def workload(task: Any, name: str) -> Workload:
+    """Render every sample of ``task`` (an Inspect Task) through its solvers up to the first model call."""
+    samples = list(task.dataset)
+    texts = asyncio.run(_render(task, samples))
+    rows = []
+    for s, text in zip(samples, texts):
+        meta = dict(s.metadata or {})
+        pair = question_group(str(s.id), meta)
+        rows.append({
+            "id": str(s.id), "format": str(meta.get("format", "default")), "pair": pair,
+            "cluster": _cluster(meta, pair), "question_type": str(meta.get("question_type", "-")),
+            "complexity": str(meta.get("complexity", "-")), "text": text,
+        })
+    frame = pd.DataFrame(rows, columns=["id", "format", "pair", "cluster", "question_type", "complexity", "text"])
+    category = str((samples[0].metadata or {}).get("category", name)) if samples else name
+    return Workload(name, category, frame)
