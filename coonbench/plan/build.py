@@ -98,6 +98,6 @@ def make_plan(work: Workload, settings: Settings, task_args: dict[str, Any]) -> 
         "epochs": settings.epochs, "max_tokens": settings.max_tokens, "pilot": settings.pilot_source,
         "samples": len(work.frame), "questions": int(work.frame["pair"].nunique()),
         "clusters": int(work.frame["cluster"].nunique()), "formats": work.formats,
-        "assumed_discordance": None if settings.pilot is not None else power.ASSUMED_DISCORDANCE,
+        "assumed_discordance": power.ASSUMED_DISCORDANCE,
         "models": models,
     }

@@ -31,9 +31,9 @@ def _money(value: float) -> str:
 
 
 def _assumption(plan: dict[str, Any]) -> str:
-    if plan["assumed_discordance"] is None:
+    if plan["pilot"]:
         return (f"discordance and clustering from the pilot {plan['pilot']} (a comparison it lacks: "
-                f"{plan.get('fallback_discordance', 0.3):.0%} assumed)")
+                f"{plan['assumed_discordance']:.0%} assumed, questions independent)")
     epochs = " and the epochs of one question agreeing (they add cost, not pairs)" if plan["epochs"] > 1 else ""
     return (f"assumed discordance {plan['assumed_discordance']:.0%} (pairs where one format is right and the other "
             f"wrong), questions independent{epochs}; a pilot run measures both (--from LOGDIR)")
