@@ -16,6 +16,7 @@ from inspect_ai.model._providers.mockllm import MockLLM
 
 from coonbench.cli import load_task, main
 from coonbench.plan import power
+from coonbench.plan.build import Settings, make_plan
 from coonbench.plan.workload import workload
 from coonbench.report import build_report, stats
 from coonbench.report.load import ReportInputError
@@ -148,14 +149,27 @@ def test_a_pilot_gives_its_discordance() -> None:
 
 
 def test_questions_needed_is_the_fewest_that_reach_the_target() -> None:
-    frame = pd.DataFrame([{"format": f, "pair": f"q{i}", "cluster": f"c{i // 3}"} for i in range(900) for f in "abc"])
-    n, mdd = power.questions_needed(frame, 1, 0.10)
+    frame = pd.DataFrame([{"format": f, "pair": f"q{i:03}", "cluster": f"c{i // 3}"} for i in range(900) for f in "abc"])
+
+    def draw(n: int) -> pd.DataFrame:
+        return frame[frame["pair"] < f"q{n:03}"]
+
+    n, mdd = power.questions_needed(draw, 900, 1, 0.10)
     assert n is not None and mdd <= 0.10
-    sizes = np.full(300, 3)
-    worse = power.comparison("a", "b", n - 1, power.expected_clusters(sizes, n - 1), 1, 3, None).mdd
-    assert worse > 0.10
+    assert max(c.mdd for c in power.plan_comparisons(draw(n - 1), 1)) > 0.10
     at_all = max(c.mdd for c in power.plan_comparisons(frame, 1))  # every question: still above 1 point
-    assert power.questions_needed(frame, 1, 0.01) == (None, pytest.approx(at_all))
+    assert power.questions_needed(draw, 900, 1, 0.01) == (None, pytest.approx(at_all))
+
+
+def test_detect_costs_the_very_subset_it_suggests() -> None:
+    args = ["bands=simple", "formats=coon,dart"]
+    work = workload(load_task("comprehension", args), "comprehension")
+    plan = make_plan(work, Settings(["mockllm/model"], max_tokens=10, detect=0.40), {})
+    found = plan["models"][0]["detect"]
+    assert found["questions"] is not None and found["mdd"] <= 0.40
+    task = load_task("comprehension", [*args, f"questions={found['questions']}", "seed=0"])
+    assert found["input_tokens"] == sum(int(s.metadata["input_tokens"]) for s in task.dataset)
+    assert found["output_tokens"] == 10 * len(task.dataset)
 
 
 def test_plans_count_the_primer_the_solver_inserts() -> None:

@@ -66,15 +66,15 @@ def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str
 
 def _detect(work: Workload, settings: Settings, model: str, estimates: dict, tokens: tuple[pd.Series, pd.Series]
             ) -> dict[str, Any]:
-    complete = work.complete_questions()
-    n, mdd = power.questions_needed(complete, settings.epochs, settings.detect or 0.0, estimates)
-    questions = complete["pair"].nunique()
-    per_q_in = float(tokens[0][complete.index].sum()) / max(questions, 1)
-    per_q_out = float(tokens[1][complete.index].sum()) / max(questions, 1)
-    out: dict[str, Any] = {"target": settings.detect, "questions": n, "available": questions, "mdd": mdd}
+    """How many questions reach ``--detect``, and the tokens and money of that paired subset (the very draw of
+    ``-T questions=N``, seed 0)."""
+    available = int(work.complete_questions()["pair"].nunique())
+    n, mdd = power.questions_needed(work.subset, available, settings.epochs, settings.detect or 0.0, estimates)
+    out: dict[str, Any] = {"target": settings.detect, "questions": n, "available": available, "mdd": mdd}
     if n is not None:
-        out.update(input_tokens=per_q_in * n, output_tokens=per_q_out * n,
-                   usd=_usd(per_q_in * n, per_q_out * n, _price_of(model, settings.prices or {})))
+        rows = work.subset(n).index
+        i, o = float(tokens[0][rows].sum()), float(tokens[1][rows].sum())
+        out.update(input_tokens=i, output_tokens=o, usd=_usd(i, o, _price_of(model, settings.prices or {})))
     return out
 
 

@@ -66,7 +66,7 @@ def _detect_line(d: dict[str, Any]) -> str:
         return (f"--detect {target:g}: not reachable with the {d['available']:,} questions every format has here "
                 f"(all of them detect {_points(d['mdd'])}); widen the selection or run a pilot")
     return (f"--detect {target:g}: {d['questions']:,} questions (of {d['available']:,}) detect "
-            f"{_points(d['mdd'])} in every comparison: -T questions={d['questions']}, "
+            f"{_points(d['mdd'])} in every comparison: -T questions={d['questions']} -T seed=0, "
             f"{_num(d['input_tokens'])} input + {_num(d['output_tokens'])} output tokens, USD {_money(d['usd'])}")
 
 

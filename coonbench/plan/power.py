@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -114,48 +115,33 @@ def plan_comparisons(
 
 
 def comparison(
-    fa: str, fb: str, questions: int, clusters: float, epochs: int, family: int, estimate: Estimate | None
+    fa: str, fb: str, questions: int, clusters: int, epochs: int, family: int, estimate: Estimate | None
 ) -> PlannedComparison:
-    """One planned comparison of ``questions`` questions in (about) ``clusters`` source items."""
-    deff = design_effect(questions, round(clusters), epochs, estimate)
+    """One planned comparison of ``questions`` questions from ``clusters`` source items."""
+    deff = design_effect(questions, clusters, epochs, estimate)
     q = estimate.discordance if estimate is not None else ASSUMED_DISCORDANCE
     source = f"pilot ({estimate.pairs} pairs)" if estimate is not None else "assumed"
     n = questions * epochs
-    g = max(round(clusters), 1)
-    return PlannedComparison(fa, fb, questions, n, g, q, deff, source, family, stats.planned_mdd(n, g, q, deff, family))
-
-
-def expected_clusters(cluster_sizes: np.ndarray, n: int) -> float:
-    """Distinct source items expected among ``n`` of the questions drawn at random (sizes: questions per item)."""
-    total = int(cluster_sizes.sum())
-    if n >= total:
-        return float(cluster_sizes.size)
-    return float(np.sum(1 - (1 - n / total) ** cluster_sizes))
+    return PlannedComparison(fa, fb, questions, n, clusters, q, deff, source, family,
+                             stats.planned_mdd(n, clusters, q, deff, family))
 
 
 def questions_needed(
-    frame: pd.DataFrame, epochs: int, target: float, estimates: dict[tuple[str, str], Estimate] | None = None
+    draw: Callable[[int], pd.DataFrame], available: int, epochs: int, target: float,
+    estimates: dict[tuple[str, str], Estimate] | None = None,
 ) -> tuple[int | None, float]:
-    """The fewest questions (of ``frame``'s complete ones) with which every comparison detects ``target`` (a
-    difference in accuracy, 0–1), and the largest MDD then; (None, the MDD with all of them) when even all fall
-    short."""
-    formats = sorted(frame["format"].unique())
-    pairs = list(itertools.combinations(formats, 2))
-    sizes = frame.drop_duplicates("pair").groupby("cluster").size().to_numpy()
-    total = int(sizes.sum())
+    """The fewest questions ``n`` (of ``available``) whose paired subset (``draw(n)``: its rows, as ``-T
+    questions=n`` would draw them) detects ``target`` (a difference in accuracy, 0-1) in every comparison, and the
+    largest MDD then; (None, the largest MDD with all of them) when even all fall short."""
 
     def worst(n: int) -> float:
-        g = expected_clusters(sizes, n)
-        return max(
-            (comparison(fa, fb, n, g, epochs, len(pairs), (estimates or {}).get((fa, fb))).mdd for fa, fb in pairs),
-            default=math.nan,
-        )
+        return max((c.mdd for c in plan_comparisons(draw(n), epochs, estimates)), default=math.nan)
 
-    if not pairs or total < 2:
+    if available < 2:
         return None, math.nan
-    if not worst(total) <= target:
-        return None, worst(total)
-    low, high = 2, total  # worst() falls as n grows: the first n that reaches the target
+    if not worst(available) <= target:
+        return None, worst(available)
+    low, high = 2, available  # worst() falls as n grows: the first n that reaches the target
     while low < high:
         mid = (low + high) // 2
         if worst(mid) <= target:

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from coonbench.report.load import CLUSTER_KEYS
-from coonbench.tasks.subset import question_group
+from coonbench.tasks.subset import STRATA, balanced_draw, question_group
 from coonbench.tokens import count_tokens
 
 FALLBACK_TOKENIZER = "o200k_base"
@@ -64,6 +64,13 @@ class Workload:
         k = self.frame["format"].nunique()
         full = self.frame.groupby("pair")["format"].nunique()
         return self.frame[self.frame["pair"].isin(full[full == k].index)]
+
+    def subset(self, questions: int, seed: int = 0) -> pd.DataFrame:
+        """The rows ``-T questions=N -T seed=S`` keeps (the same draw: ``coonbench.tasks.subset``)."""
+        complete = self.complete_questions().drop_duplicates("pair")
+        strata = {p: tuple(row) for p, *row in complete[["pair", *STRATA]].itertuples(index=False)}
+        chosen = set(balanced_draw(strata, questions, seed)) if questions < len(strata) else set(strata)
+        return self.frame[self.frame["pair"].isin(chosen)]
 
 
 def workload(task: Any, name: str) -> Workload:
