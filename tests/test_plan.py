@@ -154,11 +154,13 @@ def test_questions_needed_is_the_fewest_that_reach_the_target() -> None:
     def draw(n: int) -> pd.DataFrame:
         return frame[frame["pair"] < f"q{n:03}"]
 
-    n, mdd = power.questions_needed(draw, 900, 1, 0.10)
-    assert n is not None and mdd <= 0.10
+    n, mdd, beyond = power.questions_needed(draw, 900, 1, 0.10)
+    assert n is not None and mdd <= 0.10 and not beyond
     assert max(c.mdd for c in power.plan_comparisons(draw(n - 1), 1)) > 0.10
-    at_all = max(c.mdd for c in power.plan_comparisons(frame, 1))  # every question: still above 1 point
-    assert power.questions_needed(draw, 900, 1, 0.01) == (None, pytest.approx(at_all))
+    n, mdd, beyond = power.questions_needed(draw, 900, 1, 0.02)  # more than there are: extrapolated
+    assert beyond and n > 900 and mdd <= 0.02
+    before = power.comparison("a", "b", n - 1, round((n - 1) / 3), 1, 3, None).mdd
+    assert before > 0.02
 
 
 def test_detect_costs_the_very_subset_it_suggests() -> None:

@@ -69,11 +69,13 @@ def _detect(work: Workload, settings: Settings, model: str, estimates: dict, tok
     """How many questions reach ``--detect``, and the tokens and money of that paired subset (the very draw of
     ``-T questions=N``, seed 0)."""
     available = int(work.complete_questions()["pair"].nunique())
-    n, mdd = power.questions_needed(work.subset, available, settings.epochs, settings.detect or 0.0, estimates)
-    out: dict[str, Any] = {"target": settings.detect, "questions": n, "available": available, "mdd": mdd}
+    n, mdd, beyond = power.questions_needed(work.subset, available, settings.epochs, settings.detect or 0.0, estimates)
+    out: dict[str, Any] = {"target": settings.detect, "questions": n, "available": available, "mdd": mdd,
+                           "beyond": beyond}
     if n is not None:
-        rows = work.subset(n).index
-        i, o = float(tokens[0][rows].sum()), float(tokens[1][rows].sum())
+        rows = work.subset(min(n, available)).index
+        scale = n / min(n, available)  # beyond the questions there are: their mean per question
+        i, o = float(tokens[0][rows].sum()) * scale, float(tokens[1][rows].sum()) * scale
         out.update(input_tokens=i, output_tokens=o, usd=_usd(i, o, _price_of(model, settings.prices or {})))
     return out
 

@@ -61,13 +61,16 @@ def _model_lines(plan: dict[str, Any], entry: dict[str, Any]) -> list[str]:
 
 
 def _detect_line(d: dict[str, Any]) -> str:
-    target = d["target"] * 100
+    head = f"--detect {d['target'] * 100:g}:"
     if d["questions"] is None:
-        return (f"--detect {target:g}: not reachable with the {d['available']:,} questions every format has here "
-                f"(all of them detect {_points(d['mdd'])}); widen the selection or run a pilot")
-    return (f"--detect {target:g}: {d['questions']:,} questions (of {d['available']:,}) detect "
-            f"{_points(d['mdd'])} in every comparison: -T questions={d['questions']} -T seed=0, "
-            f"{_num(d['input_tokens'])} input + {_num(d['output_tokens'])} output tokens, USD {_money(d['usd'])}")
+        return f"{head} no number of questions reaches it (the discordance leaves too little to detect)"
+    cost = (f"{_num(d['input_tokens'])} input + {_num(d['output_tokens'])} output tokens, USD {_money(d['usd'])}")
+    if d["beyond"]:
+        return (f"{head} {d['questions']:,} questions needed (detecting {_points(d['mdd'])}), more than the "
+                f"{d['available']:,} this selection has (all of them: the plan above); at their mean cost per "
+                f"question: {cost}. Add questions (-T corpus=DIR for your own code) or measure with a pilot")
+    return (f"{head} {d['questions']:,} questions (of {d['available']:,}) detect {_points(d['mdd'])} in every "
+            f"comparison: -T questions={d['questions']} -T seed=0, {cost}")
 
 
 def render(plan: dict[str, Any]) -> str:

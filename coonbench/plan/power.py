@@ -126,26 +126,51 @@ def comparison(
                              stats.planned_mdd(n, clusters, q, deff, family))
 
 
-def questions_needed(
-    draw: Callable[[int], pd.DataFrame], available: int, epochs: int, target: float,
-    estimates: dict[tuple[str, str], Estimate] | None = None,
-) -> tuple[int | None, float]:
-    """The fewest questions ``n`` (of ``available``) whose paired subset (``draw(n)``: its rows, as ``-T
-    questions=n`` would draw them) detects ``target`` (a difference in accuracy, 0-1) in every comparison, and the
-    largest MDD then; (None, the largest MDD with all of them) when even all fall short."""
+MAX_QUESTIONS = 10**7  # beyond this the answer is "not by adding questions"
 
-    def worst(n: int) -> float:
-        return max((c.mdd for c in plan_comparisons(draw(n), epochs, estimates)), default=math.nan)
 
-    if available < 2:
-        return None, math.nan
-    if not worst(available) <= target:
-        return None, worst(available)
-    low, high = 2, available  # worst() falls as n grows: the first n that reaches the target
+def _first_reaching(worst: Callable[[int], float], low: int, high: int, target: float) -> int:
+    """The first n in [low, high] with worst(n) <= target (worst falls as n grows; worst(high) reaches it)."""
     while low < high:
         mid = (low + high) // 2
         if worst(mid) <= target:
             high = mid
         else:
             low = mid + 1
-    return low, worst(low)
+    return low
+
+
+def questions_needed(
+    draw: Callable[[int], pd.DataFrame], available: int, epochs: int, target: float,
+    estimates: dict[tuple[str, str], Estimate] | None = None,
+) -> tuple[int | None, float, bool]:
+    """The fewest questions ``n`` whose paired subset detects ``target`` (a difference in accuracy, 0-1) in every
+    comparison, the largest MDD then, and whether ``n`` is more than the ``available`` questions.
+
+    Up to ``available``, ``draw(n)`` gives the rows ``-T questions=n`` keeps; beyond, questions are extrapolated
+    from all of them (same formats, source items in the same proportion). (None, nan, True) when not even
+    ``MAX_QUESTIONS`` would do."""
+    full = draw(available)
+    per_cluster = full["pair"].nunique() / max(full["cluster"].nunique(), 1)
+    formats = sorted(full["format"].unique())
+    family = len(formats) * (len(formats) - 1) // 2
+
+    def worst(n: int) -> float:
+        if n <= available:
+            return max((c.mdd for c in plan_comparisons(draw(n), epochs, estimates)), default=math.nan)
+        g = max(round(n / per_cluster), 2)
+        return max((comparison(fa, fb, n, g, epochs, family, (estimates or {}).get((fa, fb))).mdd
+                    for fa, fb in itertools.combinations(formats, 2)), default=math.nan)
+
+    if available < 2 or family == 0:
+        return None, math.nan, False
+    if worst(available) <= target:
+        n = _first_reaching(worst, 2, available, target)
+        return n, worst(n), False
+    high = available
+    while not worst(high) <= target:
+        if high >= MAX_QUESTIONS:
+            return None, math.nan, True
+        high *= 2
+    n = _first_reaching(worst, available + 1, high, target)
+    return n, worst(n), True
