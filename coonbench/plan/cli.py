@@ -76,7 +76,8 @@ def _detect_line(d: dict[str, Any]) -> str:
 def render(plan: dict[str, Any]) -> str:
     """The plan as text: what runs, then per model its tokens, money and detectable differences."""
     lines = [
-        f"coonbench plan: {plan['task']}, {plan['questions']:,} questions × {len(plan['formats'])} formats = "
+        f"coonbench plan: {plan['task']}, {plan['questions']:,} questions × {len(plan['formats'])} "
+        f"format{'s' if len(plan['formats']) > 1 else ''} = "
         f"{plan['samples']:,} samples, {plan['epochs']} epoch{'s' if plan['epochs'] > 1 else ''}, {plan['clusters']:,} source items",
         "input tokens: the prompts the task's solvers send (primers included), counted in each model's tokenizer",
         "power: " + _assumption(plan), "",
