@@ -191,7 +191,7 @@ def input_token_change(
     return compute
 
 
-@score_reducer(name="mean")
+@score_reducer(name="coonbench/mean")
 def epoch_mean() -> ScoreReducer:
     """Inspect's ``mean`` epoch reducer, with nothing to do for a sample scored once (its score is its mean).
 

@@ -12,7 +12,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, ScoreReducer, metric, 
 
 from coonbench.judging.agreement import interval_alpha
 
-@score_reducer(name="judge_best")
+@score_reducer(name="coonbench/judge_best")
 def judge_best() -> ScoreReducer:
     """Best of epochs (AI/RUN's attempt number): keep the epoch with the highest ``combined`` (earliest on ties).
 

@@ -181,7 +181,7 @@ def test_plugin_format_in_generation_gold_100_with_token_metrics(tmp_path: Path)
     assert log.status == "success", log.error
     metrics = {(s.name, k): m.value for s in log.results.scores for k, m in s.metrics.items()}
     assert metrics[("correct", "mean")] == 1.0
-    assert metrics[("correct", "by_format_test-quoted-dart")] == 1.0
+    assert metrics[("correct", "coonbench/by_format_test-quoted-dart")] == 1.0
     assert metrics[("input_tokens", "mean")] > 0 and metrics[("output_tokens", "mean")] > 0
     # the quoted format costs more tokens to write than Dart: the paired change is positive and exact
     change = metrics[("code_check", "output_token_change/test-quoted-dart")]

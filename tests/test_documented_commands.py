@@ -32,7 +32,7 @@ from coonbench.resources import REPO_ROOT, SHARED_DIR
 from tests.documented import Command, all_commands, commands_in
 
 COMMANDS = all_commands()
-PROGRAMS = {"pip", "inspect", "coonbench", "python"}
+PROGRAMS = {"pip", "inspect", "coonbench", "python", "python3", "."}  # python3 -m venv, . .venv/bin/activate
 FILE_SUFFIXES = (".dart", ".json", ".jsonl", ".coon", ".py", ".yaml", ".yml", ".toon", ".tl", ".csv")
 OUTPUT_FLAGS = {"-o", "--output", "--output-dir", "--log-dir", "-O"}
 COMMAND_TIMEOUT_S = 900
@@ -243,12 +243,21 @@ def _requirement_missing(req: Requirement) -> list[str]:
     return [] if req.specifier.contains(installed, prereleases=True) else [f"{req} (installed {installed})"]
 
 
+def _sets_up_an_environment(words: list[str]) -> bool:
+    """``python3 -m venv DIR`` or ``. DIR/bin/activate``: this test already runs in the environment they make."""
+    return words[1:3] == ["-m", "venv"] or (len(words) == 2 and words[0] in (".", "source")
+                                            and words[1].endswith("/bin/activate"))
+
+
 def _without_installs(cmd: Command) -> str:
-    """The command with its ``pip install`` steps left out, each checked as already satisfied (else skip)."""
+    """The command with its set-up steps left out: each ``pip install`` checked as already satisfied (else skip),
+    the virtual environment's creation and activation dropped (the suite runs inside the one they make)."""
     steps = [step.strip() for step in cmd.runnable().split("&&")]
     kept: list[str] = []
     for step in steps:
         words = step.split()
+        if _sets_up_an_environment(words):
+            continue
         if words[:2] == ["pip", "install"]:
             if missing := _unsatisfied([w.strip("\"'") for w in words]):
                 pytest.skip(f"{cmd.id}: `{step}` would install {', '.join(missing)}: run it first")

@@ -106,5 +106,5 @@ def test_gold_scores_100_percent(bands: str | None) -> None:
     assert metrics["correct"]["mean"].value == 1.0
     assert metrics["decodable"]["mean"].value == 1.0
     for kind in GENERATION_KINDS:
-        assert metrics["correct"][f"by_kind_{kind}"].value == 1.0
+        assert metrics["correct"][f"coonbench/by_kind_{kind}"].value == 1.0
     assert log.samples and all(s.scores["code_check"].value["attempts"] == 1 for s in log.samples)  # type: ignore[index]

@@ -97,8 +97,8 @@ def test_gold_scores_100_percent(input_format: str, bands: str | None) -> None:
     metrics = {s.name: s.metrics for s in log.results.scores}
     assert metrics["correct"]["mean"].value == 1.0
     for kind in MODIFICATION_KINDS:
-        assert metrics["correct"][f"by_kind_{kind}"].value == 1.0
-    assert metrics["correct"][f"by_format_{input_format}"].value == 1.0
+        assert metrics["correct"][f"coonbench/by_kind_{kind}"].value == 1.0
+    assert metrics["correct"][f"coonbench/by_format_{input_format}"].value == 1.0
 
 
 def test_normalised_comparison_keeps_the_annotation_gap() -> None:

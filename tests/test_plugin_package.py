@@ -3,9 +3,10 @@
 The package (``examples/coonbench-plugin-example``, copied to a temp folder so the build leaves nothing in the
 repository) registers a ``kind="code"`` format and a ``kind="data"`` format through the ``coonbench.formats``
 entry point, and a task + scorer through Inspect's ``inspect_ai`` entry point. It is installed with
-``pip install --no-deps --no-build-isolation --no-index`` into ``python -m venv --system-site-packages`` (no
-network) and driven through that environment's ``inspect``: comprehension and retrieval with the gold solver
-must score 100% in the plug-in's formats, and its own task must run by name. This process never imports it.
+``pip install --no-deps --no-build-isolation --no-index --target`` into a folder of its own (no network), which a
+child interpreter — this one, so in a virtual environment it sees that environment's packages — puts on its path
+and drives through ``python -m inspect_ai``: comprehension and retrieval with the gold solver must score 100% in
+the plug-in's formats, and its own task must run by name. This process never imports it.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _run(cmd: list[str], env: dict[str, str], timeout: int = 600) -> subprocess.
 
 
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     try:
         import setuptools  # noqa: F401
         import wheel  # noqa: F401
@@ -45,17 +46,16 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     root = tmp_path_factory.mktemp("plugin")
     pkg = root / "pkg"
     shutil.copytree(PLUGIN, pkg, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    env_dir = root / "venv"
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    _run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], env)
-    python = env_dir / "bin" / "python"
-    _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q", str(pkg)], env)
-    return python, env
+    target = root / "site-packages"  # the name Inspect looks for to give the plug-in its package prefix
+    env = dict(os.environ)
+    _run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q",
+          "--target", str(target), str(pkg)], env)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(target), str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return Path(sys.executable), env
 
 
-def _eval(venv: tuple[Path, dict[str, str]], log_dir: Path, *args: str) -> object:
-    python, env = venv
+def _eval(installed: tuple[Path, dict[str, str]], log_dir: Path, *args: str) -> object:
+    python, env = installed
     _run(
         [str(python), "-m", "inspect_ai", "eval", *args, "--solver", "coonbench/gold", "--model", "mockllm/model",
          "--log-dir", str(log_dir), "--display", "none"],
@@ -71,8 +71,8 @@ def test_the_plugin_is_not_part_of_coonbench() -> None:
             get_format(name)
 
 
-def test_code_format_in_comprehension(venv: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    log = _eval(venv, tmp_path, "evals/comprehension.py", "-T", f"formats={CODE_FORMAT},dart", "-T", "bands=simple")
+def test_code_format_in_comprehension(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    log = _eval(installed, tmp_path, "evals/comprehension.py", "-T", f"formats={CODE_FORMAT},dart", "-T", "bands=simple")
     assert log.status == "success"  # type: ignore[attr-defined]
     formats = Counter(s.metadata["format"] for s in log.samples)  # type: ignore[attr-defined]
     assert set(formats) == {CODE_FORMAT, "dart"} and formats[CODE_FORMAT] == formats["dart"] > 0
@@ -82,16 +82,16 @@ def test_code_format_in_comprehension(venv: tuple[Path, dict[str, str]], tmp_pat
     assert "```reversed-dart" in str(shown.input)
 
 
-def test_data_format_in_retrieval(venv: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    log = _eval(venv, tmp_path, "evals/retrieval.py", "-T", f"formats={DATA_FORMAT},json", "--limit", "60")
+def test_data_format_in_retrieval(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    log = _eval(installed, tmp_path, "evals/retrieval.py", "-T", f"formats={DATA_FORMAT},json", "--limit", "60")
     assert log.status == "success"  # type: ignore[attr-defined]
     formats = Counter(s.metadata["format"] for s in log.samples)  # type: ignore[attr-defined]
     assert set(formats) == {DATA_FORMAT, "json"}
     assert all(s.scores["answer_match"].value["correct"] == 1.0 for s in log.samples)  # type: ignore[attr-defined]
 
 
-def test_plugin_task_and_scorer_by_name(venv: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
-    log = _eval(venv, tmp_path, "coonbench_example/lookup")
+def test_plugin_task_and_scorer_by_name(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    log = _eval(installed, tmp_path, "coonbench_example/lookup")
     assert log.status == "success" and len(log.samples) == 2  # type: ignore[attr-defined]
     [score] = log.results.scores  # type: ignore[attr-defined]
     assert score.name == "exact" and score.metrics["accuracy"].value == 1.0
