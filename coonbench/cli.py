@@ -148,7 +148,7 @@ def cmd_list_tasks(args: argparse.Namespace) -> int:
     return 0
 
 
-def _task_args(pairs: list[str]) -> dict[str, Any]:
+def task_args(pairs: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -194,14 +194,18 @@ async def prompt_messages(task: Any, sample: Any) -> list[Any]:
     return captured or list(state.messages)
 
 
-def load_task(spec: str, pairs: list[str]) -> Any:
-    """The Task that ``spec`` (``comprehension``, ``coonbench/comprehension`` or ``evals/comprehension.py``) and
-    the ``-T NAME=VALUE`` arguments ``pairs`` make."""
+def task_function(spec: str) -> tuple[str, Callable[..., Any]]:
+    """(name, @task function) of ``spec``: ``comprehension``, ``coonbench/comprehension`` or ``evals/comprehension.py``."""
     tasks = _task_summaries()
     name = spec.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
     if name not in tasks:
         raise CliError(f"{spec}: unknown task (expected one of {', '.join(sorted(tasks))})")
-    return _task_function(name)(**_task_args(pairs))
+    return name, _task_function(name)
+
+
+def load_task(spec: str, pairs: list[str]) -> Any:
+    """The Task that ``spec`` and the ``-T NAME=VALUE`` arguments ``pairs`` make."""
+    return task_function(spec)[1](**task_args(pairs))
 
 
 def cmd_dump_prompts(args: argparse.Namespace) -> int:

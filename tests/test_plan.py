@@ -22,6 +22,8 @@ from coonbench.report import build_report, stats
 from coonbench.report.load import ReportInputError
 from coonbench.report.planned import PLAN_FILE, read_plan
 from coonbench.resources import REPO_ROOT
+from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tasks.subset import paired_subset
 from coonbench.tokens import count_tokens
 
 PRICES = REPO_ROOT / "docs" / "prices-example.yaml"
@@ -187,3 +189,14 @@ def test_bad_detect_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plan", "structure", "-T", "questions=2", "--detect", "150"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--detect 150" in err[0]
+
+
+def test_the_plans_subset_is_the_tasks_draw() -> None:
+    task = load_task("retrieval", [])
+    work = workload(task, "retrieval")
+    samples = list(task.dataset)
+    for n, seed in ((3, 0), (17, 5), (100, 2)):
+        assert set(work.select(n, seed).frame["id"]) == {str(s.id) for s in paired_subset(samples, n, seed)}
+    complete = work.complete_questions()["pair"].nunique()
+    with pytest.raises(TaskArgumentError, match=f"only {complete} of the"):  # csv cannot show nested data
+        work.select(complete + 1)

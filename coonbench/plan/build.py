@@ -54,7 +54,7 @@ def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str
     tokens_in = work.tokens(tokenizer_of(model)) * settings.epochs
     means, source = output_per_sample(settings, model)
     default = float(settings.max_tokens) if settings.max_tokens is not None else math.nan
-    tokens_out = work.frame["format"].map(lambda f: means.get(f, default)).astype(float) * settings.epochs
+    tokens_out = work.pool["format"].map(lambda f: means.get(f, default)).astype(float) * settings.epochs
     price = _price_of(model, settings.prices or {})
     rows = []
     for fmt, idx in work.frame.groupby("format").groups.items():

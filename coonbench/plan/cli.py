@@ -32,8 +32,9 @@ def _money(value: float) -> str:
 
 def _assumption(plan: dict[str, Any]) -> str:
     if plan["pilot"]:
+        few = " A pilot of few pairs is a rough guide: each comparison says how many it had."
         return (f"discordance and clustering from the pilot {plan['pilot']} (a comparison it lacks: "
-                f"{plan['assumed_discordance']:.0%} assumed, questions independent)")
+                f"{plan['assumed_discordance']:.0%} assumed, questions independent).{few}")
     epochs = " and the epochs of one question agreeing (they add cost, not pairs)" if plan["epochs"] > 1 else ""
     return (f"assumed discordance {plan['assumed_discordance']:.0%} (pairs where one format is right and the other "
             f"wrong), questions independent{epochs}; a pilot run measures both (--from LOGDIR)")
@@ -101,10 +102,28 @@ def _detect(value: str | None) -> float | None:
     return points / 100
 
 
-def cmd_plan(args: argparse.Namespace) -> int:
-    from coonbench.cli import load_task
-    from coonbench.plan.build import Settings, make_plan
+SUBSET_ARGS = ("questions", "seed")
+
+
+def _workload(spec: str, pairs: list[str]) -> Any:
+    """The task's samples; for a paired subset, every sample with the subset selected from them, the same draw as
+    the task's, so that ``--detect`` can look beyond it."""
+    import inspect
+
+    from coonbench.cli import task_args, task_function
     from coonbench.plan.workload import workload
+
+    name, fn = task_function(spec)
+    given = task_args(pairs)
+    if "questions" not in inspect.signature(fn).parameters or given.get("questions") is None:
+        return workload(fn(**given), name)
+    full = workload(fn(**{k: v for k, v in given.items() if k not in SUBSET_ARGS}), name)
+    return full.select(given["questions"], given.get("seed", 0))
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from coonbench.cli import task_args
+    from coonbench.plan.build import Settings, make_plan
     from coonbench.report.cost import read_prices
     from coonbench.report.load import load_samples
 
@@ -116,8 +135,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         return 2
     models = _models(args.model) or ["mockllm/model"]
     settings = Settings(models, args.epochs, args.max_tokens, prices, pilot, args.pilot, _detect(args.detect))
-    work = workload(load_task(args.task, args.task_arg), args.task.removesuffix(".py").rsplit("/", 1)[-1])
-    plan = make_plan(work, settings, dict(pair.partition("=")[::2] for pair in args.task_arg))
+    work = _workload(args.task, args.task_arg)
+    plan = make_plan(work, settings, task_args(args.task_arg))
     sys.stdout.write(render(plan))
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from coonbench.report.load import CLUSTER_KEYS
-from coonbench.tasks.subset import STRATA, balanced_draw, question_group
+from coonbench.tasks.subset import STRATA, balanced_draw, check_questions, question_group, too_few_questions
 from coonbench.tokens import count_tokens
 
 FALLBACK_TOKENIZER = "o200k_base"
@@ -40,18 +40,21 @@ def _cluster(meta: dict[str, Any], pair: str) -> str:
 
 @dataclass
 class Workload:
-    """The samples of one task as built: id, format, question (``pair``), cluster, strata and prompt text."""
+    """The samples of one task as built (``pool``: id, format, question ``pair``, cluster, strata, prompt text) and
+    the ones the run keeps (``frame``: all of them, or a paired subset of them)."""
 
     task: str
     category: str
+    pool: pd.DataFrame
     frame: pd.DataFrame
     _counts: dict[str, pd.Series] = field(default_factory=dict)
 
     def tokens(self, tokenizer: str) -> pd.Series:
-        """Input tokens of every sample's prompt in ``tokenizer`` (counted once per tokenizer)."""
+        """Input tokens of every sample's prompt in ``tokenizer`` (counted once per tokenizer; indexed as
+        ``pool``)."""
         if tokenizer not in self._counts:
             self._counts[tokenizer] = pd.Series(
-                [count_tokens(t, tokenizer) for t in self.frame["text"]], index=self.frame.index, dtype=float
+                [count_tokens(t, tokenizer) for t in self.pool["text"]], index=self.pool.index, dtype=float
             )
         return self._counts[tokenizer]
 
@@ -61,16 +64,25 @@ class Workload:
 
     def complete_questions(self) -> pd.DataFrame:
         """The rows of the questions every format has (the ones ``-T questions=N`` draws from)."""
-        k = self.frame["format"].nunique()
-        full = self.frame.groupby("pair")["format"].nunique()
-        return self.frame[self.frame["pair"].isin(full[full == k].index)]
+        k = self.pool["format"].nunique()
+        full = self.pool.groupby("pair")["format"].nunique()
+        return self.pool[self.pool["pair"].isin(full[full == k].index)]
 
     def subset(self, questions: int, seed: int = 0) -> pd.DataFrame:
-        """The rows ``-T questions=N -T seed=S`` keeps (the same draw: ``coonbench.tasks.subset``)."""
+        """The rows ``-T questions=N -T seed=S`` keeps: the same draw as ``coonbench.tasks.subset.paired_subset``
+        (all rows when N is not below the number of questions; TaskArgumentError above the complete ones)."""
+        if questions >= self.pool["pair"].nunique():
+            return self.pool
         complete = self.complete_questions().drop_duplicates("pair")
+        if questions > len(complete):
+            raise too_few_questions(questions, len(complete), int(self.pool["pair"].nunique()))
         strata = {p: tuple(row) for p, *row in complete[["pair", *STRATA]].itertuples(index=False)}
-        chosen = set(balanced_draw(strata, questions, seed)) if questions < len(strata) else set(strata)
-        return self.frame[self.frame["pair"].isin(chosen)]
+        return self.pool[self.pool["pair"].isin(set(balanced_draw(strata, questions, seed)))]
+
+    def select(self, questions: int | None, seed: int = 0) -> Workload:
+        """This workload with ``frame`` the paired subset (None: every sample)."""
+        frame = self.pool if questions is None else self.subset(check_questions(questions), seed)
+        return Workload(self.task, self.category, self.pool, frame, self._counts)
 
 
 def workload(task: Any, name: str) -> Workload:
@@ -88,4 +100,4 @@ def workload(task: Any, name: str) -> Workload:
         })
     frame = pd.DataFrame(rows, columns=["id", "format", "pair", "cluster", "question_type", "complexity", "text"])
     category = str((samples[0].metadata or {}).get("category", name)) if samples else name
-    return Workload(name, category, frame)
+    return Workload(name, category, frame, frame)

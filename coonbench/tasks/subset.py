@@ -72,14 +72,29 @@ def balanced_draw(strata: Mapping[str, tuple[str, ...]], n: int, seed: int) -> l
     return chosen
 
 
+def check_questions(questions: object) -> int:
+    """``-T questions=`` as a count of questions; TaskArgumentError unless a whole number, 1 or more."""
+    if isinstance(questions, bool) or not isinstance(questions, int) or questions < 1:
+        raise TaskArgumentError(f"-T questions={questions}: expected a whole number of questions, 1 or more")
+    return questions
+
+
+def too_few_questions(questions: int, complete: int, total: int, formats: set[str] | None = None) -> TaskArgumentError:
+    """The error for more questions than every format can show."""
+    named = f" ({', '.join(sorted(formats))})" if formats else ""
+    return TaskArgumentError(
+        f"-T questions={questions}: only {complete} of the {total} questions can be shown in every selected "
+        f"format{named}; ask for at most {complete}, or for all of them"
+    )
+
+
 def paired_subset(samples: Sequence[Sample], questions: int | None, seed: int = 0) -> list[Sample]:
     """``questions`` whole questions of ``samples`` (every format of each, in the dataset's order), drawn with
     ``seed`` and balanced over band and question type; all of them when ``questions`` is None or not below the
     number of questions. TaskArgumentError when ``questions`` is below 1 or above the questions every format has."""
     if questions is None:
         return list(samples)
-    if isinstance(questions, bool) or not isinstance(questions, int) or questions < 1:
-        raise TaskArgumentError(f"-T questions={questions}: expected a whole number of questions, 1 or more")
+    check_questions(questions)
     groups = groups_of(samples)
     if questions >= len(groups):
         return list(samples)
@@ -89,9 +104,6 @@ def paired_subset(samples: Sequence[Sample], questions: int | None, seed: int = 
         if {str((s.metadata or {}).get("format")) for s in group} == formats
     }
     if questions > len(complete):
-        raise TaskArgumentError(
-            f"-T questions={questions}: only {len(complete)} of the {len(groups)} questions can be shown in every "
-            f"selected format ({', '.join(sorted(formats))}); ask for at most {len(complete)}, or for all of them"
-        )
+        raise too_few_questions(questions, len(complete), len(groups), formats)
     chosen = set(balanced_draw(complete, questions, seed))
     return [s for key, group in groups.items() if key in chosen for s in group]
