@@ -195,7 +195,7 @@ async def prompt_messages(task: Any, sample: Any) -> list[Any]:
 
 
 def task_function(spec: str) -> tuple[str, Callable[..., Any]]:
-    """(name, @task function) of ``spec``: ``comprehension``, ``coonbench/comprehension`` or ``evals/comprehension.py``."""
+    """(name, @task function) of ``spec``: ``comprehension``, ``coonbench/comprehension``, its ``evals/`` file."""
     tasks = _task_summaries()
     name = spec.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
     if name not in tasks:

@@ -67,7 +67,8 @@ def test_money_is_tokens_times_the_price_table(planned_run: tuple[Path, dict]) -
     price = yaml.safe_load(PRICES.read_text())["mockllm/model"]
     for r in planned_run[1]["models"][0]["formats"]:
         assert r["output_tokens"] == 16 * r["samples"]  # --max-tokens: the bound per reply
-        assert r["usd"] == pytest.approx((r["input_tokens"] * price["input"] + r["output_tokens"] * price["output"]) / 1e6)
+        usd = (r["input_tokens"] * price["input"] + r["output_tokens"] * price["output"]) / 1e6
+        assert r["usd"] == pytest.approx(usd)
 
 
 def test_the_report_of_a_planned_run_shows_planned_against_observed(planned_run: tuple[Path, dict],
@@ -151,7 +152,8 @@ def test_a_pilot_gives_its_discordance() -> None:
 
 
 def test_questions_needed_is_the_fewest_that_reach_the_target() -> None:
-    frame = pd.DataFrame([{"format": f, "pair": f"q{i:03}", "cluster": f"c{i // 3}"} for i in range(900) for f in "abc"])
+    frame = pd.DataFrame([{"format": f, "pair": f"q{i:03}", "cluster": f"c{i // 3}"}
+                          for i in range(900) for f in "abc"])
 
     def draw(n: int) -> pd.DataFrame:
         return frame[frame["pair"] < f"q{n:03}"]

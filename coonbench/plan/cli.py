@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.report.load import ReportInputError
+from coonbench.report.stats import ALPHA, POWER
 
 SUBSET_HINT = ("A smaller run that stays paired: -T questions=N -T seed=S keeps N whole questions, every format of "
                "each (--limit N would give the formats different questions).")
@@ -50,8 +51,9 @@ def _model_lines(plan: dict[str, Any], entry: dict[str, Any]) -> list[str]:
                      f"{_num(r['output_tokens']):>15}{_money(r['usd']):>10}")
     cmps = entry["comparisons"]
     if cmps:
-        lines.append(f"  paired comparisons (the report's rule: Holm family of {cmps[0]['family']}, 80% power at "
-                     f"α = 0.05/{cmps[0]['family']}, clustered by source item):")
+        m = cmps[0]["family"]
+        lines.append(f"  paired comparisons (the report's rule: Holm family of {m}, {POWER:.0%} power at "
+                     f"α = {ALPHA:g}/{m}, clustered by source item):")
         for c in cmps:
             lines.append(f"    {c['format_a']} vs {c['format_b']}: {c['pairs']:,} pairs from {c['clusters']:,} "
                          f"source items, detects {_points(c['mdd'])} "
@@ -79,7 +81,8 @@ def render(plan: dict[str, Any]) -> str:
     lines = [
         f"coonbench plan: {plan['task']}, {plan['questions']:,} questions × {len(plan['formats'])} "
         f"format{'s' if len(plan['formats']) > 1 else ''} = "
-        f"{plan['samples']:,} samples, {plan['epochs']} epoch{'s' if plan['epochs'] > 1 else ''}, {plan['clusters']:,} source items",
+        f"{plan['samples']:,} samples, {plan['epochs']} epoch{'s' if plan['epochs'] > 1 else ''}, "
+        f"{plan['clusters']:,} source items",
         "input tokens: the prompts the task's solvers send (primers included), counted in each model's tokenizer",
         "power: " + _assumption(plan), "",
     ]
@@ -152,7 +155,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("-T", dest="task_arg", action="append", default=[], help="task argument NAME=VALUE")
     p.add_argument("--model", action="append", default=[], help="a model as Inspect names it (repeat or comma-list)")
     p.add_argument("--epochs", type=int, default=1, help="epochs per sample (default 1)")
-    p.add_argument("--max-tokens", type=int, help="output tokens per reply at most (the expected output, unless --from)")
+    p.add_argument("--max-tokens", type=int, help="output tokens per reply at most (expected output, unless --from)")
     p.add_argument("--prices", metavar="FILE", help="YAML/JSON {model: {input: USD/1M tokens, output: USD/1M tokens}}")
     p.add_argument("--from", dest="pilot", metavar="LOGDIR", help="a pilot run's logs: its output tokens, discordance "
                                                                   "and clustering")
