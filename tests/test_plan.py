@@ -84,8 +84,8 @@ def test_the_report_of_a_planned_run_shows_planned_against_observed(planned_run:
     assert len(power_table) == 6 and power_table["run_mdd"].notna().all() and (power_table["run_pairs"] == 5).all()
     text = paths.markdown.read_text()
     assert "Planned against observed" in text
-    assert f"{plan['models'][0]['total']['input_tokens']:,.0f} planned, " \
-           f"{plan['models'][0]['total']['input_tokens']:,.0f} recorded" in text
+    total = plan["models"][0]["total"]["input_tokens"]
+    assert f"mockllm/model: input tokens {total:,.0f} planned, {total:,.0f} recorded" in text
 
 
 def test_a_pilot_run_gives_the_output_tokens_and_discordance(planned_run: tuple[Path, dict],
