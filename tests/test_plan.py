@@ -13,6 +13,7 @@ import pytest
 import yaml
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model._providers.mockllm import MockLLM
+from inspect_ai.scorer import Target
 
 from coonbench.cli import load_task, main
 from coonbench.plan import power
@@ -109,18 +110,20 @@ def test_a_file_that_is_not_a_plan_is_refused(tmp_path: Path) -> None:
 def test_the_documented_plan_prints_tokens_cost_and_detectable_differences() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "coonbench.cli", "plan", "evals/comprehension.py", "--model", "openai/gpt-4o",
-         "--prices", str(PRICES), "--max-tokens", "8", "--detect", "5"],
+         "--prices", str(PRICES), "--detect", "5"],
         capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
     )
     assert out.returncode == 0, out.stderr
     task = load_task("comprehension", [])
     total = sum(int(s.metadata["input_tokens"]) for s in task.dataset)
+    gold = sum(count_tokens(str(s.metadata.get("gold") or Target(s.target).text)) for s in task.dataset)
     price = yaml.safe_load(PRICES.read_text())["openai/gpt-4o"]
-    usd = (total * price["input"] + 8 * len(task.dataset) * price["output"]) / 1e6
+    usd = (total * price["input"] + gold * price["output"]) / 1e6  # output: what the gold solver would reply
     total_line = next(line for line in out.stdout.splitlines() if line.strip().startswith("total"))
-    assert f"{total:,}" in total_line and f"{usd:,.2f}" in total_line
+    assert f"{total:,}" in total_line and f"{gold:,}" in total_line and f"{usd:,.2f}" in total_line
     assert sum(" vs " in line and "detects" in line for line in out.stdout.splitlines()) == 6
-    assert "--detect 5:" in out.stdout
+    detect = next(line for line in out.stdout.splitlines() if "--detect 5:" in line)
+    assert "questions needed" in detect and "USD" in detect
 
 
 def test_planned_mdd_is_the_reports_on_the_answers_it_assumes() -> None:

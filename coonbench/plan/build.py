@@ -27,9 +27,13 @@ class Settings:
     detect: float | None = None  # a difference in accuracy, 0-1
 
 
+GOLD_OUTPUT = "the gold reply's tokens (a model that answers as asked; give --max-tokens for a bound)"
+
+
 def output_per_sample(settings: Settings, model: str) -> tuple[dict[str, float], str]:
     """Expected output tokens per sample by format, and where they come from: the pilot's mean for the model (or,
-    without it there, every model under test in the pilot), else ``--max-tokens`` (an upper bound)."""
+    without it there, every model under test in the pilot), else ``--max-tokens`` (an upper bound), else (empty:
+    per sample) the gold reply's own tokens."""
     pilot = settings.pilot
     if pilot is not None and not pilot.empty:
         own = pilot[pilot["model"] == model]
@@ -41,7 +45,7 @@ def output_per_sample(settings: Settings, model: str) -> tuple[dict[str, float],
             return {str(k): float(v) for k, v in means.items()}, f"pilot mean ({who})"
     if settings.max_tokens is not None:
         return {}, f"at most --max-tokens {settings.max_tokens}"
-    return {}, "unknown (give --max-tokens or --from)"
+    return {}, GOLD_OUTPUT
 
 
 def _usd(tokens_in: float, tokens_out: float, price: dict[str, float] | None) -> float:
@@ -53,8 +57,9 @@ def _usd(tokens_in: float, tokens_out: float, price: dict[str, float] | None) ->
 def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str, Any]], str, pd.Series, pd.Series]:
     tokens_in = work.tokens(tokenizer_of(model)) * settings.epochs
     means, source = output_per_sample(settings, model)
-    default = float(settings.max_tokens) if settings.max_tokens is not None else math.nan
-    tokens_out = work.pool["format"].map(lambda f: means.get(f, default)).astype(float) * settings.epochs
+    fallback = (pd.Series(float(settings.max_tokens), index=work.pool.index) if settings.max_tokens is not None
+                else work.gold_tokens(tokenizer_of(model)))  # a format the pilot lacks falls back as well
+    tokens_out = work.pool["format"].map(means).astype(float).fillna(fallback) * settings.epochs
     price = _price_of(model, settings.prices or {})
     rows = []
     for fmt, idx in work.frame.groupby("format").groups.items():

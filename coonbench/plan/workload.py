@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from coonbench.report.load import CLUSTER_KEYS
+from coonbench.tasks.samples import GOLD_KEY
 from coonbench.tasks.subset import STRATA, balanced_draw, check_questions, question_group, too_few_questions
 from coonbench.tokens import count_tokens
 
@@ -38,6 +39,15 @@ def _cluster(meta: dict[str, Any], pair: str) -> str:
     return str(value) if value is not None else pair
 
 
+def _gold(sample: Any, meta: dict[str, Any]) -> str:
+    """The reply a perfect model gives (what ``coonbench/gold`` replies): metadata ``gold``, else the target."""
+    if meta.get(GOLD_KEY) is not None:
+        return str(meta[GOLD_KEY])
+    from inspect_ai.scorer import Target
+
+    return Target(sample.target).text
+
+
 @dataclass
 class Workload:
     """The samples of one task as built (``pool``: id, format, question ``pair``, cluster, strata, prompt text) and
@@ -57,6 +67,15 @@ class Workload:
                 [count_tokens(t, tokenizer) for t in self.pool["text"]], index=self.pool.index, dtype=float
             )
         return self._counts[tokenizer]
+
+    def gold_tokens(self, tokenizer: str) -> pd.Series:
+        """Tokens of every sample's gold reply (what a model that answers as asked writes) in ``tokenizer``."""
+        key = f"gold:{tokenizer}"
+        if key not in self._counts:
+            self._counts[key] = pd.Series(
+                [count_tokens(t, tokenizer) for t in self.pool["gold"]], index=self.pool.index, dtype=float
+            )
+        return self._counts[key]
 
     @property
     def formats(self) -> list[str]:
@@ -96,8 +115,9 @@ def workload(task: Any, name: str) -> Workload:
         rows.append({
             "id": str(s.id), "format": str(meta.get("format", "default")), "pair": pair,
             "cluster": _cluster(meta, pair), "question_type": str(meta.get("question_type", "-")),
-            "complexity": str(meta.get("complexity", "-")), "text": text,
+            "complexity": str(meta.get("complexity", "-")), "text": text, "gold": _gold(s, meta),
         })
-    frame = pd.DataFrame(rows, columns=["id", "format", "pair", "cluster", "question_type", "complexity", "text"])
+    frame = pd.DataFrame(rows, columns=["id", "format", "pair", "cluster", "question_type", "complexity", "text",
+                                        "gold"])
     category = str((samples[0].metadata or {}).get("category", name)) if samples else name
     return Workload(name, category, frame, frame)
