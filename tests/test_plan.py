@@ -205,3 +205,14 @@ def test_the_plans_subset_is_the_tasks_draw() -> None:
     complete = work.complete_questions()["pair"].nunique()
     with pytest.raises(TaskArgumentError, match=f"only {complete} of the"):  # csv cannot show nested data
         work.select(complete + 1)
+
+
+def test_epochs_multiply_cost_not_pairs_without_a_pilot() -> None:
+    work = workload(load_task("structure", ["primer=none,short", "questions=30"]), "structure")
+    one, three = (make_plan(work, Settings(["mockllm/model"], epochs=e, max_tokens=5), {})["models"][0]
+                  for e in (1, 3))
+    assert three["total"]["input_tokens"] == 3 * one["total"]["input_tokens"]
+    assert three["total"]["output_tokens"] == 3 * one["total"]["output_tokens"] == 3 * 5 * 60
+    [c1], [c3] = one["comparisons"], three["comparisons"]
+    assert c3["pairs"] == 3 * c1["pairs"] and c3["design_effect"] == 3.0
+    assert c3["mdd"] == pytest.approx(c1["mdd"], rel=0.02)  # epochs that agree add no information
