@@ -173,7 +173,7 @@ def test_questions_needed_is_the_fewest_that_reach_the_target() -> None:
 def test_detect_costs_the_very_subset_it_suggests() -> None:
     args = ["bands=simple", "formats=coon,dart"]
     work = workload(load_task("comprehension", args), "comprehension")
-    plan = make_plan(work, Settings(["mockllm/model"], max_tokens=10, detect=0.40), {})
+    plan = make_plan({"mockllm/model": work}, Settings(["mockllm/model"], max_tokens=10, detect=0.40), {})
     found = plan["models"][0]["detect"]
     assert found["questions"] is not None and found["mdd"] <= 0.40
     task = load_task("comprehension", [*args, f"questions={found['questions']}", "seed=0"])
@@ -183,7 +183,7 @@ def test_detect_costs_the_very_subset_it_suggests() -> None:
 
 def test_plans_count_the_primer_the_solver_inserts() -> None:
     work = workload(load_task("structure", ["primer=none,full", "questions=3"]), "structure")
-    tokens = work.tokens("o200k_base").groupby(work.frame["format"]).sum()
+    tokens = work.tokens().groupby(work.frame["format"]).sum()
     task = load_task("structure", ["primer=none,full", "questions=3"])
     recorded = pd.Series({s.id: s.metadata["input_tokens"] for s in task.dataset})
     assert tokens.sum() == recorded.sum()
@@ -209,8 +209,8 @@ def test_the_plans_subset_is_the_tasks_draw() -> None:
 
 def test_epochs_multiply_cost_not_pairs_without_a_pilot() -> None:
     work = workload(load_task("structure", ["primer=none,short", "questions=30"]), "structure")
-    one, three = (make_plan(work, Settings(["mockllm/model"], epochs=e, max_tokens=5), {})["models"][0]
-                  for e in (1, 3))
+    one, three = (make_plan({"mockllm/model": work}, Settings(["mockllm/model"], epochs=e, max_tokens=5), {})
+                  ["models"][0] for e in (1, 3))
     assert three["total"]["input_tokens"] == 3 * one["total"]["input_tokens"]
     assert three["total"]["output_tokens"] == 3 * one["total"]["output_tokens"] == 3 * 5 * 60
     [c1], [c3] = one["comparisons"], three["comparisons"]

@@ -4,13 +4,14 @@ detectable differences; a JSON-able dict that ``coonbench report`` reads back to
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from coonbench.plan import power
-from coonbench.plan.workload import Workload, tokenizer_of
+from coonbench.plan.workload import Workload
 from coonbench.report.cost import _price_of
 from coonbench.report.planned import PLAN_KEY
 from coonbench.report.tables import sample_tokens
@@ -55,10 +56,10 @@ def _usd(tokens_in: float, tokens_out: float, price: dict[str, float] | None) ->
 
 
 def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str, Any]], str, pd.Series, pd.Series]:
-    tokens_in = work.tokens(tokenizer_of(model)) * settings.epochs
+    tokens_in = work.tokens() * settings.epochs
     means, source = output_per_sample(settings, model)
     fallback = (pd.Series(float(settings.max_tokens), index=work.pool.index) if settings.max_tokens is not None
-                else work.gold_tokens(tokenizer_of(model)))  # a format the pilot lacks falls back as well
+                else work.tokens("gold"))  # a format the pilot lacks falls back as well
     tokens_out = work.pool["format"].map(means).astype(float).fillna(fallback) * settings.epochs
     price = _price_of(model, settings.prices or {})
     rows = []
@@ -85,14 +86,16 @@ def _detect(work: Workload, settings: Settings, model: str, estimates: dict, tok
     return out
 
 
-def make_plan(work: Workload, settings: Settings, task_args: dict[str, Any]) -> dict[str, Any]:
-    """The plan of running ``work`` on every model of ``settings``."""
+def make_plan(works: Mapping[str, Workload], settings: Settings, task_args: dict[str, Any]) -> dict[str, Any]:
+    """The plan of running each model of ``settings`` on its workload (``works``: model → the task's samples built
+    for its tokenizer)."""
     models = []
     for model in settings.models:
+        work = works[model]
         rows, source, tokens_in, tokens_out = _rows(work, settings, model)
         estimates = power.pilot_estimates(settings.pilot, model) if settings.pilot is not None else {}
         entry: dict[str, Any] = {
-            "model": model, "tokenizer": tokenizer_of(model), "price": _price_of(model, settings.prices or {}),
+            "model": model, "tokenizer": work.tokenizer, "price": _price_of(model, settings.prices or {}),
             "output_source": source, "formats": rows,
             "total": {k: float(sum(r[k] for r in rows)) for k in ("samples", "input_tokens", "output_tokens", "usd")},
             "comparisons": [c.as_dict() for c in power.plan_comparisons(work.frame, settings.epochs, estimates)],
@@ -100,6 +103,7 @@ def make_plan(work: Workload, settings: Settings, task_args: dict[str, Any]) -> 
         if settings.detect is not None:
             entry["detect"] = _detect(work, settings, model, estimates, (tokens_in, tokens_out))
         models.append(entry)
+    work = works[settings.models[0]]
     return {
         PLAN_KEY: 1, "task": work.task, "category": work.category, "task_args": task_args,
         "epochs": settings.epochs, "max_tokens": settings.max_tokens, "pilot": settings.pilot_source,

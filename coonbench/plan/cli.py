@@ -105,28 +105,10 @@ def _detect(value: str | None) -> float | None:
     return points / 100
 
 
-SUBSET_ARGS = ("questions", "seed")
-
-
-def _workload(spec: str, pairs: list[str]) -> Any:
-    """The task's samples; for a paired subset, every sample with the subset selected from them, the same draw as
-    the task's, so that ``--detect`` can look beyond it."""
-    import inspect
-
-    from coonbench.cli import task_args, task_function
-    from coonbench.plan.workload import workload
-
-    name, fn = task_function(spec)
-    given = task_args(pairs)
-    if "questions" not in inspect.signature(fn).parameters or given.get("questions") is None:
-        return workload(fn(**given), name)
-    full = workload(fn(**{k: v for k, v in given.items() if k not in SUBSET_ARGS}), name)
-    return full.select(given["questions"], given.get("seed", 0))
-
-
 def cmd_plan(args: argparse.Namespace) -> int:
     from coonbench.cli import task_args
     from coonbench.plan.build import Settings, make_plan
+    from coonbench.plan.workload import load_workloads
     from coonbench.report.cost import read_prices
     from coonbench.report.load import load_samples
 
@@ -138,8 +120,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         return 2
     models = _models(args.model) or ["mockllm/model"]
     settings = Settings(models, args.epochs, args.max_tokens, prices, pilot, args.pilot, _detect(args.detect))
-    work = _workload(args.task, args.task_arg)
-    plan = make_plan(work, settings, task_args(args.task_arg))
+    plan = make_plan(load_workloads(args.task, args.task_arg, models), settings, task_args(args.task_arg))
     sys.stdout.write(render(plan))
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,9 @@ from coonbench.tasks.subset import STRATA, balanced_draw, check_questions, quest
 from coonbench.tokens import count_tokens
 
 FALLBACK_TOKENIZER = "o200k_base"
+
+
+SUBSET_ARGS = ("questions", "seed")
 
 
 def tokenizer_of(model: str) -> str:
@@ -55,27 +59,19 @@ class Workload:
 
     task: str
     category: str
+    tokenizer: str  # the one its samples were built for and its tokens are counted in
     pool: pd.DataFrame
     frame: pd.DataFrame
     _counts: dict[str, pd.Series] = field(default_factory=dict)
 
-    def tokens(self, tokenizer: str) -> pd.Series:
-        """Input tokens of every sample's prompt in ``tokenizer`` (counted once per tokenizer; indexed as
-        ``pool``)."""
-        if tokenizer not in self._counts:
-            self._counts[tokenizer] = pd.Series(
-                [count_tokens(t, tokenizer) for t in self.pool["text"]], index=self.pool.index, dtype=float
+    def tokens(self, column: str = "text") -> pd.Series:
+        """Tokens of every sample's prompt (``text``) or gold reply (``gold``: what a model that answers as asked
+        writes) in the workload's tokenizer, counted once; indexed as ``pool``."""
+        if column not in self._counts:
+            self._counts[column] = pd.Series(
+                [count_tokens(t, self.tokenizer) for t in self.pool[column]], index=self.pool.index, dtype=float
             )
-        return self._counts[tokenizer]
-
-    def gold_tokens(self, tokenizer: str) -> pd.Series:
-        """Tokens of every sample's gold reply (what a model that answers as asked writes) in ``tokenizer``."""
-        key = f"gold:{tokenizer}"
-        if key not in self._counts:
-            self._counts[key] = pd.Series(
-                [count_tokens(t, tokenizer) for t in self.pool["gold"]], index=self.pool.index, dtype=float
-            )
-        return self._counts[key]
+        return self._counts[column]
 
     @property
     def formats(self) -> list[str]:
@@ -101,10 +97,10 @@ class Workload:
     def select(self, questions: int | None, seed: int = 0) -> Workload:
         """This workload with ``frame`` the paired subset (None: every sample)."""
         frame = self.pool if questions is None else self.subset(check_questions(questions), seed)
-        return Workload(self.task, self.category, self.pool, frame, self._counts)
+        return Workload(self.task, self.category, self.tokenizer, self.pool, frame, self._counts)
 
 
-def workload(task: Any, name: str) -> Workload:
+def workload(task: Any, name: str, tokenizer: str = FALLBACK_TOKENIZER) -> Workload:
     """Render every sample of ``task`` (an Inspect Task) through its solvers up to the first model call."""
     samples = list(task.dataset)
     texts = asyncio.run(_render(task, samples))
@@ -120,4 +116,28 @@ def workload(task: Any, name: str) -> Workload:
     frame = pd.DataFrame(rows, columns=["id", "format", "pair", "cluster", "question_type", "complexity", "text",
                                         "gold"])
     category = str((samples[0].metadata or {}).get("category", name)) if samples else name
-    return Workload(name, category, frame, frame)
+    return Workload(name, category, tokenizer, frame, frame)
+
+
+def load_workloads(spec: str, pairs: list[str], models: list[str]) -> dict[str, Workload]:
+    """Per model, the task's samples built and counted in its tokenizer (``-T tokenizer=`` for all, else each
+    model's; one build per tokenizer). A paired subset (``-T questions=``) is selected from every sample with the
+    task's own draw, so that ``--detect`` can look beyond it."""
+    from coonbench.cli import task_args, task_function
+
+    name, fn = task_function(spec)
+    given = task_args(pairs)
+    params = inspect.signature(fn).parameters
+    subset = "questions" in params and given.get("questions") is not None
+    built: dict[str, Workload] = {}
+    out: dict[str, Workload] = {}
+    for model in models:
+        tokenizer = str(given.get("tokenizer") or tokenizer_of(model))
+        if tokenizer not in built:
+            args = {k: v for k, v in given.items() if not (subset and k in SUBSET_ARGS)}
+            if "tokenizer" in params:
+                args["tokenizer"] = tokenizer
+            work = workload(fn(**args), name, tokenizer)
+            built[tokenizer] = work.select(given["questions"], given.get("seed", 0)) if subset else work
+        out[model] = built[tokenizer]
+    return out
