@@ -17,6 +17,7 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.egg_info import egg_info
 
 HERE = Path(__file__).resolve().parent
 native = runpy.run_path(str(HERE / "coonbench" / "_native.py"))  # standard library only: nothing is installed yet
@@ -46,6 +47,19 @@ class _BuildExt(build_ext):
         if str(outfile).endswith(tuple(EXTENSION_SUFFIXES)) and os.path.exists(outfile):
             os.unlink(outfile)
         return super().copy_file(infile, outfile, *args, **kwargs)
+
+
+class _EggInfo(egg_info):
+    """Metadata written by an editable install goes under build/, not beside pyproject.toml: a ``coonbench.egg-info``
+    in the checkout's root is found first by ``importlib.metadata`` whenever the root is on ``sys.path``
+    (``python -m …`` run there), and, having no ``direct_url.json``, it hides the editable install from Inspect,
+    which then registers our tasks and solvers without their ``coonbench/`` prefix."""
+
+    def finalize_options(self) -> None:
+        if self.egg_base is None or Path(self.egg_base).resolve() == HERE:
+            (HERE / "build").mkdir(exist_ok=True)
+            self.egg_base = str(HERE / "build")
+        super().finalize_options()
 
 
 def _remove_compiled() -> None:
@@ -79,4 +93,4 @@ def _extensions() -> list:  # type: ignore[type-arg]
         return []
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt})
+setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt, "egg_info": _EggInfo})

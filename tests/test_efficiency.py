@@ -83,3 +83,43 @@ def test_correct_metric_is_inspects_accuracy_and_stderr_of_the_correct_key(seed:
         return
     assert figures["accuracy"] == pytest.approx(accuracy()(kept))
     assert figures["stderr"] == pytest.approx(stderr()(kept))
+
+
+def test_no_baseline_in_the_run_gives_n_a_not_failure() -> None:
+    """Only COON ran (no Dart): the verdict cannot be computed, so every figure is NaN (Inspect prints "n/a"),
+    never the 0.0 of a failure."""
+    import math
+
+    rows = [("coon", 1, 100)] * 4
+    assert verdict_of(by_format(scores(rows)), "coon")[0] == "n/a"
+    assert all(math.isnan(v) for v in verdict()(scores(rows)).values())
+
+
+def test_a_format_that_declares_no_thresholds_gets_no_verdict() -> None:
+    """TOON's design sets no COON thresholds: toon against json is a comparison, not a verdict."""
+    import math
+
+    rows = [("toon", 1, 100)] * 4 + [("json", 0, 200)] * 4
+    assert verdict_of(by_format(scores(rows)), "toon", "json")[0] == "n/a"
+    assert math.isnan(verdict("toon", "json")(scores(rows))["verdict"])
+
+
+def test_coons_thresholds_are_its_design_documents() -> None:
+    """The numbers COON's plug-in declares are those of §8 of COON's benchmark design (read from shared/seeds)."""
+    import re
+
+    from coonbench.formats.base import get_format
+    from tests.conftest import SHARED_DIR
+
+    seeds = sorted((SHARED_DIR / "seeds").glob("*.txt")) if (SHARED_DIR / "seeds").is_dir() else []
+    design = next((p.read_text(encoding="utf-8") for p in seeds if "## 8. Success Criteria" in p.read_text(
+        encoding="utf-8")), None)
+    if design is None:
+        pytest.skip(f"COON's design document is not under {SHARED_DIR / 'seeds'}")
+    section = design.split("## 8. Success Criteria", 1)[1].split("\n## ", 1)[0]
+    t = get_format("coon").design_thresholds()
+    assert t is not None and t.baseline == "dart"
+    assert re.search(r"COON Comprehension \| ≥(\d+)%", section).group(1) == f"{t.min_accuracy * 100:.0f}"
+    assert float(re.search(r"Efficiency Gain \| ≥([\d.]+)x", section).group(1)) == t.min_efficiency_gain
+    assert re.search(r"Comprehension Gap \| ≤(\d+)%", section).group(1) == f"{t.max_gap * 100:.0f}"
+    assert re.search(r"Failure\*\*: Comprehension <(\d+)%", section).group(1) == f"{t.partial_accuracy * 100:.0f}"

@@ -68,7 +68,12 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
         "--model", "mockllm/model", "--limit", str(LIMIT), "--max-samples", "1", "--max-connections", "1",
         "--log-buffer", "2", "--log-dir", str(log_dir), "--display", "none",
     ]
-    proc = subprocess.Popen(command, cwd=REPO_ROOT, start_new_session=True,
+    # a killed evaluation cannot remove the sample directory it was using: keep it in pytest's tmp_path
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    scratch.chmod(0o755)
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    proc = subprocess.Popen(command, cwd=REPO_ROOT, start_new_session=True, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
     first_size: int | None = None
@@ -103,7 +108,7 @@ def test_sigkill_then_eval_retry_loses_and_repeats_nothing(tmp_path: Path) -> No
     retry = subprocess.run(
         [_inspect(), "eval-retry", str(killed_path), "--log-dir", str(log_dir), "--max-samples", "1",
          "--display", "none"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, env=env,
     )
     assert retry.returncode == 0, retry.stderr[-3000:]
     finished = [read_eval_log(info) for info in list_eval_logs(str(log_dir))]

@@ -39,7 +39,12 @@ window.addEventListener("load", () => {
     const r = el.getBoundingClientRect();
     if (r.width && (r.right > width + 1 || r.left < -1)) over.push(el.tagName + ":" + Math.round(r.right));
   }
+  const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
+    return {top: Math.round(r.top + window.scrollY), bottom: Math.round(r.bottom + window.scrollY)}; };
+  const first = document.querySelector("section");
   const out = {
+    first: first ? {headline: box(first.querySelector("p.headline")), figure: box(first.querySelector("img")),
+                    table: box(first.querySelector("table"))} : null,
     width: width, scrollWidth: document.documentElement.scrollWidth,
     images: imgs.map(i => ({alt: i.alt, natural: i.naturalWidth, shown: Math.round(i.getBoundingClientRect().width)})),
     overflow: over.slice(0, 20), external: Array.from(document.querySelectorAll("[src],[href]"))
@@ -139,10 +144,16 @@ def test_every_chart_loads_and_nothing_overflows_the_page(report_html: Path) -> 
     assert found["external"] == []  # self-contained: nothing to fetch
 
 
-def test_first_screen_shows_the_answer(report_html: Path, tmp_path: Path) -> None:
+def test_first_screen_shows_the_answer_and_its_figure(report_html: Path, tmp_path: Path) -> None:
+    """At 1280×900 the one-sentence answer and the whole answer figure are on the first screen, then the table."""
     if chromium() is None:
         pytest.skip("no Chromium on this machine (Debian: apt-get install chromium; .ci/run installs it)")
+    first = probe(report_html)["first"]
+    assert first is not None and first["headline"] is not None and first["figure"] is not None, first
+    assert 0 <= first["headline"]["top"] < first["headline"]["bottom"] <= first["figure"]["top"]
+    assert first["figure"]["bottom"] <= HEIGHT, first  # the figure is whole on the first screen
+    assert first["table"] is not None and first["table"]["top"] >= first["figure"]["bottom"]
     png = screenshot(report_html, tmp_path / "first.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
     html = report_html.read_text(encoding="utf-8")
-    assert html.index('class="answer"') < html.index("<table") < html.index("<details")
+    assert html.index('class="headline"') < html.index("<img") < html.index("<table") < html.index("<details")

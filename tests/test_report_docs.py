@@ -42,3 +42,57 @@ def test_named_function_exists_and_is_used(module: str, name: str) -> None:
     used = [file for file, src in _sources().items()
             if any(calls.search(line) and not line.lstrip().startswith("def ") for line in src.splitlines())]
     assert used, f"{module}.{name} is documented but nothing in coonbench/report calls it"
+
+
+def _report_imports() -> dict[str, set[str]]:
+    """Module → the ``coonbench.report`` modules it imports, at the top or inside a function (both count)."""
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "coonbench" / "report").glob("*.py")):
+        name = path.stem
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith("coonbench.report."):
+                    found.add(node.module.split(".")[2])
+                elif node.module == "coonbench.report":
+                    found.update(a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name.split(".")[2] for a in node.names if a.name.startswith("coonbench.report."))
+        graph[name] = found - {name}
+    return graph
+
+
+def test_no_report_module_imports_one_that_imports_it_back() -> None:
+    """The report's modules form layers (load/stats/wording → tables/blocks → verdicts/cost/correction → summary →
+    sections → plots/render → the package): no module imports, even lazily, one that transitively imports it."""
+    graph = _report_imports()
+    assert {"tables", "summary", "verdicts", "cost", "correction", "sections"} <= set(graph)
+
+    def reach(start: str, edges: dict[str, set[str]]) -> set[str]:
+        seen: set[str] = set()
+        todo = list(edges.get(start, ()))
+        while todo:
+            mod = todo.pop()
+            if mod not in seen:
+                seen.add(mod)
+                todo.extend(edges.get(mod, ()))
+        return seen
+
+    cycles = sorted(m for m in graph if m != "__init__" and m in reach(m, graph))
+    assert cycles == [], f"import cycles through {cycles}: {graph}"
+    old = {**graph, "tables": graph["tables"] | {"summary"}}  # the check catches the cycle the report once had
+    assert "tables" in reach("tables", old)
+
+
+def test_readme_has_an_evaluation_report_with_its_commands() -> None:
+    """inspect_evals' layout: the embedded model's table and TOON's results re-analysed, each with the command that
+    made it and the versions."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "\n## Evaluation Report\n" in readme
+    report = readme.split("\n## Evaluation Report\n", 1)[1].split("\n## ", 1)[0]
+    embedded, toon = report.split("### TOON's published retrieval results, re-analysed", 1)
+    assert "inspect eval evals/comprehension.py --model gguf/smollm2" in embedded and "| `gguf/smollm2` |" in embedded
+    assert "coonbench import-toon" in toon and "coonbench report logs/toon" in toon and "| accuracy (95% CI) |" in toon
+    assert "inspect_ai 0.3" in report and "coonbench 0.1" in report

@@ -14,7 +14,9 @@ import pandas as pd
 import pytest
 
 from coonbench.report import stats
-from coonbench.report.tables import accuracy_rows, accuracy_section, comparisons, is_reference
+from coonbench.report.load import is_reference
+from coonbench.report.sections import accuracy_section
+from coonbench.report.tables import accuracy_rows, comparisons
 
 Z975 = 1.959963984540054  # the standard normal's 97.5% point
 
@@ -102,6 +104,12 @@ def sandwich_se(x: np.ndarray, clusters: np.ndarray) -> float:
     return float(np.sqrt((bread @ meat @ bread)[0, 0]))
 
 
+def cr1_se(x: np.ndarray, clusters: np.ndarray) -> float:
+    """The few-cluster correction (Stata's CR1): the sandwich SE × √(G/(G−1)) · √((N−1)/(N−K)), K = 1."""
+    g = np.unique(clusters).size
+    return sandwich_se(x, clusters) * math.sqrt(g / (g - 1))
+
+
 def squared_residuals_mutant(x: np.ndarray, clusters: np.ndarray) -> float:
     """A wrong clustered SE: squares each residual instead of each cluster's sum (the naive SE in disguise)."""
     return float(math.sqrt(np.sum((x - x.mean()) ** 2)) / x.size)
@@ -114,27 +122,49 @@ def _is_clustered_se(impl: Callable[[np.ndarray, np.ndarray], float]) -> bool:
         clusters = np.repeat(np.arange(files), per)
         effect = rng.random(files)[clusters]  # answers within a file share a difficulty: correlated
         x = (rng.random(clusters.size) < effect).astype(float)
-        ok &= bool(np.isclose(impl(x, clusters), sandwich_se(x, clusters), rtol=1e-9))
+        ok &= bool(np.isclose(impl(x, clusters), cr1_se(x, clusters), rtol=1e-9))
     return ok
 
 
-def test_clustered_se_is_the_sandwich_formula() -> None:
-    assert _is_clustered_se(lambda x, c: stats.ols_standard_errors(x, c)[1])
+def test_clustered_se_is_the_sandwich_formula_with_the_few_cluster_correction() -> None:
+    assert _is_clustered_se(lambda x, c: stats.clustered_mean(x, c).se)
     assert _is_clustered_se(lambda x, c: stats.mean_estimate(x, c).se_clustered)
     assert not _is_clustered_se(squared_residuals_mutant)
+    assert not _is_clustered_se(sandwich_se)  # no small-sample correction: too narrow with few clusters
 
 
-def test_clustered_proportion_uses_wilson_at_the_design_effect_sample_size() -> None:
+def test_clustered_proportion_uses_t_on_the_cr1_se_with_clusters_minus_one_df() -> None:
+    from scipy import stats as sps
+
     rng = np.random.default_rng(3)
     clusters = np.repeat(np.arange(10), 8)
     x = (rng.random(10)[clusters] < 0.5).astype(float)
     est = stats.mean_estimate(x, clusters)
-    naive = x.std(ddof=1) / math.sqrt(x.size)
-    deff = max(1.0, (sandwich_se(x, clusters) / naive) ** 2)
-    assert deff > 1.5 and est.interval == stats.WILSON_DEFF
-    assert (est.ci_low, est.ci_high) == pytest.approx(wilson_closed_form(x.sum() / deff, x.size / deff))
+    half = sps.t.ppf(0.975, 10 - 1) * cr1_se(x, clusters)
+    assert est.interval == stats.CLUSTER_T and est.design_effect > 1.5
+    assert (est.ci_low, est.ci_high) == pytest.approx((max(0, x.mean() - half), min(1, x.mean() + half)))
     plain = wilson_closed_form(x.sum(), x.size)
     assert est.ci_low < plain[0] and est.ci_high > plain[1]  # clustering widens, never narrows
+    z_interval = x.mean() - 1.96 * cr1_se(x, clusters)
+    assert est.ci_low < z_interval  # t with 9 df, not the normal: wider with few clusters
+
+
+def test_toon_pooled_interval_reflects_its_13_datasets() -> None:
+    """Pooled toon on TOON's published results, clustered by the 13 datasets of its question file: the interval
+    is about 62–83%, not the 67.8–76.3% of answers taken as independent (the issue's lower bound: ≤ 66%)."""
+    import json
+
+    from tests.conftest import reference_path
+
+    root = reference_path("toon")
+    questions = {q["id"]: q["dataset"] for q in json.loads((root / "generated" / "questions.json").read_text())}
+    answers = [r for p in sorted((root / "benchmarks" / "results" / "accuracy" / "models").glob("*.json"))
+               for r in json.loads(p.read_text()) if r["format"] == "toon"]
+    x = np.array([float(r["isCorrect"]) for r in answers])
+    clusters = np.array([questions[r["questionId"]] for r in answers])
+    est = stats.mean_estimate(x, clusters)
+    assert est.clusters == 13 and est.ci_low <= 0.66 and est.ci_high >= 0.78
+    assert est.mean == pytest.approx(0.722, abs=5e-4)
 
 
 def test_one_cluster_is_flagged_and_never_narrower_than_two() -> None:
@@ -148,10 +178,14 @@ def test_one_cluster_is_flagged_and_never_narrower_than_two() -> None:
 
 
 def test_small_samples_get_sane_intervals() -> None:
-    """2 of 5 is not '0–100%' and 0 of 5 is not '0–0%'."""
-    two = stats.mean_estimate(np.array([1.0, 1, 0, 0, 0]), np.array(["a", "a", "b", "b", "b"]))
-    assert two.ci_low > 0.0 and two.ci_high < 1.0
-    assert two.ci_low <= wilson_closed_form(2, 5)[0] + 1e-12 and two.ci_high >= wilson_closed_form(2, 5)[1] - 1e-12
+    """2 of 5 is not '0–100%' and 0 of 5 is not '0–0%'; from two source items it is wider, within [0, 1]."""
+    x = np.array([1.0, 1, 0, 0, 0])
+    own = stats.mean_estimate(x, np.arange(5))
+    assert (own.ci_low, own.ci_high) == pytest.approx(wilson_closed_form(2, 5)) and 0 < own.ci_low < own.ci_high < 1
+    two = stats.mean_estimate(x, np.array(["a", "a", "b", "b", "b"]))
+    assert 0.0 <= two.ci_low <= own.ci_low and own.ci_high <= two.ci_high <= 1.0
+    none = stats.mean_estimate(np.zeros(5), np.arange(5))
+    assert none.ci_high > 0
 
 
 def binomial_mcnemar(a_only: int, b_only: int) -> float:
@@ -176,7 +210,7 @@ def test_mcnemar_p_value_is_the_binomial_test_on_discordant_pairs() -> None:
 def test_all_pairs_agreeing_get_an_exact_interval_not_zero_width() -> None:
     a = np.array([1.0, 0.0] * 10)
     cmp = stats.paired_comparison(a, a, np.ones(20), np.ones(20), np.arange(20), family=3)
-    assert cmp.diff == 0 and cmp.interval.startswith("exact")
+    assert cmp.diff == 0 and cmp.test == stats.TEST_AGREE
     assert cmp.diff_high == pytest.approx(1 - 0.025 ** (1 / 20)) and cmp.diff_low == -cmp.diff_high
     assert cmp.sim_high == pytest.approx(1 - (0.05 / 3 / 2) ** (1 / 20))
 
@@ -268,13 +302,13 @@ def test_a_tie_is_never_ranked() -> None:
         answers = [1.0 if (q + ord(fmt)) % 10 == 0 else 0.0 for q in range(40)]
         rows.append(_frame(answers, [f"f{q}" for q in range(40)], fmt, "m/one"))
     sec = accuracy_section("retrieval", pd.concat(rows, ignore_index=True))
-    text = " ".join(sec.summary)
-    assert "most accurate" not in text.lower().replace("most accurate: cannot tell apart", "")
-    assert "cannot tell apart any of the 4 formats" in text
+    text = " ".join([sec.headline, *sec.summary])
+    assert "most accurate" not in text.lower()
+    assert "all 4 formats" in sec.headline and "cannot be told apart" in sec.headline
 
 
-def test_few_clusters_get_the_interval_that_goes_with_exact_mcnemar() -> None:
-    """Below 10 source items: the difference's interval excludes 0 exactly when the exact McNemar p < α."""
+def test_independent_pairs_get_the_interval_that_goes_with_exact_mcnemar() -> None:
+    """Each question its own cluster: the difference's interval excludes 0 exactly when the exact McNemar p < α."""
     for a_only in range(0, 12):
         for b_only in range(0, 12):
             if a_only + b_only == 0:
@@ -284,6 +318,119 @@ def test_few_clusters_get_the_interval_that_goes_with_exact_mcnemar() -> None:
             assert (low > 0 or high < 0) == (binomial_mcnemar(a_only, b_only) < 0.05), (a_only, b_only)
     a = np.array([1.0, 1, 1, 0, 0] * 2)
     b = np.array([0.0, 0, 0, 0, 0] * 2)
-    cmp = stats.paired_comparison(a, b, np.ones(10), np.ones(10), np.array(["f0"] * 5 + ["f1"] * 5))
-    assert cmp.interval == "exact on discordant pairs, few clusters"
+    cmp = stats.paired_comparison(a, b, np.ones(10), np.ones(10), np.arange(10))
+    assert cmp.test == stats.TEST_MCNEMAR and cmp.p_value == pytest.approx(binomial_mcnemar(6, 0))
     assert (cmp.diff_low, cmp.diff_high) == pytest.approx(stats.discordant_interval(6, 0, 10))
+
+
+def clustered_t_oracle(d: np.ndarray, clusters: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """(p, low, high) of the cluster-robust t test of mean(d) = 0 by hand: CR1 SE, t with G − 1 df."""
+    from scipy import stats as sps
+
+    g = np.unique(clusters).size
+    se = cr1_se(d, clusters)
+    t = d.mean() / se
+    crit = sps.t.ppf(1 - alpha / 2, g - 1)
+    return 2 * sps.t.sf(abs(t), g - 1), d.mean() - crit * se, d.mean() + crit * se
+
+
+def test_clustered_pairs_get_the_cluster_robust_t_test_and_its_intervals() -> None:
+    """Pairs that share source items: p and both intervals are the CR1 t test's, so the simultaneous interval
+    excludes 0 exactly when p < α/m; McNemar (which takes the pairs as independent) is kept only for reference."""
+    rng = np.random.default_rng(9)
+    clusters = np.repeat(np.arange(13), 12)
+    a = (rng.random(clusters.size) < 0.75).astype(float)
+    b = (rng.random(clusters.size) < 0.6 + 0.2 * (clusters % 2)).astype(float)
+    cmp = stats.paired_comparison(a, b, np.ones(a.size), np.ones(a.size), clusters, family=10)
+    p, low, high = clustered_t_oracle(a - b, clusters, 0.05)
+    _, s_low, s_high = clustered_t_oracle(a - b, clusters, 0.005)
+    assert cmp.test == stats.TEST_CLUSTERED and cmp.clusters == 13
+    assert cmp.p_value == pytest.approx(p) and (cmp.diff_low, cmp.diff_high) == pytest.approx((low, high))
+    assert (cmp.sim_low, cmp.sim_high) == pytest.approx((s_low, s_high))
+    assert (cmp.sim_low > 0 or cmp.sim_high < 0) == (cmp.p_value < 0.005)
+    assert cmp.p_value >= 0.05 and math.isnan(cmp.p_loo_min)  # not a finding: no leave-one-out check needed
+    strong = stats.paired_comparison(a, b * (clusters % 3 == 0), np.ones(a.size), np.ones(a.size), clusters, family=10)
+    assert strong.p_value < 0.05 and strong.p_loo_min <= strong.p_value <= strong.p_loo_max  # 13 < 30 clusters
+
+
+def test_power_functions_invert_each_other_and_plan_like_the_report() -> None:
+    """``power_at`` of the ``detectable_difference`` is the power asked for; a planned design with the observed
+    discordance and no intra-cluster correlation detects what the report's mdd says for independent pairs."""
+    for se, df in ((0.02, 12), (0.01, 200)):
+        for alpha in (0.05, 0.005):
+            mdd = stats.detectable_difference(se, df, alpha)
+            assert stats.power_at(mdd, se, df, alpha) == pytest.approx(0.80, abs=0.02)
+    rng = np.random.default_rng(2)
+    d = rng.choice([-1.0, 0.0, 0.0, 1.0], 400)
+    planned = stats.planned_detectable_difference(400, 400, float(np.mean(d != 0)), comparisons=3)
+    assert planned == pytest.approx(stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / 3), rel=0.05)
+    fewer = stats.planned_detectable_difference(400, 13, float(np.mean(d != 0)), icc=0.05, comparisons=3)
+    assert fewer > 1.5 * planned  # 13 clusters of ~31 pairs with ICC 0.05: design effect 2.5
+
+
+def _pair_frame(answers: dict[str, list[float]], tokens: dict[str, int], files: int) -> pd.DataFrame:
+    rows = []
+    for fmt, values in answers.items():
+        for q, correct in enumerate(values):
+            rows.append({"system": "m/one", "model": "m/one", "format": fmt, "correct": correct,
+                         "cluster": f"file{q % files}", "cluster_level": "sample_id", "pair": f"q{q}", "epoch": 1,
+                         "input_tokens": float(tokens[fmt]), "usage_input_tokens": np.nan,
+                         "usage_output_tokens": np.nan, "question_type": "t", "complexity": "simple"})
+    return pd.DataFrame(rows)
+
+
+def test_coon_gets_a_verdict_on_intervals_and_other_formats_none() -> None:
+    """COON declares its design's thresholds: with 200 questions its success is shown by every interval; with 20
+    the point estimates pass (80% ≥ 75%) but the intervals cannot settle it. TOON declares none: no verdict."""
+    from coonbench.formats.coon.format import DESIGN_THRESHOLDS as design
+
+    many = [1.0] * 190 + [0.0] * 10
+    sec = accuracy_section("comprehension", _pair_frame({"coon": many, "dart": many}, {"coon": 100, "dart": 300}, 40))
+    [row] = next(t.frame for t in sec.tables if t.name == "comprehension_verdict").to_dict("records")
+    assert (row["format"], row["baseline"], row["verdict"]) == ("coon", "dart", "success")
+    assert row["accuracy_low"] >= design.min_accuracy and row["gap_high"] <= design.max_gap
+    assert row["gain_low"] >= design.min_efficiency_gain
+    few = [1.0] * 16 + [0.0] * 4
+    sec = accuracy_section("comprehension", _pair_frame({"coon": few, "dart": few}, {"coon": 100, "dart": 300}, 10))
+    [row] = next(t.frame for t in sec.tables if t.name == "comprehension_verdict").to_dict("records")
+    assert design.decide(row["accuracy"], row["gap"], row["efficiency_gain"]) == "success"  # the points pass
+    assert row["verdict"] == "undecided" and row["accuracy_low"] < design.min_accuracy < row["accuracy_high"]
+    assert any("**undecided**" in f and "cannot settle" in f for f in sec.findings)
+    sec = accuracy_section("retrieval", _pair_frame({"toon": many, "json": many}, {"toon": 100, "json": 300}, 40))
+    assert "retrieval_verdict" not in {t.name for t in sec.tables}
+    assert not any(w in f for f in sec.findings for w in ("success", "partial", "failure"))
+
+
+def test_the_forest_plot_draws_the_comparison_table_rows() -> None:
+    """Every plotted difference is its table row (oriented so the more accurate format comes first)."""
+    rng = np.random.default_rng(4)
+    answers = {f: (rng.random(60) < p).astype(float).tolist() for f, p in (("a", 0.5), ("b", 0.7), ("c", 0.8))}
+    sec = accuracy_section("retrieval", _pair_frame(answers, {"a": 100, "b": 200, "c": 300}, 15))
+    cmp = next(t.frame for t in sec.tables if t.name == "retrieval_comparisons")
+    forest = sec.plot_data["retrieval_forest.png"]["points"]
+    assert len(forest) == len(cmp) == 3
+    for point in forest:
+        row = cmp[(cmp["format_a"] == point["format_a"]) & (cmp["format_b"] == point["format_b"])]
+        sign = 1
+        if row.empty:
+            row, sign = cmp[(cmp["format_a"] == point["format_b"]) & (cmp["format_b"] == point["format_a"])], -1
+        row = row.iloc[0]
+        assert point["diff"] == pytest.approx(sign * row["diff"]) and point["diff"] >= 0
+        assert sorted((point["diff_low"], point["diff_high"])) == pytest.approx(
+            sorted((sign * row["diff_low"], sign * row["diff_high"])))
+    said = [f for f in sec.findings if " vs " in f]
+    for f in said:  # the sentences agree in sign with the table too
+        a, b = f.split(": ", 2)[1].split(" vs ")
+        row = cmp[((cmp["format_a"] == a) & (cmp["format_b"] == b)) | ((cmp["format_a"] == b) & (cmp["format_b"] == a))]
+        diff = row["diff"].iloc[0] * (1 if row["format_a"].iloc[0] == a else -1)
+        assert f.split(": ", 2)[2].startswith(("+" if diff > 0 else "-" if diff < 0 else "0") )
+
+
+def test_a_difference_interval_never_leaves_minus_to_plus_100_points() -> None:
+    """Two clusters give t with 1 df (crit 12.7): the interval is as wide as that honestly is, but a difference of
+    two rates cannot pass ±100 points."""
+    a = np.array([1.0, 1, 0, 1, 0, 1])
+    b = np.array([0.0, 1, 0, 0, 0, 0])
+    cmp = stats.paired_comparison(a, b, np.ones(6), np.ones(6), np.array([0, 0, 0, 1, 1, 1]), family=3)
+    assert cmp.test == stats.TEST_CLUSTERED
+    assert -1 <= cmp.sim_low <= cmp.diff_low < cmp.diff < cmp.diff_high <= cmp.sim_high <= 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -145,7 +146,7 @@ def test_gold_and_baselines_alone_say_no_model_is_under_test(tmp_path: Path) -> 
     build_report([tmp_path / "logs"], tmp_path / "out")
     doc = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
     [sec] = [s for s in doc["sections"] if s["id"] == "comprehension"]
-    assert sec["summary"][0].startswith("No model under test") and "No verdicts" in sec["summary"][0]
+    assert sec["headline"].startswith("No model under test") and "No verdicts" in sec["headline"]
     names = {t["name"] for t in sec["tables"]}
     assert "comprehension_verdict" not in names and "comprehension_comparisons" not in names
     md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
@@ -176,12 +177,16 @@ def test_small_samples_read_sanely(tmp_path: Path) -> None:
     _small_run(tmp_path / "logs", answers)
     build_report([tmp_path / "logs"], tmp_path / "out")
     md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert "4/20 = 20%" in md
+    assert "20.0% (" in md and "20 answers" in md  # overall: a percentage and its count, no fraction beside it
     rows = {r["format"]: r for r in _tables(tmp_path / "out")["comprehension_accuracy"]}
-    assert 0 < rows["dart"]["ci_low"] and rows["dart"]["ci_high"] < 1  # 2/5 is not "0–100%"
+    # five questions from two files: two clusters, t with 1 df — as wide as that honestly is, and said so
+    assert rows["dart"]["clusters"] == 2 and rows["dart"]["interval"] == "cluster-robust t (CR1)"
+    assert 0 <= rows["dart"]["ci_low"] < 0.4 < rows["dart"]["ci_high"] <= 1
+    assert "(2 clusters)" in md and "are few" in md
     assert rows["dart"]["acc_per_1k_tokens"] == pytest.approx(0.4 / rows["dart"]["input_tokens"] * 1000)
-    for bad in ("+-", "nan", "| never |", "0.0%–100.0%", "-0.0 "):
+    for bad in ("+-", "| never |", "-0.0 ", "4/20"):
         assert bad not in md, bad
+    assert not re.search(r"\bnan\b", md)
     for name, rows_ in _tables(tmp_path / "out").items():
         for row in rows_:
             for key, value in row.items():  # numeric columns hold numbers (or null), never words
@@ -216,9 +221,12 @@ def test_one_source_item_is_flagged_and_the_header_does_not_claim_clustering(tmp
     assert doc["intervals"] == ["wilson, 1 cluster"]
     assert {r["interval"] for r in _tables(tmp_path / "out")["retrieval_accuracy"]} == {"wilson, 1 cluster"}
     [cmp] = _tables(tmp_path / "out")["retrieval_comparisons"]
-    assert cmp["interval"] == "exact on discordant pairs, 1 cluster"
-    header = (tmp_path / "out" / "report.md").read_text(encoding="utf-8").splitlines()[2]
-    assert "1 cluster" in header and "design effect" not in header and "clustered by" not in header
+    assert cmp["test"] == "exact McNemar, 1 cluster"
+    md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    provenance = md.split("## Provenance", 1)[1]
+    methods = provenance.split("Accuracy intervals are 95%:")[1].split(". Formats")[0]
+    assert "1 cluster" in methods and "cluster-robust" not in methods
+    assert "clustered by" not in md and "one source item (dataset)" in md
 
 
 def test_tokens_per_correct_answer_and_the_primers_share(tmp_path: Path) -> None:
@@ -239,7 +247,8 @@ def test_tokens_per_correct_answer_and_the_primers_share(tmp_path: Path) -> None
     assert rows["coon"]["tokens_per_correct"] == pytest.approx(6 * (700 + 10) / 4)  # input + output ÷ correct
     assert rows["coon"]["primer_share"] == pytest.approx(588 / 700)
     assert rows["coon"]["primer_tokens_per_correct"] == pytest.approx(6 * 588 / 4)
-    assert rows["dart"]["primer_share"] == 0
+    assert rows["dart"]["primer_share"] is None  # no primer metadata: unknown, not 0
+    assert "unknown" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     plugin = count_tokens(get_format("coon").primer("full"))
     assert rows["coon-fullprimer"]["primer_share"] == pytest.approx(plugin / 9000)
     summary = " ".join(_findings(tmp_path / "out"))
@@ -258,3 +267,31 @@ def test_sandbox_line_reads_the_recorded_mapping() -> None:
     assert sandbox_line(pd.DataFrame({"sandbox": [ungated]})).endswith("ungated: grading could be gamed.")
     assert "ungated" in sandbox_line(pd.DataFrame({"sandbox": [json.dumps({"kind": "unsafe-local"})]}))
     assert "do not say" in sandbox_line(pd.DataFrame({"sandbox": [""]}))
+
+
+def test_import_toon_keeps_question_ids_and_datasets_and_names_a_bad_question_file(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    from coonbench.report.import_toon import import_toon
+
+    results = tmp_path / "results" / "m.json"
+    results.parent.mkdir()
+    calls = [{"questionId": f"q{i}", "format": f, "model": "m", "expected": "1", "actual": "1", "isCorrect": i % 2 == 0,
+              "inputTokens": 100, "outputTokens": 3} for i in range(4) for f in ("toon", "json-pretty")]
+    results.write_text(json.dumps(calls), encoding="utf-8")
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([{"id": f"q{i}", "dataset": f"d{i // 2}", "type": "lookup"} for i in range(4)]),
+                         encoding="utf-8")
+    [log_path], warnings = import_toon(results, tmp_path / "logs", questions=questions)
+    assert warnings == []
+    log = read_eval_log(str(log_path))
+    assert {(s.metadata["pair_id"], s.metadata["dataset"]) for s in log.samples or []} == {
+        (f"q{i}", f"d{i // 2}") for i in range(4)}
+    build_report([tmp_path / "logs"], tmp_path / "out")
+    assert "clustered by dataset (2 clusters)" in " ".join(_findings(tmp_path / "out"))
+    questions.write_text(json.dumps([{"id": "q0", "dataset": "d0", "type": "t"}, {"id": "q1", "type": "t"}]),
+                         encoding="utf-8")
+    with pytest.raises(ReportInputError, match=r"questions\.json: entry 1: missing or empty field\(s\) dataset"):
+        import_toon(results, tmp_path / "logs2", questions=questions)
+    _, warnings = import_toon(results, tmp_path / "logs3")  # no question file beside these results
+    assert len(warnings) == 1 and "clusters by question" in warnings[0]

@@ -61,7 +61,29 @@ def _tables(out: Path) -> dict[str, Any]:
     return {t["name"]: t["rows"] for s in doc["sections"] for t in s["tables"]}
 
 
-def test_logs_are_inspect_logs_with_toon_ids_and_verdicts(toon_report: tuple[Path, Path, Path]) -> None:
+def _questions(results: Path) -> dict[str, dict[str, Any]]:
+    path = results.parent.parent / "generated" / "questions.json"
+    return {q["id"]: q for q in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def _raw(results: Path) -> list[dict[str, Any]]:
+    return [rec for path in sorted((results / "accuracy" / "models").glob("*.json"))
+            for rec in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def _doc(out: Path) -> dict[str, Any]:
+    return json.loads((out / "report.json").read_text(encoding="utf-8"))
+
+
+def _section(out: Path) -> dict[str, Any]:
+    return next(s for s in _doc(out)["sections"] if s["id"] == "retrieval")
+
+
+MAIN = "244 questions"
+CSV = "the 109 questions csv answered"
+
+
+def test_logs_are_inspect_logs_with_toon_ids_datasets_and_verdicts(toon_report: tuple[Path, Path, Path]) -> None:
     results, logs, _ = toon_report
     files = sorted(logs.glob("*.eval"))
     models = sorted((results / "accuracy" / "models").glob("*.json"))
@@ -74,13 +96,21 @@ def test_logs_are_inspect_logs_with_toon_ids_and_verdicts(toon_report: tuple[Pat
     assert len({s.id for s in log.samples or []}) == len(raw)  # ids unique: question id + format
     assert sample.output.completion == first["actual"]
     assert sample.scores["toon_verdict"].value["correct"] == float(first["isCorrect"])  # type: ignore[index]
+    questions = _questions(results)
+    for s in log.samples or []:  # TOON's question ids and datasets, from its question file
+        q = questions[s.metadata["pair_id"]]
+        assert s.id == f"{q['id']}-{s.metadata['format']}"
+        assert (s.metadata["dataset"], s.metadata["question_type"]) == (q["dataset"], q["type"])
+        assert s.metadata["tokenizer"] == f"toon/{first['model']} (reported)"
+    assert len({q["dataset"] for q in questions.values()}) == 13
 
 
 def test_report_reproduces_published_accuracies(toon_report: tuple[Path, Path, Path]) -> None:
+    """Each format on its own questions: csv's row is the 109-question block's, the others' the 244's."""
     results, _, out = toon_report
     pooled, per_model = published((results / "retrieval-accuracy.md").read_text(encoding="utf-8"))
     assert len(pooled) >= 5 and len(per_model) >= 20  # the parser found the tables
-    rows = _tables(out)["retrieval_accuracy"]
+    rows = [r for r in _tables(out)["retrieval_accuracy"] if r["questions"] == (CSV if r["format"] == "csv" else MAIN)]
     mine_pooled = {r["format"]: r["accuracy"] * 100 for r in rows if r["system"] == "all"}
     for fmt, pct in pooled.items():
         assert mine_pooled[fmt] == pytest.approx(pct, abs=0.1), fmt
@@ -90,79 +120,120 @@ def test_report_reproduces_published_accuracies(toon_report: tuple[Path, Path, P
         assert row["accuracy"] * 100 == pytest.approx(pct, abs=0.1)
 
 
-def test_paired_mcnemar_toon_vs_json_is_reported_and_not_significant(toon_report: tuple[Path, Path, Path]) -> None:
+def test_intervals_reflect_the_13_datasets_and_the_report_says_so(toon_report: tuple[Path, Path, Path]) -> None:
+    _, _, out = toon_report
+    row = next(r for r in _tables(out)["retrieval_accuracy"]
+               if r["system"] == "all" and r["format"] == "toon" and r["questions"] == MAIN)
+    assert row["clusters"] == 13 and row["interval"] == "cluster-robust t (CR1)"
+    assert row["ci_low"] <= 0.66 and row["ci_high"] >= 0.78  # not the 67.8–76.3% of independent answers
+    sec = _section(out)
+    assert "clustered by dataset (13 clusters)" in " ".join(sec["summary"])
+    assert "13 clusters are few" in " ".join(sec["summary"])
+    for cmp in _tables(out)["retrieval_comparisons"]:  # a cluster-robust test wherever answers vary
+        assert cmp["test"] in ("cluster-robust t (CR1)", "exact, all pairs agree",
+                               "exact McNemar, no variance between clusters"), cmp
+        assert cmp["mdd"] is None or cmp["mdd"] > 0
+
+
+def test_paired_toon_vs_json_is_reported_and_not_significant(toon_report: tuple[Path, Path, Path]) -> None:
     results, _, out = toon_report
     answers: dict[tuple[str, str], dict[str, bool]] = {}
-    for path in (results / "accuracy" / "models").glob("*.json"):
-        for rec in json.loads(path.read_text(encoding="utf-8")):
-            answers.setdefault((rec["model"], rec["questionId"]), {})[rec["format"]] = bool(rec["isCorrect"])
+    for rec in _raw(results):
+        answers.setdefault((rec["model"], rec["questionId"]), {})[rec["format"]] = bool(rec["isCorrect"])
     pairs = [a for a in answers.values() if "toon" in a and "json-pretty" in a]
     toon_only = sum(a["toon"] and not a["json-pretty"] for a in pairs)
     json_only = sum(a["json-pretty"] and not a["toon"] for a in pairs)
     hand = scipy_stats.binomtest(toon_only, toon_only + json_only, 0.5).pvalue
-    row = next(r for r in _tables(out)["retrieval_comparisons"]
-               if r["system"] == "all" and {r["format_a"], r["format_b"]} == {"toon", "json-pretty"})
+    row = next(r for r in _tables(out)["retrieval_comparisons"] if r["system"] == "all" and r["questions"] == MAIN
+               and {r["format_a"], r["format_b"]} == {"toon", "json-pretty"})
     assert row["pairs"] == len(pairs)
-    assert row["p_mcnemar"] == pytest.approx(hand)
-    assert row["p_mcnemar"] > 0.05 and row["conclusion"] == "cannot tell apart"
+    assert row["p_mcnemar"] == pytest.approx(hand)  # kept for reference: it takes the pairs as independent
+    assert row["p_value"] > 0.05 and row["conclusion"] == "cannot tell apart"
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "all: toon vs json-pretty" in md and "cannot tell apart" in md  # baseline named second
 
 
-def _raw(results: Path) -> list[dict[str, Any]]:
-    return [rec for path in sorted((results / "accuracy" / "models").glob("*.json"))
-            for rec in json.loads(path.read_text(encoding="utf-8"))]
-
-
-def _summary(out: Path) -> str:
-    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    return " ".join(next(s for s in doc["sections"] if s["id"] == "retrieval")["summary"])
-
-
-def test_first_paragraph_gives_the_answer_with_cost_per_correct_answer(toon_report: tuple[Path, Path, Path]) -> None:
-    """TOON and JSON cannot be told apart (p = 0.43); TOON beats JSON-compact; tokens per correct answer of each."""
+def test_the_answer_comes_first_and_cost_never_adds_tokenizers(toon_report: tuple[Path, Path, Path]) -> None:
     results, _, out = toon_report
-    text = _summary(out)
-    assert re.search(r"toon vs json-pretty: \+0\.8 points .*McNemar p = 0\.43, .* — cannot tell apart", text)
-    assert re.search(r"toon beats json-compact \(\+3\.3 points, Holm p = 0\.0094\)", text)
-    assert "4 model(s) under test" in text and "most accurate: **toon**" not in text.lower()
-    spent: dict[str, float] = {}
-    right: dict[str, int] = {}
-    for rec in _raw(results):  # tokens per correct answer straight from TOON's files
-        spent[rec["format"]] = spent.get(rec["format"], 0) + rec["inputTokens"] + rec["outputTokens"]
-        right[rec["format"]] = right.get(rec["format"], 0) + bool(rec["isCorrect"])
-    for fmt in ("toon", "json-pretty", "json-compact"):
-        assert f"{fmt} {spent[fmt] / right[fmt]:,.0f}" in text, fmt
+    sec = _section(out)
+    head = sec["headline"]
+    assert head.startswith("On 244 questions, pooled over 4 models") and "cannot be told apart" in head
+    assert "most accurate" not in head.lower() and "csv" not in head
+    assert re.search(r"toon − json-pretty: \+0\.8 points, 95% CI", head)
+    text = " ".join(sec["summary"])
+    assert re.search(r"all: toon vs json-pretty: \+0\.8 points .* — cannot tell apart", text)
+    assert "4 model(s) under test" in text and "never added across models" in text
+    raw = _raw(results)
+    summary = {(r["system"], r["format"]): r for r in _tables(out)["retrieval_summary"]}
+    for model in sorted({r["model"] for r in raw}):
+        system = f"toon/{model} [toon-benchmark]"
+        for fmt in ("toon", "json-pretty", "json-compact"):
+            mine = [r for r in raw if r["model"] == model and r["format"] == fmt]
+            spent = sum(r["inputTokens"] + r["outputTokens"] for r in mine)
+            assert summary[(system, fmt)]["tokens_per_correct"] == pytest.approx(spent / sum(r["isCorrect"] for r in mine))
+            assert summary[(system, fmt)]["tokenizer"] == f"toon/{model} (reported)"
+    assert summary[("all", "toon")]["tokens_per_correct"] is None and summary[("all", "toon")]["tokenizer"] == "mixed"
+    cost = " ".join(next(s for s in _doc(out)["sections"] if s["id"] == "cost")["summary"])
+    assert re.search(r"Output tokens: toon/grok-4\.5 \[toon-benchmark\] spends 479 per call", cost)
 
 
-def test_no_most_accurate_on_a_tie_anywhere(toon_report: tuple[Path, Path, Path]) -> None:
-    _, _, out = toon_report
-    for row in _tables(out)["retrieval_comparisons"]:
-        assert ("more accurate" in row["conclusion"]) == (row["p_holm"] < 0.05)
-    for row in _tables(out)["retrieval_summary"]:
-        assert row["rank"] != "best"  # no format is ahead of every other, for any model
-    md = (out / "report.md").read_text(encoding="utf-8")
-    assert "▲" not in md.split("behind the leader")[-1]
-    for line in md.splitlines():
-        low = line.lower()
-        if "most accurate" in low:
-            assert "most accurate: cannot tell apart" in low, line
-        if line.startswith("- ") and "more accurate" in low:  # a comparison's conclusion: Holm p < 0.05 in it
-            p = re.search(r"Holm p = (< )?([\d.]+)", line)
-            assert p is not None and (p.group(1) or float(p.group(2)) < 0.05), line
-
-
-def test_verdict_for_a_format_on_fewer_questions_uses_the_shared_ones(toon_report: tuple[Path, Path, Path]) -> None:
-    """claude-haiku's csv ran on 109 of json-pretty's 244 questions: the verdict compares those 109."""
+def test_csv_is_compared_only_on_its_109_questions(toon_report: tuple[Path, Path, Path]) -> None:
     results, _, out = toon_report
+    tables = _tables(out)
+    assert all(r["format"] != "csv" for r in tables["retrieval_summary"])
+    assert {r["format"] for r in tables["retrieval_summary_csv"]} >= {"csv", "toon", "json-pretty"}
+    lead = {t["name"]: t for t in _section(out)["tables"]}
+    assert "109 questions" in lead["retrieval_summary_csv"]["caption"]
+    for row in tables["retrieval_comparisons"]:
+        assert ("csv" in (row["format_a"], row["format_b"])) <= (row["questions"] == CSV)
     haiku = [r for r in _raw(results) if r["model"].startswith("claude-haiku")]
     csv = {r["questionId"]: bool(r["isCorrect"]) for r in haiku if r["format"] == "csv"}
     pretty = {r["questionId"]: bool(r["isCorrect"]) for r in haiku if r["format"] == "json-pretty"}
     shared = sorted(set(csv) & set(pretty))
     assert len(shared) == 109 and len(pretty) == 244
-    row = next(r for r in _tables(out)["retrieval_verdict"] if r["system"].startswith("toon/claude-haiku")
-               and r["format"] == "csv")
-    assert row["pairs"] == 109 and row["baseline"] == "json-pretty"
-    assert row["accuracy"] == pytest.approx(sum(csv[q] for q in shared) / 109)
-    assert row["gap"] == pytest.approx(sum(pretty[q] - csv[q] for q in shared) / 109)
-    assert "on the 109 questions both answered" in (out / "report.md").read_text(encoding="utf-8")
+    row = next(r for r in tables["retrieval_comparisons"] if r["system"].startswith("toon/claude-haiku")
+               and {r["format_a"], r["format_b"]} == {"csv", "json-pretty"})
+    acc = {row["format_a"]: row["acc_a"], row["format_b"]: row["acc_b"]}
+    assert row["pairs"] == 109 and acc["csv"] == pytest.approx(sum(csv[q] for q in shared) / 109)
+    assert acc["json-pretty"] == pytest.approx(sum(pretty[q] for q in shared) / 109)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for line in md.splitlines():  # every sentence or caption naming csv says on which questions
+        if re.search(r"(?<![.\w])csv\b", line) and not line.startswith("|") and not line.startswith("!["):
+            assert "109" in line, line
+
+
+def test_no_verdicts_on_toons_formats_and_versions_stated(toon_report: tuple[Path, Path, Path]) -> None:
+    from importlib.metadata import version
+
+    _, _, out = toon_report
+    assert "retrieval_verdict" not in _tables(out)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for word in ("**success**", "**partial**", "**failure**"):
+        assert word not in md
+    assert f"coonbench {version('coonbench')}" in md and f"inspect_ai {version('inspect_ai')}" in md
+    assert "Command: `coonbench report" in md
+
+
+def test_no_most_accurate_on_a_tie_and_the_forest_plot_agrees_with_the_table(
+        toon_report: tuple[Path, Path, Path]) -> None:
+    _, _, out = toon_report
+    for row in _tables(out)["retrieval_comparisons"]:
+        assert ("more accurate" in row["conclusion"]) == (row["p_holm"] < 0.05)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for line in md.splitlines():
+        low = line.lower()
+        assert not ("most accurate" in low and "cannot tell apart" in low), line
+        if line.startswith("- ") and "more accurate" in low:  # a comparison's conclusion: Holm p < 0.05 in it
+            p = re.search(r"Holm p = (< )?([\d.]+)", line)
+            assert p is not None and (p.group(1) or float(p.group(2)) < 0.05), line
+    sec = _section(out)
+    forest = sec["plot_data"]["retrieval_forest.png"]
+    table = [r for r in _tables(out)["retrieval_comparisons"] if r["system"] == forest["system"]
+             and r["questions"] == forest["questions"]]
+    assert forest["questions"] == MAIN and len(forest["points"]) == len(table) == 10
+    for point in forest["points"]:
+        row = next(r for r in table if {r["format_a"], r["format_b"]} == {point["format_a"], point["format_b"]})
+        sign = 1 if row["format_a"] == point["format_a"] else -1
+        assert point["diff"] == pytest.approx(sign * row["diff"]) and point["diff"] >= 0
+        low, high = (row["diff_low"], row["diff_high"]) if sign == 1 else (-row["diff_high"], -row["diff_low"])
+        assert (point["diff_low"], point["diff_high"]) == pytest.approx((low, high))

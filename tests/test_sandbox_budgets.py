@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ import yaml
 
 from coonbench.execution import Outcome, Problem, get_executor
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
+from tests.sandboxed import can_become_a_user, pytest_as_ordinary_user, run_program
 from tests.test_sandbox_attacks import PROBLEM  # the identity problem the attacks run against
 
 CAPS = capabilities()
@@ -137,20 +135,15 @@ print(os.getcwd(), os.environ.get("HOME"), os.environ.get("TMPDIR"))
 
 @needs_isolation
 def test_proc_shows_neither_the_configuration_nor_host_paths() -> None:
-    box = LocalLimitedSandbox(LocalSandboxConfig())
-    try:
-        asyncio.run(box.write_file("proc.py", PROC))
-        result = asyncio.run(box.exec(["python3", "-I", "proc.py"], timeout=30))
-    finally:
-        box.close()
+    result = run_program(PROC)
     assert result.success, result
     text = result.stdout
     assert "coonbench-jail" in text  # PID 1 is the jail: its command line was read
-    for secret in (box.directory, "coonbench-sbx", str(REPO), sys.executable, "sample_dir", '"parent"', "/root"):
+    for secret in ("coonbench-sbx", str(REPO), sys.executable, "sample_dir", '"parent"', "/root"):
         assert secret not in text, secret
     mounts = [line.split()[4] for line in text.splitlines() if " - " in line]
     system = {"/", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/sandbox", "/proc"}
-    assert mounts and all(m in system or m.startswith("/dev/") for m in mounts), mounts
+    assert mounts and all(m in system or m.startswith(("/dev/", "/proc/")) for m in mounts), mounts
     roots = {line.split()[3] for line in text.splitlines() if " - " in line}
     assert all(r == "/" or r in system or r.startswith("/") and r.count("/") == 1 for r in roots), roots
 
@@ -239,29 +232,13 @@ def test_a_program_searching_the_file_system_for_the_answer_key_scores_zero() ->
     assert result.outcome is not Outcome.PASS and result.passed == 0, result
 
 
-AS_USER = REPO / ".ci" / "as-ordinary-user"
-
-
-def _can_become_a_user() -> bool:
-    if os.geteuid() != 0 or not all(shutil.which(t) for t in ("unshare", "setpriv")):
-        return False
-    return subprocess.run([str(AS_USER), "true"], capture_output=True).returncode == 0
-
-
-@pytest.mark.skipif(not _can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
+@pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_attacks_hold_as_an_ordinary_user() -> None:
     """Key attacks again as uid 65534 (``.ci/as-ordinary-user``: no capabilities, the jail's own user
     namespace): the non-root path must hold the same way, without a skip."""
     keys = ("daemon or fork_bomb or searching or writes_outside or sixteen or ten_children or proc or feedback"
             " or wall_time")
-    base = tempfile.mkdtemp(prefix="coonbench-user-tests-")  # pytest's own tmp_path is private to root
-    os.chown(base, 65534, 65534)
-    cmd = [str(AS_USER), sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", f"--basetemp={base}/t",
-           "-k", keys, "tests/test_sandbox_attacks.py", "tests/test_sandbox_budgets.py"]
-    try:
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+    proc = pytest_as_ordinary_user("-k", keys, "tests/test_sandbox_attacks.py", "tests/test_sandbox_budgets.py")
     out = proc.stdout.strip()
     assert proc.returncode == 0, out[-4000:] + proc.stderr[-2000:]
     summary = out.splitlines()[-1]

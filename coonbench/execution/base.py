@@ -14,6 +14,7 @@ from __future__ import annotations
 import abc
 import json
 import math
+import re
 import secrets
 import uuid
 from functools import lru_cache
@@ -24,6 +25,7 @@ from typing import Any, ClassVar
 
 from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbox
 
+from coonbench.execution.harness.supervise import MAX_DEPTH, nesting_depth
 from coonbench.execution.problem import Problem, TestCase
 from coonbench.execution.types import describe_value, type_mismatch
 
@@ -94,11 +96,14 @@ def values_equal(actual: Any, expected: Any, tolerance: float | None) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and actual == expected
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        if tolerance is not None:
-            return abs(actual - expected) <= tolerance
-        if isinstance(expected, int) and isinstance(actual, int):
+        if isinstance(expected, int) and isinstance(actual, int) and tolerance is None:
             return actual == expected
-        return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
+        try:
+            if tolerance is not None:
+                return abs(actual - expected) <= tolerance
+            return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
+        except OverflowError:  # an integer too large for a float is no float's neighbour
+            return False
     if isinstance(expected, list) and isinstance(actual, list):
         return len(actual) == len(expected) and all(values_equal(a, e, tolerance) for a, e in zip(actual, expected))
     if isinstance(expected, dict) and isinstance(actual, dict):
@@ -106,19 +111,52 @@ def values_equal(actual: Any, expected: Any, tolerance: float | None) -> bool:
     return type(actual) is type(expected) and actual == expected
 
 
-def _failure_label(outcome: Outcome, res: dict[str, Any]) -> str:
-    """How a hidden failure is counted: the error type, with the exception type for raised errors."""
-    if outcome in (Outcome.RUNTIME_ERROR, Outcome.TYPE_ERROR) and res.get("status") == "error":
-        error = str(res.get("error") or "error")[:60]
-        return f"{outcome.value} ({error})"
-    return outcome.value
+# Exception types a hidden RUNTIME_ERROR may name (Python's and JavaScript's built-ins, and the supervisor's
+# ProcessExit). The worker runs the program's code, so the name it reports is the program's choice: it is checked
+# here, on the host, against this fixed list, and any other name is counted as "other" (a program that names its
+# exception after the hidden input it was given would otherwise read every hidden input in the feedback).
+BUILTIN_ERRORS = (
+    "AssertionError", "AttributeError", "IndexError", "KeyError", "MemoryError", "NameError", "OverflowError",
+    "RecursionError", "UnboundLocalError", "ValueError", "ZeroDivisionError", "Error", "RangeError",
+    "ReferenceError", "ProcessExit",
+)
+OTHER_ERROR = "other"
+HIDDEN_LABELS = (
+    *(f"{Outcome.RUNTIME_ERROR.value} ({name})" for name in (*BUILTIN_ERRORS, OTHER_ERROR)),
+    Outcome.TYPE_ERROR.value, Outcome.WRONG_OUTPUT.value, Outcome.TIMEOUT.value,
+)
+"""Every label a hidden failure can be counted under: the hidden part of the feedback is a count per label."""
+
+
+def hidden_label(outcome: Outcome, res: dict[str, Any]) -> str:
+    """How a hidden failure is counted: its error type, and for a raised error that is no type error the
+    exception's type when it is one of ``BUILTIN_ERRORS``, else ``other``. Always one of ``HIDDEN_LABELS``."""
+    if outcome is Outcome.RUNTIME_ERROR:
+        name = res.get("error") if res.get("status") == "error" else None
+        return f"{outcome.value} ({name if name in BUILTIN_ERRORS else OTHER_ERROR})"
+    return outcome.value if outcome in (Outcome.TYPE_ERROR, Outcome.TIMEOUT) else Outcome.WRONG_OUTPUT.value
+
+
+def label_outcome(label: str) -> Outcome:
+    """The error type a hidden label counts."""
+    return Outcome(label.split(" ", 1)[0])
+
+
+def hidden_outcome(counts: dict[str, int]) -> Outcome:
+    """The outcome of an attempt whose public tests pass: the error type with the most hidden failures (ties in
+    ``ERROR_TYPES`` order). A function of the counts alone, so it tells nothing about which hidden test failed."""
+    per_type: dict[Outcome, int] = {kind: 0 for kind in ERROR_TYPES}
+    for label, n in counts.items():
+        per_type[label_outcome(label)] += n
+    return max(ERROR_TYPES, key=lambda kind: (per_type[kind], -ERROR_TYPES.index(kind)))
 
 
 def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
     """Turn a runner's JSON record (parse / load / per-case results) into an AttemptResult.
 
     Public tests come first in the record. The first failing public test is quoted (call, expected, actual);
-    hidden failures are only counted by error type in ``details["hidden_failures"]``.
+    hidden failures are only counted, per label of ``HIDDEN_LABELS``, in ``details["hidden_failures"]``: the
+    feedback carries no text the program chose after it saw a hidden input.
     """
     tests = problem.all_tests
     total = len(tests)
@@ -135,7 +173,6 @@ def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
         return AttemptResult(Outcome.RUNTIME_ERROR, f"the runner failed (stage {str(stage)[:40]!r})", total=total)
     first: AttemptResult | None = None
     hidden: dict[str, int] = {}
-    first_hidden: Outcome | None = None
     passed = 0
     for i, (case, res) in enumerate(zip(tests, record["cases"])):
         res = res if isinstance(res, dict) else {}
@@ -143,19 +180,18 @@ def classify_cases(problem: Problem, record: dict[str, Any]) -> AttemptResult:
         if failure is None:
             passed += 1
         elif i >= n_public:
-            label = _failure_label(failure[0], res)
+            label = hidden_label(failure[0], res)
             hidden[label] = hidden.get(label, 0) + 1
-            first_hidden = first_hidden or failure[0]
         elif first is None:
             outcome, message, actual = failure
             expected = "an error (invalid input)" if getattr(case, "expected_error", None) else problem.expected_text(case)
             first = AttemptResult(outcome, message, case_index=i, call=problem.call_text(case), expected=expected,
                                   actual=actual, total=total)
     details: dict[str, Any] = {"public": n_public, "hidden": total - n_public, "hidden_failures": hidden}
-    if first is None and first_hidden is None:
+    if first is None and not hidden:
         return AttemptResult(Outcome.PASS, "all tests passed", passed=passed, total=total, details=details)
     if first is None:
-        first = AttemptResult(first_hidden or Outcome.WRONG_OUTPUT, f"all {n_public} public tests pass", total=total)
+        first = AttemptResult(hidden_outcome(hidden), f"all {n_public} public tests pass", total=total)
     first.passed = passed
     first.details = details
     return first
@@ -196,17 +232,45 @@ def _check_case(problem: Problem, case: TestCase, res: dict[str, Any], ret_type:
     return None
 
 
+MAX_RECORD_DEPTH = MAX_DEPTH + 4  # a record wraps the supervisor's answers in {"cases": [...]}; deeper is forged
+
+
 def parse_runner_output(stdout: str, nonce: str) -> dict[str, Any] | None:
-    """The JSON record on the line that starts with ``RESULT_MARKER`` + this run's nonce, or None."""
+    """The JSON record on the line that starts with ``RESULT_MARKER`` + this run's nonce, or None (also when it
+    is not JSON, nests deeper than ``MAX_RECORD_DEPTH`` or holds a number Python will not read)."""
     tag = RESULT_MARKER + nonce + " "
     for line in stdout.splitlines():
         if line.startswith(tag):
             try:
                 record = json.loads(line[len(tag):])
-            except ValueError:
+            except (ValueError, RecursionError):
                 return None
-            return record if isinstance(record, dict) else None
+            if not isinstance(record, dict) or nesting_depth(record, MAX_RECORD_DEPTH) > MAX_RECORD_DEPTH:
+                return None
+            return record
     return None
+
+
+def no_result_message(returncode: int, stderr: str) -> str:
+    """What the model reads when the run printed no record: one of a few fixed texts. The program may have ended
+    the run on purpose after it saw a hidden input, so neither its exit code nor any text of its choosing (a file
+    name in a copy error, say) is quoted; the log keeps the stderr tail in the details."""
+    if "memory budget" in stderr or returncode == -9:
+        why = "killed: the sample's memory budget or a limit was exceeded"
+    elif "CPU time limit" in stderr or returncode == -24:
+        why = "the CPU time limit was exceeded"
+    elif returncode < 0:
+        why = "killed by a signal"
+    else:
+        why = "the supervisor exited"
+    return f"the run ended without a result ({why})"
+
+
+def safe_text(text: str | None) -> str | None:
+    """Text that any log writer accepts: lone surrogates (a program can return or raise them) replaced."""
+    if text is None:
+        return None
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def case_inputs(problem: Problem) -> list[dict[str, Any]]:
@@ -267,12 +331,22 @@ def redact_hidden(text: str | None, secrets_: list[str]) -> str | None:
     return text
 
 
+FEEDBACK_CHARS = 2000  # of what a program printed, raised or returned, per field of the feedback
+
+
+def _bounded(text: str | None) -> str | None:
+    """A program can answer with a megabyte (straight on the answer channel): the model reads its start."""
+    if text is None or len(text) <= FEEDBACK_CHARS:
+        return text
+    return f"{text[:FEEDBACK_CHARS]}… [{len(text) - FEEDBACK_CHARS} more characters]"
+
+
 def _redacted(problem: Problem, result: AttemptResult) -> AttemptResult:
     secrets_ = hidden_secrets(problem)
-    for name in ("message", "actual"):
-        setattr(result, name, redact_hidden(redact_host_files(getattr(result, name)), secrets_))
+    for name in ("message", "actual"):  # cut after redaction, so that no secret is cut in two first
+        setattr(result, name, _bounded(safe_text(redact_hidden(redact_host_files(getattr(result, name)), secrets_))))
     for name in ("expected", "call"):
-        setattr(result, name, redact_host_files(getattr(result, name)))
+        setattr(result, name, safe_text(redact_host_files(getattr(result, name))))
     return result
 
 
@@ -288,6 +362,12 @@ class Executor(abc.ABC):
     label: ClassVar[str]  # human name used in prompts
     fence: ClassVar[str]  # code-fence language the model should use
     extension: ClassVar[str]
+    # how a block of this language defines the entry point: a regular expression with ``{name}`` for its name
+    definition: ClassVar[str | None] = None
+
+    def defines(self, code: str, name: str) -> bool:
+        """Does ``code`` define the function ``name``? (Chooses the graded block among several.)"""
+        return self.definition is not None and re.search(self.definition.format(name=re.escape(name)), code) is not None
 
     def check_available(self) -> None:
         """Raise ExecutorUnavailable when this target cannot run here."""
@@ -345,13 +425,9 @@ class Executor(abc.ABC):
             return AttemptResult(Outcome.RUNTIME_ERROR, f"the run wrote too much output ({exc.limit_str})", total=total)
         record = parse_runner_output(result.stdout, nonce)
         if record is None:
-            tail = (result.stderr or "").strip()[-300:]
-            return _redacted(problem, AttemptResult(
-                Outcome.RUNTIME_ERROR,
-                f"the run ended without a result (exit code {result.returncode}; memory or CPU limit?): {tail}",
-                total=total,
-                details={"returncode": result.returncode},
-            ))
+            return AttemptResult(Outcome.RUNTIME_ERROR, no_result_message(result.returncode, result.stderr or ""),
+                                 total=total, details={"returncode": result.returncode,
+                                                       "stderr": safe_text((result.stderr or "")[-600:])})
         return _redacted(problem, classify_cases(problem, record))
 
 

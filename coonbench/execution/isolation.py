@@ -68,6 +68,44 @@ REFUSAL = (
     "namespaces can be created), so the task will not run it locally: use -T sandbox=docker, or "
     "-T sandbox=unsafe-local to run it unisolated (the log then marks the run as ungated)"
 )
+HOST_ROOT_REFUSAL = (
+    "coonbench: model-written code would run with the host's root uid here (this process is uid 0, or is mapped to "
+    "it through a user namespace, without the capabilities to give the program another uid), so the task will not "
+    "run it locally: run as an ordinary user or as real root, or use -T sandbox=docker"
+)
+UID_BASE, UID_SPAN = 2_000_000, 1 << 30  # root's dedicated uids per sample: no account, no files outside it
+ROOT_OWNED = "/proc/sys/kernel/core_pattern"  # a file the host's root owns, whatever namespace reads it
+
+
+def _maps_uids(first: int, count: int) -> bool:
+    """Does our user namespace map the uids ``first`` .. ``first + count - 1`` (``/proc/self/uid_map``)?"""
+    try:
+        with open("/proc/self/uid_map", encoding="ascii") as fh:
+            rows = [tuple(int(x) for x in line.split()) for line in fh if line.strip()]
+    except (OSError, ValueError):
+        return False
+    return any(len(r) == 3 and r[0] <= first and first + count <= r[0] + r[2] for r in rows)
+
+
+@lru_cache(maxsize=1)
+def program_would_be_host_root() -> bool:
+    """Would the program run with the host's uid 0? As root, when our user namespace cannot give it a dedicated
+    uid (``unshare --map-root-user`` maps uid 0 alone); as any other user, when our own uid is the host's root
+    seen through a user namespace (``unshare --user --map-user=1000``): files the host's root owns then show as
+    ours, and the jail, which maps the caller's uid to itself, would run the program as kernel uid 0."""
+    if os.geteuid() == 0:
+        return not _maps_uids(UID_BASE, UID_SPAN)
+    try:
+        return os.stat(ROOT_OWNED).st_uid == os.geteuid()
+    except OSError:
+        return False
+
+
+def refusal() -> str | None:
+    """Why the local sandbox will not run model-written code here (one line), or None when it isolates it."""
+    if not REQUIRED <= set(jail_namespaces()):
+        return REFUSAL
+    return HOST_ROOT_REFUSAL if program_would_be_host_root() else None
 
 
 def jail_command(cfg: dict[str, Any], command: list[str]) -> tuple[list[str], int]:
@@ -138,8 +176,9 @@ def jail_namespaces() -> tuple[str, ...]:
 
 
 def isolated() -> bool:
-    """Can model-written code run here without seeing the host (private root, PID namespace, no network)?"""
-    return REQUIRED <= set(jail_namespaces())
+    """Can model-written code run here without seeing the host (private root, PID namespace, no network) and
+    without the host's root uid?"""
+    return refusal() is None
 
 
 @lru_cache(maxsize=1)
@@ -186,7 +225,8 @@ def capabilities(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
     kill = ["process group"] + (["uid sweep"] if root else []) + (["PID namespace"] if "pid" in namespaces else [])
     return {
         "user": "root" if root else f"uid {os.geteuid()} (not root)",
-        "isolation": "full" if isolated() else "none: refused unless -T sandbox=unsafe-local",
+        "isolation": "full" if isolated() else "none: refused unless -T sandbox=unsafe-local"
+                     + (" (the program would be the host's root)" if program_would_be_host_root() else ""),
         "namespaces": list(namespaces),
         "user_namespace": "user" in namespaces,
         "network": network_isolation_method(),
@@ -199,6 +239,8 @@ def capabilities(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
         "kill_all": " + ".join(kill),
         **_budgets(config),
         "rlimits": ["RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_CORE"] + (["RLIMIT_NPROC"] if nproc else []),
+        "seccomp": (", ".join(sorted(calls)) + " refused") if (calls := jail.refused_syscalls()) else "none",
+        "procfs": "/proc/" + ", /proc/".join(jail.PROC_READONLY) + " read-only; kcore, keys & co. masked",
         "configuration": "on an inherited pipe (not in any command line)",
         "output": "read incrementally; last 1 MiB kept per stream, killed past 10 MiB",
         "environment": "empty (PATH, HOME, LANG, TMPDIR only)",
@@ -228,8 +270,9 @@ def choose_sandbox(kind: SandboxKind = "auto", config: LocalSandboxConfig | None
     config = config or LocalSandboxConfig()
     if kind == "unsafe-local":
         return SandboxEnvironmentSpec(LOCAL_SANDBOX, config.model_copy(update={"unsafe": True}))
-    if not isolated():
-        raise IsolationUnavailable(REFUSAL)
+    reason = refusal()
+    if reason is not None:
+        raise IsolationUnavailable(reason)
     return SandboxEnvironmentSpec(LOCAL_SANDBOX, config)
 
 

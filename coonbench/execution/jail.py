@@ -9,8 +9,10 @@ and forks. As root these are plain namespaces and the command runs as the sample
 user they are created inside a fresh user namespace that maps only the caller's own uid and gid, and the command
 runs as that uid without capabilities (``execve`` of a non-root uid drops them). The child is PID 1 of a fresh PID
 namespace: it builds an empty root view (read-only ``/usr`` and the libraries, ``/dev/null`` and friends, an empty
-``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots and
-forks the command with rlimits and ``no_new_privs``. While the command runs, PID 1 optionally polls the
+``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots, mounts
+its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked (``harden_proc``), and forks
+the command with rlimits, ``no_new_privs`` and a seccomp filter that refuses memory no process would hold
+(memfd, SysV shared memory and message queues). While the command runs, PID 1 optionally polls the
 namespace's anonymous resident memory every 10 ms and kills everything past the sample's budget (where no cgroup
 is available). When the
 command ends PID 1 kills every process left in the namespace (``setsid`` daemons included), copies the sample
@@ -27,6 +29,7 @@ import resource
 import shutil
 import signal
 import stat
+import struct
 import sys
 import time
 from typing import Any
@@ -52,9 +55,14 @@ SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr")
 DEVICES = ("null", "zero", "random", "urandom")
 EXEC_FAILED = 127
 INODES = 4096  # files and directories in the sample directory
+# /proc entries made read-only, and masked, inside the jail (Docker's and bubblewrap's lists)
+PROC_READONLY = ("sys", "sysrq-trigger", "bus", "fs", "irq")
+PROC_MASKED = ("kcore", "keys", "timer_list", "timer_stats", "sched_debug", "latency_stats", "acpi", "scsi", "asound",
+               "kallsyms", "kmsg")
+TREE_DEPTH = 64  # directories deeper in the sample directory are not copied (recursion and rmtree stay bounded)
 MEMORY_KILLED = 137  # what a SIGKILL looks like: the budget watchdog's verdict
 WATCH_INTERVAL_S = 0.01
-PAGE = os.sysconf("SC_PAGE_SIZE")
+NOFILE = 256  # open files per process: with 64 processes, what pipes and sockets can buffer stays bounded
 
 BOOTSTRAP = (
     "import os,sys\nfd=int(sys.argv[1]);d=b''\nwhile 1:\n c=os.read(fd,65536)\n if not c:break\n d+=c\n"
@@ -147,16 +155,40 @@ def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None) -> str:
     return root
 
 
-def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int]) -> None:
-    """Mirror directory ``src`` into ``dst`` (both fds): regular files and directories only, nothing followed;
-    entries of ``dst`` that ``src`` lacks are removed. ``budget[0]``: bytes left to copy (sparse files count
-    at their full size, which is what they take once copied)."""
+def harden_proc() -> None:
+    """Inside the chroot, after ``/proc`` is mounted: what Docker and bubblewrap hide or freeze. ``PROC_READONLY``
+    is bound read-only onto itself (``/proc/sys``: a uid 0 without capabilities, as a program is when the caller
+    is the host's root seen through a user namespace, could otherwise open ``kernel/core_pattern`` for writing);
+    ``PROC_MASKED`` files are covered by ``/dev/null`` and directories by an empty read-only tmpfs. An entry this
+    kernel does not have is skipped; a mount that fails is an error (the jail then runs nothing)."""
+    for name in PROC_READONLY:
+        path = "/proc/" + name
+        if os.path.lexists(path):
+            _bind(path, path, writable=False)
+    for name in PROC_MASKED:
+        path = "/proc/" + name
+        if os.path.isdir(path) and not os.path.islink(path):
+            mount("none", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=0,mode=0555")
+        elif os.path.exists(path):
+            mount("/dev/null", path, None, MS_BIND)
+
+
+def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int], depth: int = 0) -> None:
+    """Mirror directory ``src`` into ``dst`` (both fds): regular files and directories only, nothing followed,
+    nothing deeper than ``TREE_DEPTH``; entries of ``dst`` that ``src`` lacks are removed. ``budget[0]``: bytes
+    left to copy (sparse files count at their full size, which is what they take once copied)."""
     names = set(os.listdir(src))
     for name in os.listdir(dst):
         if name not in names:
             _remove(dst, name)
     for name in names:
         st = os.stat(name, dir_fd=src, follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode) and depth >= TREE_DEPTH:
+            try:
+                _remove(dst, name)
+            except FileNotFoundError:
+                pass
+            continue
         if stat.S_ISDIR(st.st_mode):
             try:
                 if not stat.S_ISDIR(os.stat(name, dir_fd=dst, follow_symlinks=False).st_mode):
@@ -167,7 +199,7 @@ def _copy_tree(src: int, dst: int, owner: int | None, budget: list[int]) -> None
             s = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=src)
             d = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dst)
             try:
-                _copy_tree(s, d, owner, budget)
+                _copy_tree(s, d, owner, budget, depth + 1)
             finally:
                 os.close(s)
                 os.close(d)
@@ -207,6 +239,54 @@ def _remove(dir_fd: int, name: str) -> None:
         os.unlink(name, dir_fd=dir_fd)
 
 
+# seccomp: memory the per-process limits and the memory watchdog cannot see is refused (EPERM) rather than
+# counted: memfd (shmem held by a file descriptor alone), SysV shared memory and message queues (held by the IPC
+# namespace, by no process). Per architecture (AUDIT_ARCH value -> syscall numbers); x86_64's x32 calls are
+# refused altogether. Elsewhere no filter is installed (``SECCOMP_ARCHES`` says where one is).
+SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, refused syscall numbers)
+    "x86_64": (0xC000003E, {"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "msgget": 68}),
+    "aarch64": (0xC00000B7, {"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186}),
+}
+X32_BIT = 0x40000000
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, EPERM = 22, 2, 0x7FFF0000, 0x00050000, 1
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def seccomp_program(arch: int, denied: list[int]) -> bytes:
+    """A classic-BPF seccomp filter: on ``arch``, the ``denied`` syscalls (and x32 ones) fail with EPERM;
+    everything else, and any other architecture, is allowed."""
+    def ins(code: int, jt: int, jf: int, k: int) -> bytes:
+        return struct.pack("HBBI", code, jt, jf, k)
+
+    n = len(denied)
+    prog = [ins(BPF_LD_W_ABS, 0, 0, 4), ins(BPF_JEQ_K, 1, 0, arch), ins(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+            ins(BPF_LD_W_ABS, 0, 0, 0), ins(BPF_JGE_K, n + 1, 0, X32_BIT)]
+    prog += [ins(BPF_JEQ_K, n - i, 0, nr) for i, nr in enumerate(denied)]
+    prog += [ins(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), ins(BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM)]
+    return b"".join(prog)
+
+
+def refused_syscalls() -> dict[str, int]:
+    """The system calls the filter refuses on this machine (none where ``SECCOMP_ARCHES`` lacks it)."""
+    return SECCOMP_ARCHES.get(os.uname().machine, (0, {}))[1]
+
+
+def refuse_hidden_memory() -> None:
+    """Install the seccomp filter (after ``no_new_privs``; it survives ``execve`` and is inherited)."""
+    if os.uname().machine not in SECCOMP_ARCHES:
+        return
+    arch, calls = SECCOMP_ARCHES[os.uname().machine]
+    program = seccomp_program(arch, sorted(calls.values()))
+    buf = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
+    _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog),
+                       0, 0), "seccomp")
+
+
 def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
     """In the command's process: limits, identity, then exec (never returns)."""
     try:
@@ -217,6 +297,7 @@ def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
         fsize = int(cfg["file_size_mb"]) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))  # bounds pipe and socket buffers held
         if cfg.get("nproc"):
             nproc = int(cfg["nproc"])
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
@@ -226,6 +307,7 @@ def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
             os.setgid(uid)
             os.setuid(uid)
         prctl(PR_SET_NO_NEW_PRIVS, 1)
+        refuse_hidden_memory()
         os.chdir(cfg["workdir"])
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         os.execve(argv[0], argv, cfg["env"])
@@ -241,15 +323,17 @@ def _status_code(status: int) -> int:
 
 
 def resident_bytes() -> int:
-    """Anonymous resident memory (``statm`` resident − shared) of every process in this PID namespace but
-    ourselves (PID 1), from its ``/proc``. A page shared after ``fork`` counts once per process: conservative."""
+    """Resident anonymous and shared-memory pages (``RssAnon`` + ``RssShmem``: ``MAP_SHARED|MAP_ANONYMOUS`` and
+    mapped tmpfs files too, not the libraries' file pages) of every process in this PID namespace but ourselves
+    (PID 1), from its ``/proc``. A page shared between processes counts once per process: conservative."""
     total = 0
     for entry in os.listdir("/proc"):
         if entry.isdigit() and entry != "1":
             try:
-                with open(f"/proc/{entry}/statm", "rb") as fh:
-                    fields = fh.read().split()
-                total += (int(fields[1]) - int(fields[2])) * PAGE
+                with open(f"/proc/{entry}/status", "rb") as fh:
+                    for line in fh:
+                        if line.startswith((b"RssAnon:", b"RssShmem:")):
+                            total += int(line.split()[1]) * 1024
             except (OSError, IndexError, ValueError):
                 continue
     return total
@@ -306,6 +390,7 @@ def _pid1(cfg: dict[str, Any], argv: list[str]) -> None:
             os.chdir("/")
             if "pid" in namespaces:
                 mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+                harden_proc()
             mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
         child = os.fork()
         if child == 0:

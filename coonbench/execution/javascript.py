@@ -17,6 +17,7 @@ class JavaScriptExecutor(Executor):
     label = "JavaScript"
     fence = "javascript"
     extension = "js"
+    definition = r"\bfunction[ \t]*\*?[ \t]*{name}[ \t]*\(|\b(?:const|let|var)[ \t]+{name}\b|\bexports\.{name}[ \t]*="
 
     def check_available(self) -> None:
         """Node must be installed (in the Docker image it always is)."""

@@ -21,6 +21,7 @@ class PythonExecutor(Executor):
     fence = "python"
     extension = "py"
     mode = "py"
+    definition = r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+{name}[ \t]*\(|^{name}[ \t]*="
 
     def runner_files(self) -> dict[str, str]:
         """The stdlib-only worker."""
@@ -128,6 +129,7 @@ class PythonAstExecutor(PythonExecutor):
     fence = "json"
     extension = "json"
     mode = "pyast"
+    definition = r'"name"[ \t\r\n]*:[ \t\r\n]*"{name}"'
 
     def reference(self, problem: Problem) -> str | None:
         """Derived by code from the Python reference."""

@@ -10,13 +10,18 @@ What ``coonbench-local`` enforces, for root and ordinary users alike where the k
   command, copied back after it) — no host path, no host file such as ``/etc/passwd`` exists for the child;
 - no network (a fresh network namespace with only a down loopback device);
 - as root a dedicated random uid per sample (``RLIMIT_NPROC`` on it, swept after each command); as any other
-  user the caller's own uid inside a user namespace, without capabilities, ``RLIMIT_NPROC`` counted there;
+  user the caller's own uid inside a user namespace, without capabilities, ``RLIMIT_NPROC`` counted there; never
+  the host's uid 0 (``isolation.program_would_be_host_root``: refused with one line);
+- its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked; a seccomp filter that
+  refuses memfd and SysV shared memory (memory no process holds);
 - whole-sample budgets: memory across all processes (a cgroup where one can be made, else PID 1's watchdog),
   disk (the tmpfs), processes, wall time across all commands; per process ``RLIMIT_CPU``, ``RLIMIT_AS``,
   ``RLIMIT_FSIZE``, no core dumps, ``no_new_privs``;
 - an empty environment (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the sample directory);
 - output read incrementally: the last ``OUTPUT_LIMIT`` bytes of each stream are kept, and a command writing more
-  than ``OUTPUT_CAP`` bytes is killed (``OutputLimitExceededError``), so a flood cannot grow the host.
+  than ``OUTPUT_CAP`` bytes is killed (``OutputLimitExceededError``), so a flood cannot grow the host;
+- the sample directory removed whatever the program left in it (``remove_tree``), at cleanup or when the
+  environment object goes away unclosed.
 """
 
 from __future__ import annotations
@@ -48,20 +53,22 @@ from pydantic import BaseModel
 from coonbench.execution import cgroups
 from coonbench.execution.isolation import (
     LOCAL_SANDBOX,
-    REFUSAL,
     SANDBOX_METADATA_KEY,
     SAFE_PATH,
+    UID_BASE,
+    UID_SPAN,
     IsolationUnavailable,
     LocalSandboxConfig,
     SandboxKind,
     capabilities,
     docker_available,
-    isolated,
     jail_command,
     jail_namespaces,
     memory_mechanism,
     network_isolation_method,
     process_limit_applies,
+    program_would_be_host_root,
+    refusal,
     sandbox_metadata,
 )
 from coonbench.execution.isolation import choose_sandbox as _choose
@@ -71,7 +78,6 @@ __all__ = ["LOCAL_SANDBOX", "SANDBOX_METADATA_KEY", "IsolationUnavailable", "Loc
            "choose_sandbox", "docker_available", "network_isolation_method", "processes_of", "sandbox_metadata", "sweep_uid"]
 
 COMPOSE_FILE = Path(__file__).resolve().parents[2] / "docker" / "correction" / "compose.yaml"
-UID_BASE, UID_SPAN = 2_000_000, 1 << 30  # dedicated uids: no account, no files outside the sample directory
 OUTPUT_LIMIT = 1024 * 1024  # bytes kept per stream (the tail)
 OUTPUT_CAP = 10 * 1024 * 1024  # bytes per stream after which the command is killed (as Inspect's docker does)
 JAIL_FAILED = 127
@@ -116,6 +122,64 @@ def sweep_uid(uid: int, deadline_s: float = 10.0) -> None:
                 if exc.errno != errno.ESRCH:
                     raise
         time.sleep(0.005)
+
+
+LIFT_DEPTH = 100  # remove_tree cuts chains of directories deeper than this into pieces
+
+
+def remove_tree(path: str) -> None:
+    """Remove a directory tree whatever the program left in it: any depth (``shutil.rmtree`` recurses, and its
+    ``RecursionError`` is no ``OSError``), directories without permissions, odd names. Never raises for what is
+    inside; a path that is already gone is fine."""
+    for _ in range(10_000):  # each round removes the tree or cuts one chain of LIFT_DEPTH directories
+        try:
+            shutil.rmtree(path, onerror=_unlock_and_retry)
+            return
+        except FileNotFoundError:
+            return
+        except RecursionError:
+            _lift_deepest(path)
+        except OSError:
+            return  # a mount point or the like: nothing more a host can do
+
+
+def _unlock_and_retry(func: Callable[..., Any], name: str, exc_info: Any) -> None:
+    """``rmtree``'s error hook: a directory the program made unreadable (mode 000) is opened up and retried."""
+    if func in (os.rmdir, os.unlink) or not isinstance(exc_info[1], PermissionError):
+        return
+    try:
+        os.chmod(name, 0o700)
+        shutil.rmtree(name, ignore_errors=True)
+    except (OSError, RecursionError):
+        pass
+
+
+def _lift_deepest(path: str) -> None:
+    """Follow one chain of subdirectories down (one directory fd open at a time) and move every
+    ``LIFT_DEPTH``-th directory on it up beside ``path``'s top entries, so the chain falls into pieces that
+    ``rmtree`` can take."""
+    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    fd = os.dup(top)
+    try:
+        depth = 0
+        while (sub := _first_subdirectory(fd)) is not None:
+            depth += 1
+            if depth % LIFT_DEPTH == 0:
+                lifted = f"lifted-{secrets.token_hex(8)}"
+                os.rename(sub, lifted, src_dir_fd=fd, dst_dir_fd=top)
+                parent, fd = fd, os.open(lifted, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=top)
+            else:
+                parent, fd = fd, os.open(sub, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(parent)
+    finally:
+        os.close(fd)
+        os.close(top)
+
+
+def _first_subdirectory(fd: int) -> str | None:
+    """The first subdirectory of directory ``fd`` in the order ``rmtree`` visits them (``scandir``'s)."""
+    with os.scandir(fd) as entries:
+        return next((e.name for e in entries if e.is_dir(follow_symlinks=False)), None)
 
 
 class _Tail:
@@ -179,9 +243,12 @@ class LocalLimitedSandbox(SandboxEnvironment):
     def __init__(self, config: LocalSandboxConfig) -> None:
         super().__init__()
         self.config = config
-        self.drop = config.drop_privileges and os.geteuid() == 0
+        # root's path: a dedicated uid; where our user namespace maps none (unsafe-local only) the program keeps ours
+        self.drop = config.drop_privileges and os.geteuid() == 0 and not program_would_be_host_root()
         self.uid: int | None = UID_BASE + secrets.randbelow(UID_SPAN) if self.drop else None
         self.directory = tempfile.mkdtemp(prefix="coonbench-sbx-")
+        # removed at sample cleanup, or when this object goes away without one (or at exit): never left in /tmp
+        self._remove_directory = weakref.finalize(self, remove_tree, self.directory)
         if self.uid is not None:
             os.chown(self.directory, self.uid, self.uid)
         os.chmod(self.directory, 0o700)
@@ -204,8 +271,9 @@ class LocalLimitedSandbox(SandboxEnvironment):
     ) -> dict[str, SandboxEnvironment]:
         """A fresh environment per sample; refused where nothing isolates it, unless the config is ``unsafe``."""
         cfg = config if isinstance(config, LocalSandboxConfig) else LocalSandboxConfig()
-        if not cfg.unsafe and not isolated():
-            raise IsolationUnavailable(REFUSAL)
+        reason = None if cfg.unsafe else refusal()
+        if reason is not None:
+            raise IsolationUnavailable(reason)
         return {"default": cls(cfg)}
 
     @classmethod
@@ -224,7 +292,7 @@ class LocalLimitedSandbox(SandboxEnvironment):
         """Kill what is left of this sample, remove its directory and cgroup."""
         if self.uid is not None:
             sweep_uid(self.uid)
-        shutil.rmtree(self.directory, ignore_errors=True)
+        self._remove_directory()
         if self.cgroup is not None:
             self.cgroup.remove()
 

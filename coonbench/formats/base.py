@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Literal
 
+from coonbench.formats._design import DesignThresholds
+
 FormatKind = Literal["code", "data"]
 
 
@@ -85,6 +87,12 @@ class Format(ABC):
         """Short names a reader of this format may answer with → the full names (COON's widget abbreviations), for
         scorers that accept them; none by default."""
         return {}
+
+    def design_thresholds(self) -> DesignThresholds | None:
+        """The success criteria of this format's own design document (accuracy, gap to its baseline, efficiency
+        gain), which ``coonbench report`` and the comprehension task's ``verdict`` metric judge it by; None (the
+        default): the format gets paired comparisons, never a verdict."""
+        return None
 
     def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str] | None:
         """``source`` encoded for a legend, and the legend: a primer of only what that one document uses (COON's

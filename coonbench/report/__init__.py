@@ -23,17 +23,18 @@ class ReportPaths:
     warnings: list[str] = field(default_factory=list)  # e.g. re-runs dropped: the CLI prints them
 
 
-def build_report(
-    logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None, plan: str | Path | None = None
-) -> ReportPaths:
-    """Read the logs under ``logs`` and write the report into ``out`` (created if missing); with a plan (``plan``,
-    or ``coonbench-plan.json`` in a log folder), a section sets it against the run."""
+def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None,
+                 command: str | None = None, plan: str | Path | None = None) -> ReportPaths:
+    """Read the logs under ``logs`` and write the report into ``out`` (created if missing); ``command`` is how it
+    was asked for, for the provenance block; with a plan (``plan``, or ``coonbench-plan.json`` in a log folder), a
+    section sets it against the run."""
     from coonbench.report import planned, plots, render
     from coonbench.report.cost import cost_section, read_prices
-    from coonbench.report.tables import sections_for
+    from coonbench.report.provenance import provenance
+    from coonbench.report.sections import sections_for
 
     price_table = read_prices(prices) if prices is not None else None
-    samples, _ = load_samples(logs)
+    samples, evals = load_samples(logs)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = sections_for(samples, price_table)
@@ -43,6 +44,8 @@ def build_report(
         sections.append(planned.plan_section(planned.read_plan(plan_path), plan_path, samples, price_table, sections))
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
+    sections.sort(key=lambda sec: not sec.lead_plots)  # a section with an answer figure opens the page
+    warnings = [str(w) for w in samples.attrs.get("warnings", [])]
     header = {
         "generator": "coonbench report",
         "logs": sorted({str(p) for p in samples["log"]}),
@@ -51,8 +54,9 @@ def build_report(
         "categories": sorted(samples["category"].unique().tolist()),
         "formats": sorted(samples["format"].unique().tolist()),
         "epochs": int(samples["epoch"].max()),
-        "warnings": list(samples.attrs.get("warnings", [])),
+        "warnings": warnings,
         "intervals": render.interval_methods(sections),
+        "provenance": provenance(evals, samples, command),
     }
     csv = render.write_csv(sections, out_dir)
     return ReportPaths(
@@ -60,5 +64,5 @@ def build_report(
         html=render.write_html(sections, out_dir, header),
         json=render.write_json(sections, out_dir, header),
         csv=csv,
-        warnings=header["warnings"],
+        warnings=warnings,
     )

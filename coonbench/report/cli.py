@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from typing import Any
 
@@ -13,7 +14,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from coonbench.report import build_report
 
     try:
-        paths = build_report(args.logs, args.output, prices=args.prices, plan=args.plan)
+        command = shlex.join(["coonbench", "report", *args.logs, "-o", args.output,
+                              *(["--prices", args.prices] if args.prices else []),
+                              *(["--plan", args.plan] if args.plan else [])])
+        paths = build_report(args.logs, args.output, prices=args.prices, command=command, plan=args.plan)
     except ReportInputError as err:
         print(f"coonbench report: {err}", file=sys.stderr)
         return 2
@@ -28,10 +32,12 @@ def cmd_import_toon(args: argparse.Namespace) -> int:
     from coonbench.report.import_toon import import_toon
 
     try:
-        written = import_toon(args.results_dir, args.output)
+        written, warnings = import_toon(args.results_dir, args.output, questions=args.questions)
     except ReportInputError as err:
         print(f"coonbench import-toon: {err}", file=sys.stderr)
         return 2
+    for warning in warnings:
+        print(f"coonbench import-toon: warning: {warning}", file=sys.stderr)
     for path in written:
         print(f"wrote {path}")
     return 0
@@ -49,4 +55,6 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("import-toon", help="convert TOON's per-call benchmark results into Inspect eval logs")
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="TOON's results/accuracy/models folder (or one file)")
     p.add_argument("-o", "--output", required=True, metavar="LOG_DIR")
+    p.add_argument("--questions", metavar="FILE", help="TOON's questions.json (ids, datasets, types); default: "
+                   "generated/questions.json beside the results, as the reference data lays it out")
     p.set_defaults(fn=cmd_import_toon)

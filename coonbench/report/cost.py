@@ -12,7 +12,17 @@ import yaml
 
 from coonbench.report import stats, wording
 from coonbench.report.load import ReportInputError
-from coonbench.report.tables import NOPRIMER_SUFFIXES, Section, Table, baseline_of, sample_tokens
+from coonbench.report.tables import (
+    DEFAULT_TOKENIZER,
+    MIXED,
+    NOPRIMER_SUFFIXES,
+    Section,
+    Table,
+    baseline_of,
+    sample_tokens,
+    token_units,
+    unit_of,
+)
 
 
 def read_prices(path: str | Path) -> dict[str, dict[str, float]]:
@@ -55,58 +65,79 @@ def _plugin_primer_tokens(fmt: str) -> float:
 
 def primer_tokens(frame: pd.DataFrame) -> pd.Series:
     """Primer tokens in each sample's prompt: metadata ``primer_tokens``; else, where metadata ``primer`` says a
-    primer was shown, the format plug-in's primer counted with ``coonbench.tokens``; else 0."""
-    out = pd.Series(0.0, index=frame.index)
+    primer was shown, the format plug-in's primer counted with ``coonbench.tokens`` (0 where it says none was);
+    else NaN: the log does not say, and the report shows it as unknown rather than as 0."""
+    out = pd.Series(math.nan, index=frame.index)
     if "primer" in frame.columns:
-        shown = frame["primer"].map(lambda v: str(v).lower() in ("true", "1", "1.0")).astype(bool)
+        said = frame["primer"].notna()
+        shown = said & frame["primer"].map(lambda v: str(v).lower() in ("true", "1", "1.0")).astype(bool)
+        out[said & ~shown] = 0.0
         out[shown] = [_plugin_primer_tokens(f) for f in frame.loc[shown, "format"]]
     if "primer_tokens" in frame.columns:
         out = frame["primer_tokens"].where(frame["primer_tokens"].notna(), out)
-    return out.fillna(0.0).astype(float)
+    return out.astype(float)
+
+
+def _share(part: pd.Series, whole: pd.Series) -> float:
+    """Σpart ÷ Σwhole; NaN (unknown) when any part is unknown or nothing was spent."""
+    if part.isna().any() or not whole.sum():
+        return math.nan
+    return float(part.sum() / whole.sum())
 
 
 def usd(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.Series:
     """Each sample's cost in USD from the price table (NaN for a model it does not name)."""
+    if frame.empty:
+        return pd.Series(dtype=float, index=frame.index)
     ins, outs = sample_tokens(frame)
     price_in = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("input", math.nan))
     price_out = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("output", math.nan))
     return (ins.fillna(0) * price_in + outs * price_out) / 1e6
 
 
-def per_correct(frame: pd.DataFrame, system: str | None, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
-    """Per format (of ``frame``, already narrowed to the system(s) meant): tokens per correct answer (input +
-    output), the primer's share of the input tokens and, with prices, USD per correct answer."""
+def per_correct(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
+    """Per format (of ``frame``, already narrowed to the system(s) and questions meant): tokens per correct answer
+    (input + output; NaN where the frame mixes tokenizers), the primer's share of the input tokens and, with
+    prices, USD per correct answer (money adds across tokenizers: a dollar is a dollar)."""
     ins, outs = sample_tokens(frame)
-    data = frame.assign(_in=ins, _out=outs, _primer=primer_tokens(frame), _usd=usd(frame, prices))
+    data = frame.assign(_in=ins, _out=outs, _primer=primer_tokens(frame), _usd=usd(frame, prices),
+                        _unit=token_units(frame))
     rows = {}
     for fmt, g in data.groupby("format", sort=True):
         k = float(g["correct"].sum()) if "correct" in g.columns else math.nan
+        unit = unit_of(g["_unit"])
         rows[fmt] = {
-            "correct": k, "tokens": float(g["_in"].sum() + g["_out"].sum()),
-            "tokens_per_correct": (g["_in"].sum() + g["_out"].sum()) / k if k else math.nan,
-            "primer_share": float(g["_primer"].sum() / g["_in"].sum()) if g["_in"].sum() else 0.0,
+            "correct": k, "tokenizer": unit,
+            "tokens_per_correct": (g["_in"].sum() + g["_out"].sum()) / k if k and unit != MIXED else math.nan,
+            "primer_share": _share(g["_primer"], g["_in"]) if unit != MIXED else math.nan,
             "usd_per_correct": float(g["_usd"].sum()) / k if k and g["_usd"].notna().all() else math.nan,
         }
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def token_table(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
-    """Per category, system and format: tokens (tiktoken input; provider input/output), tokens and money per correct
-    answer with the primer's share, latency p50/p95."""
+    """Per category, system and format, on the questions that system ran in that format: tokens per sample (the log's
+    input count and the provider's input/output), tokens per correct answer with input and output apart, in the
+    tokenizer named, the primer's share, latency p50/p95 and money."""
     rows = []
     ins, outs = sample_tokens(samples)
-    data = samples.assign(_in=ins, _out=outs, _primer=primer_tokens(samples), _usd=usd(samples, prices))
+    data = samples.assign(_in=ins, _out=outs, _primer=primer_tokens(samples), _usd=usd(samples, prices),
+                          _unit=token_units(samples))
     for (cat, system, fmt), g in data.groupby(["category", "system", "format"], sort=True):
         k = int(g["correct"].sum()) if "correct" in g.columns and g["correct"].notna().any() else 0
-        spent = float(g["_in"].sum() + g["_out"].sum())
+        unit = unit_of(g["_unit"])
+        same = unit != MIXED
         row = {
-            "category": cat, "system": system, "format": fmt, "n": len(g), "correct": k,
+            "category": cat, "system": system, "format": fmt, "n": len(g), "questions": int(g["pair"].nunique()),
+            "correct": k, "tokenizer": unit,
             "input_tokens": float(g["input_tokens"].mean()),
             "usage_input_tokens": float(g["usage_input_tokens"].mean()),
             "usage_output_tokens": float(g["usage_output_tokens"].mean()),
-            "tokens_per_correct": spent / k if k else math.nan,
-            "primer_share": float(g["_primer"].sum() / g["_in"].sum()) if g["_in"].sum() else 0.0,
-            "primer_tokens_per_correct": float(g["_primer"].sum()) / k if k else math.nan,
+            "tokens_per_correct": float(g["_in"].sum() + g["_out"].sum()) / k if k and same else math.nan,
+            "input_per_correct": float(g["_in"].sum()) / k if k and same else math.nan,
+            "output_per_correct": float(g["_out"].sum()) / k if k and same else math.nan,
+            "primer_share": _share(g["_primer"], g["_in"]),
+            "primer_tokens_per_correct": float(g["_primer"].sum()) / k if k and g["_primer"].notna().all() else math.nan,
             "latency_p50_s": stats.percentile(g["total_time"], 50),
             "latency_p95_s": stats.percentile(g["total_time"], 95),
         }
@@ -171,19 +202,47 @@ def primer_findings(primer: pd.DataFrame) -> list[str]:
     return out
 
 
+OUTPUT_SHARE = 0.05  # a system whose replies are this share of its tokens gets its output named apart
+
+
+def output_sentences(tokens: pd.DataFrame) -> list[str]:
+    """Output tokens apart where they weigh: systems whose replies are ≥ 5% of their tokens, against the others'
+    output tokens per call."""
+    data = tokens.dropna(subset=["usage_output_tokens"])
+    if data.empty:
+        return []
+    spent = data.assign(_in=data["usage_input_tokens"] * data["n"], _out=data["usage_output_tokens"] * data["n"])
+    totals = spent.groupby("system")[["_in", "_out", "n"]].sum()
+    per_call = totals["_out"] / totals["n"]
+    share = totals["_out"] / (totals["_in"] + totals["_out"])
+    heavy = sorted(s for s, v in share.items() if v >= OUTPUT_SHARE)
+    rest = per_call.drop(heavy)
+    out = []
+    for s in heavy:
+        others = (f"; the others {wording.tokens(rest.min())}–{wording.tokens(rest.max())}" if len(rest) > 1
+                  else f"; {rest.index[0]} {wording.tokens(rest.iloc[0])}" if len(rest) == 1 else "")
+        out.append(f"Output tokens: {s} spends {wording.tokens(per_call[s])} per call ({wording.pct(share[s], 0)} of "
+                   f"its tokens{others}), so its tokens per correct answer weigh its replies, not only what it reads.")
+    return out
+
+
 def cost_section(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> Section:
     sec = Section(id="cost", title="Cost: tokens per correct answer, primer, latency and money")
     tokens = token_table(samples, prices)
-    sec.lead.append(Table("cost_tokens", "Tokens per correct answer (input + output; the primer's share of the input), "
-                                         "mean tokens per sample, latency p50/p95 (s) and money with --prices", tokens))
-    sec.summary.append("Tokens per correct answer = (input + output tokens of every sample) ÷ correct answers: the "
-                       "provider's reported usage where there is some, else tiktoken o200k input counts and the "
-                       "scorer's output counts.")
+    sec.lead.append(Table("cost_tokens", "Tokens per correct answer (input and output apart, in the tokenizer named; "
+                                         "each format on the questions it ran: the accuracy sections compare formats "
+                                         "like for like), the primer's share, latency and money with --prices",
+                          tokens))
+    sec.summary.append("Tokens per correct answer = (input + output tokens of every sample) ÷ correct answers, each "
+                       "in one tokenizer: the provider's reported usage where there is some (that model's own "
+                       "tokenizer), else the log's count in the tokenizer it names (o200k_base in older logs); "
+                       "tokens of different tokenizers are never added.")
+    sec.summary.extend(output_sentences(tokens))
     primer = primer_table(samples)
     if not primer.empty:
         sec.tables.append(Table("cost_primer", "The primer's tokens and the amortised break-even document size", primer))
         sec.summary.extend(wording.unique(primer_findings(primer)))
-    if tokens["usage_input_tokens"].isna().all():
+    if tokens["usage_input_tokens"].isna().all() and (tokens["tokenizer"] == DEFAULT_TOKENIZER).all():
         sec.summary.append("No provider reported token usage (e.g. the gold solver): input tokens are tiktoken o200k counts.")
     if prices is None:
         sec.summary.append("No price table given (`--prices FILE`): money is not shown.")

@@ -5,6 +5,10 @@ model, expected, actual, isCorrect, inputTokens, outputTokens, latencyMs. Each b
 id ``<questionId>-<format>``, the recorded answer as the output, TOON's verdict kept as the score ``toon_verdict``
 (``{"correct": 1/0}``) and the call's usage and latency, written with ``inspect_ai.log.write_eval_log`` so the logs
 open in ``inspect view`` and go through ``coonbench report`` like ours.
+
+TOON's question file (``questions.json``: id, dataset, type) gives each sample its question id (``pair_id``), its
+dataset (``dataset``: the report clusters on it, 244 questions drawn from 13 datasets) and its question type.
+Tokens are the provider's reported usage, each model in its own tokenizer: metadata ``tokenizer`` says so.
 """
 
 from __future__ import annotations
@@ -40,15 +44,46 @@ SCORER = "toon_verdict"
 SOLVER = "toon-benchmark"  # the plan's name: TOON's own harness made these answers
 MODEL_PREFIX = "toon"  # Inspect model names are provider/name
 FIELDS = ("questionId", "format", "model", "expected", "actual", "isCorrect")
+QUESTION_FIELDS = ("id", "dataset", "type")
+QUESTIONS_FILE = ("generated", "questions.json")  # where the reference data keeps it, beside benchmarks/
+NO_QUESTIONS = ("no TOON questions file (questions.json) given or found beside {src}: samples carry no dataset, "
+                "so the report clusters by question, which understates the uncertainty (pass --questions FILE)")
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
+def _json_list(path: Path, what: str) -> list[Any]:
+    """A JSON list from one of TOON's files; a file that is not one raises naming it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ReportInputError(f"{path}: not a TOON results file ({str(err).splitlines()[0]})") from None
+        raise ReportInputError(f"{path}: not a TOON {what} file ({str(err).splitlines()[0]})") from None
     if not isinstance(data, list):
-        raise ReportInputError(f"{path}: expected a JSON list of per-call results")
+        raise ReportInputError(f"{path}: expected a JSON list of {what}")
+    return data
+
+
+def read_questions(path: Path) -> dict[str, dict[str, str]]:
+    """TOON's questions by id: {id: {dataset, type}}; a malformed file raises naming the entry and field."""
+    data = _json_list(path, "questions")
+    out = {}
+    for i, q in enumerate(data):
+        bad = [f for f in QUESTION_FIELDS if not isinstance(q, dict) or not isinstance(q.get(f), str) or not q[f]]
+        if bad:
+            raise ReportInputError(f"{path}: entry {i}: missing or empty field(s) {', '.join(bad)}")
+        out[q["id"]] = {"dataset": q["dataset"], "type": q["type"]}
+    return out
+
+
+def find_questions(src: Path) -> Path | None:
+    """``generated/questions.json`` in the results folder or one of its parents (the reference data's layout)."""
+    for folder in [src if src.is_dir() else src.parent, *(src if src.is_dir() else src.parent).parents][:6]:
+        candidate = folder.joinpath(*QUESTIONS_FILE)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    data = _json_list(path, "per-call results")
     for i, rec in enumerate(data):
         missing = [f for f in FIELDS if not isinstance(rec, dict) or f not in rec]
         if missing:
@@ -56,7 +91,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def _sample(rec: dict[str, Any]) -> EvalSample:
+def _sample(rec: dict[str, Any], questions: dict[str, dict[str, str]] | None) -> EvalSample:
     model = str(rec["model"])
     fmt = str(rec["format"])
     qid = str(rec["questionId"])
@@ -68,6 +103,7 @@ def _sample(rec: dict[str, Any]) -> EvalSample:
     output.usage = usage
     question = f"TOON benchmark question {qid}, data shown as {fmt} (the prompt is not part of TOON's results)"
     correct = bool(rec["isCorrect"])
+    origin = (questions or {}).get(qid, {})
     return EvalSample(
         id=f"{qid}-{fmt}",
         epoch=1,
@@ -77,18 +113,21 @@ def _sample(rec: dict[str, Any]) -> EvalSample:
         output=output,
         scores={SCORER: Score(value={"correct": 1.0 if correct else 0.0, "input_tokens": float(tokens)},
                               answer=str(rec["actual"]), explanation="TOON's verdict: " + ("correct" if correct else "incorrect"))},
-        metadata={"format": fmt, "category": CATEGORY, "question_type": "-", "complexity": "-",
-                  "input_tokens": tokens, "pair_id": qid, "source_model": model},
+        metadata={"format": fmt, "category": CATEGORY, "question_type": origin.get("type", "-"), "complexity": "-",
+                  "input_tokens": tokens, "pair_id": qid, "source_model": model,
+                  "tokenizer": f"{MODEL_PREFIX}/{model} (reported)",
+                  **({"dataset": origin["dataset"]} if "dataset" in origin else {})},
         model_usage={model: usage},
         total_time=latency,
         working_time=latency,
     )
 
 
-def to_eval_log(records: list[dict[str, Any]], source: Path) -> EvalLog:
-    """One EvalLog for one model's records."""
+def to_eval_log(records: list[dict[str, Any]], source: Path,
+                questions: dict[str, dict[str, str]] | None = None) -> EvalLog:
+    """One EvalLog for one model's records (with each question's dataset and type when ``questions`` is given)."""
     model = str(records[0]["model"]) if records else source.stem
-    samples = [_sample(r) for r in records]
+    samples = [_sample(r, questions) for r in records]
     n = len(samples)
     accuracy = sum(s.scores[SCORER].value["correct"] for s in samples) / n if n else 0.0  # type: ignore[index,union-attr]
     now = datetime.fromtimestamp(source.stat().st_mtime, tz=timezone.utc).isoformat()
@@ -110,8 +149,10 @@ def to_eval_log(records: list[dict[str, Any]], source: Path) -> EvalLog:
     )
 
 
-def import_toon(results_dir: str | Path, out_dir: str | Path) -> list[Path]:
-    """Write one ``.eval`` log per TOON model file under ``out_dir``; returns their paths."""
+def import_toon(results_dir: str | Path, out_dir: str | Path,
+                questions: str | Path | None = None) -> tuple[list[Path], list[str]]:
+    """Write one ``.eval`` log per TOON model file under ``out_dir``; (their paths, warnings). ``questions``:
+    TOON's questions.json (default: found beside the results, as the reference data lays it out)."""
     src = Path(results_dir)
     files: Iterable[Path]
     if src.is_file():
@@ -123,12 +164,23 @@ def import_toon(results_dir: str | Path, out_dir: str | Path) -> list[Path]:
     files = list(files)
     if not files:
         raise ReportInputError(f"{src}: no TOON per-model results (*.json) found")
+    warnings: list[str] = []
+    qpath = Path(questions) if questions is not None else find_questions(src)
+    if qpath is not None and not qpath.is_file():
+        raise ReportInputError(f"{qpath}: no such questions file")
+    by_id = read_questions(qpath) if qpath is not None else None
+    if by_id is None:
+        warnings.append(NO_QUESTIONS.format(src=src))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for path in files:
-        log = to_eval_log(_records(path), path)
+        records = _records(path)
+        unknown = sorted({str(r["questionId"]) for r in records} - set(by_id)) if by_id is not None else []
+        if unknown:
+            raise ReportInputError(f"{path}: question id(s) {', '.join(unknown[:5])} not in {qpath}")
+        log = to_eval_log(records, path, by_id)
         target = out / f"{TASK_NAME}_{path.stem}.eval"
         write_eval_log(log, str(target))
         written.append(target)
-    return written
+    return written, warnings

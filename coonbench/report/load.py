@@ -23,7 +23,8 @@ PAIR_KEY = "pair_id"
 BASE_COLUMNS = (
     "category", "task", "model", "solver", "system", "log", "id", "epoch", "format", "question_type",
     "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
-    "cluster", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
+    "cluster", "cluster_level", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
+    "tokenizer", "input_tokens_o200k",
 )
 REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
 """Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
@@ -130,7 +131,7 @@ def _meta(df: pd.DataFrame, key: str) -> pd.Series:
 # of every sample would dominate the time on 10,000 samples).
 METADATA_KEYS = (
     "category", "format", "question_type", "complexity", "input_tokens", PAIR_KEY, "primer", "primer_tokens",
-    *CLUSTER_KEYS,
+    "tokenizer", "input_tokens_o200k", *CLUSTER_KEYS,
 )
 
 
@@ -144,6 +145,7 @@ def _columns() -> tuple[list[Any], list[Any]]:
         EvalColumn("solver", path="eval.solver"),
         EvalColumn("created", path="eval.created"),
         EvalColumn("sandbox", path=_sandbox),
+        EvalColumn("provenance", path=_provenance),
     ]
     # One column computed in Python per sample (a callable path): one JSON path per key costs far more.
     sample_cols = [SampleColumn("record", path=_record, required=True)]
@@ -159,6 +161,26 @@ def _sandbox(log: Any) -> str:
         spec = getattr(log.eval, "sandbox", None)
         value = getattr(spec, "type", None) or ""
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+
+
+def _provenance(log: Any) -> str:
+    """What made a run, as JSON: task arguments, packages, git revision, dataset, model arguments and generation
+    settings, and where an imported log came from (the report's provenance block)."""
+    spec = log.eval
+    dataset = getattr(spec, "dataset", None)
+    revision = getattr(spec, "revision", None)
+    config = getattr(spec, "config", None)
+    meta = getattr(spec, "metadata", None) or {}
+    return json.dumps({
+        "task": spec.task, "task_args": getattr(spec, "task_args", None) or {},
+        "packages": getattr(spec, "packages", None) or {},
+        "revision": getattr(revision, "commit", None),
+        "dataset": {"name": getattr(dataset, "name", None), "location": getattr(dataset, "location", None),
+                    "samples": getattr(dataset, "samples", None)},
+        "config": config.model_dump(exclude_none=True) if config is not None else {},
+        "model_args": getattr(spec, "model_args", None) or {},
+        "imported_from": meta.get("imported_from") if isinstance(meta, dict) else None,
+    }, default=str, sort_keys=True)
 
 
 def _record(sample: Any) -> str:
@@ -253,6 +275,9 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
         col = _meta(raw, key).astype("object")
         out[key] = col.where(col.notna(), "-").astype(str)
     out["input_tokens"] = pd.to_numeric(_meta(raw, "input_tokens"), errors="coerce").astype(float)
+    out["input_tokens_o200k"] = pd.to_numeric(_meta(raw, "input_tokens_o200k"), errors="coerce").astype(float)
+    tokenizer = _meta(raw, "tokenizer").astype("object")
+    out["tokenizer"] = tokenizer.where(tokenizer.notna(), pd.NA)
     usage = [_usage(u) for u in (raw["model_usage"] if "model_usage" in raw.columns else [None] * len(raw))]
     out["usage_input_tokens"] = [u[0] for u in usage]
     out["usage_output_tokens"] = [u[1] for u in usage]
@@ -261,7 +286,7 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     pair = _meta(raw, PAIR_KEY).astype("object")
     stripped = pd.Series([_strip_suffix(i, f) for i, f in zip(out["id"], out["format"])], index=raw.index)
     out["pair"] = pair.where(pair.notna(), stripped).astype(str)
-    out["cluster"] = _clusters(raw, out)
+    out["cluster"], out["cluster_level"] = _clusters(raw, out)
     primer = _meta(raw, "primer").astype("object")
     out["primer"] = primer.where(primer.notna(), pd.NA)
     out["primer_tokens"] = pd.to_numeric(_meta(raw, "primer_tokens"), errors="coerce").astype(float)
@@ -304,14 +329,19 @@ def drop_reruns(samples: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return kept, warnings
 
 
-def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> list[str]:
-    keys = [f"metadata_{k}" for k in CLUSTER_KEYS if f"metadata_{k}" in raw.columns]
+def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """(cluster, level) per sample: the value of the first of ``CLUSTER_KEYS`` present and the key's name, else
+    the question and "question"."""
+    keys = [k for k in CLUSTER_KEYS if f"metadata_{k}" in raw.columns]
     clusters: list[str] = []
-    columns = [raw[k].astype("object").tolist() for k in keys]
+    levels: list[str] = []
+    columns = [raw[f"metadata_{k}"].astype("object").tolist() for k in keys]
     for i, (task, sid) in enumerate(zip(out["task"], out["pair"])):
-        value = next((c[i] for c in columns if c[i] is not None and c[i] is not pd.NA and c[i] == c[i]), None)
-        clusters.append(f"{task}:{value}" if value is not None else f"{task}:{sid}")
-    return clusters
+        found = next(((k, c[i]) for k, c in zip(keys, columns)
+                      if c[i] is not None and c[i] is not pd.NA and c[i] == c[i]), None)
+        clusters.append(f"{task}:{found[1]}" if found else f"{task}:{sid}")
+        levels.append(found[0] if found else "question")
+    return clusters, levels
 
 
 def _score_columns(raw: pd.DataFrame) -> pd.DataFrame:

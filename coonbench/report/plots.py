@@ -15,14 +15,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 
 from coonbench.report.tables import Section  # noqa: E402
 
 WIDTH_IN, DPI = 12.0, 100  # 1,200 px
 LABEL_CHARS = 34
 TITLE_CHARS = 110
-COLOR, SIGNIFICANT, MUTED, PART = "#4C72B0", "#C44E52", "#8C8C8C", "#DD8452"
+COLOR, SIGNIFICANT, MUTED = "#4C72B0", "#C44E52", "#8C8C8C"
 
 
 def _wrap(label: str, width: int = LABEL_CHARS) -> str:
@@ -45,10 +44,8 @@ def _save(fig: plt.Figure, path: Path) -> None:
 
 
 def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xlabel: str,
-              low: list[float] | None = None, high: list[float] | None = None, fmt: str = "{:.1f}",
-              part: tuple[str, list[float]] | None = None) -> None:
-    """Horizontal bars with optional CIs and each bar's value written at its end (a zero bar shows '0');
-    ``part`` = (name, values) draws the share of each bar that is ``name`` (e.g. the primer) over it."""
+              low: list[float] | None = None, high: list[float] | None = None, fmt: str = "{:.1f}") -> None:
+    """Horizontal bars with optional CIs and each bar's value written at its end (a zero bar shows '0')."""
     fig, ax, wrapped = _figure(labels, title)
     y = np.arange(len(labels))
     v = np.nan_to_num(np.asarray(values, dtype=float))
@@ -56,10 +53,7 @@ def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xl
     if low is not None and high is not None:
         lo, hi = np.nan_to_num(np.asarray(low, dtype=float)), np.nan_to_num(np.asarray(high, dtype=float))
         err = np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
-    ax.barh(y, v, xerr=err, color=COLOR, capsize=3, ecolor="#333333", label="total")
-    if part is not None and np.nansum(np.asarray(part[1], dtype=float)) > 0:
-        ax.barh(y, np.nan_to_num(np.asarray(part[1], dtype=float)), color=PART, height=0.5, label=part[0])
-        ax.legend(loc="lower right", fontsize=9)
+    ax.barh(y, v, xerr=err, color=COLOR, capsize=3, ecolor="#333333")
     right = float(max(np.max(v + (err[1] if err is not None else 0)) if len(v) else 0, 1e-9))
     for yi, value in zip(y, values):
         text = "–" if not math.isfinite(value) else fmt.format(value)
@@ -69,6 +63,27 @@ def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xl
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.axvline(0, color="#333333", linewidth=0.8)
+    _save(fig, path)
+
+
+def answer_figure(path: Path, points: list[dict], x_label: str, title: str) -> None:
+    """The first screen's figure: per format, accuracy with its 95% CI (vertical bar) against tokens per correct
+    answer, each point labelled with its format; short enough to sit beside the answer on a 900 px screen."""
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6), dpi=DPI)
+    ax.set_title(_wrap(title, TITLE_CHARS), fontsize=11, loc="left")
+    shown = [p for p in points if math.isfinite(p["x"]) and math.isfinite(p["accuracy"])]
+    for p in shown:
+        acc, low, high = p["accuracy"] * 100, p["ci_low"] * 100, p["ci_high"] * 100
+        ax.errorbar([p["x"]], [acc], yerr=[[max(acc - low, 0)], [max(high - acc, 0)]], fmt="o", color=COLOR,
+                    ecolor="#333333", capsize=4, markersize=7)
+        ax.annotate(p["format"], (p["x"], acc), xytext=(8, 4), textcoords="offset points", fontsize=10)
+    xs = [p["x"] for p in shown]
+    if xs:
+        span = max(xs) - min(xs) or max(xs) or 1.0
+        ax.set_xlim(min(xs) - 0.08 * span, max(xs) + 0.25 * span)
+    ax.set_xlabel(x_label + " — further left is cheaper")
+    ax.set_ylabel("accuracy %, 95% CI")
+    ax.grid(True, alpha=0.3)
     _save(fig, path)
 
 
@@ -89,38 +104,36 @@ def forest_plot(path: Path, labels: list[str], diff: list[float], low: list[floa
     _save(fig, path)
 
 
-def _forest(section: Section, frame: pd.DataFrame, out_dir: Path) -> None:
-    from coonbench.report.summary import focus_system
-    from coonbench.report.verdicts import oriented
-
-    system = focus_system(frame)
-    rows = frame[frame["system"] == system]
-    if rows.empty:
-        return
-    rows = pd.DataFrame([oriented(r, r["format_a"] if r["diff"] >= 0 else r["format_b"]) for _, r in rows.iterrows()])
-    rows = rows.sort_values("diff", ascending=False)
-    name = f"{section.id}_forest.png"
-    forest_plot(out_dir / name, [f"{a} − {b}" for a, b in zip(rows["format_a"], rows["format_b"])],
-                list(rows["diff"]), list(rows["diff_low"]), list(rows["diff_high"]), list(rows["sim_low"]),
-                list(rows["sim_high"]), list(rows["p_holm"] < 0.05),
-                f"{section.id}: paired differences in accuracy, {system}")
-    section.lead_plots.append(name)
-
-
 def plot_section(section: Section, out_dir: Path) -> None:
-    """The section's charts: forest plot of paired differences and accuracy bars (accuracy sections), completion
-    bars (code sections), tokens per correct answer (cost section); file names appended to the section."""
+    """The section's charts: the answer figure (first screen), the forest plot of paired differences and accuracy
+    bars (accuracy sections, details), completion bars (code sections); file names appended to the section. The
+    answer figure and the forest plot draw ``section.plot_data``, which report.json keeps beside them."""
     out_dir.mkdir(parents=True, exist_ok=True)
     tables = {t.name: t.frame for t in section.all_tables()}
-    cmp = tables.get(f"{section.id}_comparisons")
-    if cmp is not None and not cmp.empty:
-        _forest(section, cmp, out_dir)
+    answer = section.plot_data.get(f"{section.id}_answer.png")
+    if answer and answer["points"]:
+        name = f"{section.id}_answer.png"
+        who = "pooled over the models under test" if answer["system"] == "all" else answer["system"]
+        answer_figure(out_dir / name, answer["points"], answer["x_label"],
+                      f"{section.id}: accuracy against tokens per correct answer, {who}, {answer['questions']}")
+        section.lead_plots.append(name)
+    forest = section.plot_data.get(f"{section.id}_forest.png")
+    if forest and forest["points"]:
+        rows = forest["points"]
+        name = f"{section.id}_forest.png"
+        forest_plot(out_dir / name, [f"{r['format_a']} − {r['format_b']}" for r in rows],
+                    [r["diff"] for r in rows], [r["diff_low"] for r in rows], [r["diff_high"] for r in rows],
+                    [r["sim_low"] for r in rows], [r["sim_high"] for r in rows],
+                    [r["p_holm"] < 0.05 for r in rows],
+                    f"{section.id}: paired differences in accuracy, {forest['system']}, {forest['questions']}")
+        section.plots.append(name)
     acc = tables.get(f"{section.id}_accuracy")
     if acc is not None and not acc.empty:
         name = f"{section.id}_accuracy.png"
-        bar_chart(out_dir / name, [f"{s} · {f}" for s, f in zip(acc["system"], acc["format"])],
-                  list(acc["accuracy"] * 100), f"{section.id}: accuracy (95% CI)", "accuracy %",
-                  list(acc["ci_low"] * 100), list(acc["ci_high"] * 100))
+        label = [f"{s} · {f}" + (f" ({q})" if "questions" in acc.columns and q != acc["questions"].iloc[0] else "")
+                 for s, f, q in zip(acc["system"], acc["format"], acc.get("questions", acc["format"]))]
+        bar_chart(out_dir / name, label, list(acc["accuracy"] * 100), f"{section.id}: accuracy (95% CI)",
+                  "accuracy %", list(acc["ci_low"] * 100), list(acc["ci_high"] * 100))
         section.plots.append(name)
     comp = tables.get(f"{section.id.removesuffix('_code')}_completion")
     if comp is not None and not comp.empty and "correct" in comp.columns:
@@ -128,12 +141,3 @@ def plot_section(section: Section, out_dir: Path) -> None:
         bar_chart(out_dir / name, [f"{s} · {f}" for s, f in zip(comp["system"], comp["format"])],
                   list(comp["correct"] * 100), f"{section.id}: task completion", "correct %")
         section.plots.append(name)
-    tokens = tables.get("cost_tokens")
-    if tokens is not None and not tokens.empty:
-        name = "cost_per_correct.png"
-        bar_chart(out_dir / name, [f"{c} · {s} · {f}" for c, s, f in zip(tokens["category"], tokens["system"],
-                                                                         tokens["format"])],
-                  list(tokens["tokens_per_correct"]), "Tokens per correct answer (input + output; – = no correct "
-                  "answer; orange: the primer's part)", "tokens per correct answer", fmt="{:,.0f}",
-                  part=("primer", list(tokens["primer_tokens_per_correct"])))
-        section.lead_plots.append(name)

@@ -1,16 +1,21 @@
 """Error bars done right (Miller, "Adding Error Bars to Evals", arXiv 2411.00640), from scipy and statsmodels.
 
-- a mean with its naive and cluster-robust standard error (questions from one source item are correlated);
-- a proportion's interval: Wilson at the design-effect sample size when answers cluster, Wilson when each
-  question is its own cluster or there is one cluster (flagged), Clopper-Pearson when every answer is the same;
-- paired comparisons of two formats on the same questions: exact McNemar, a seeded cluster bootstrap for the
-  accuracy difference (95% per comparison and Bonferroni-simultaneous over the family) and for the ratio of accuracy
-  per 1K tokens, Holm's correction across a family, and the minimum detectable difference at 80% power at the
-  family's corrected α with the clustering's design effect — so a report says "cannot tell apart" rather than
-  rank noise.
+- a mean with its naive and cluster-robust standard error: questions from one source item (a dataset, a Dart file)
+  are correlated, so inference is clustered at the coarsest level the data declares, with the few-cluster
+  correction of statsmodels' cluster-robust covariance (CR1: the sandwich × G/(G−1)) and Student's t with G − 1
+  degrees of freedom (Cameron & Miller 2015, "A Practitioner's Guide to Cluster-Robust Inference", §VI);
+- a proportion's interval: that t interval when answers cluster (never narrower than Wilson on n), Wilson when
+  each question is its own cluster or there is one cluster (flagged), Clopper-Pearson when every answer is the same;
+- paired comparisons of two formats on the same questions: the cluster-robust t test of the mean paired
+  difference (exact McNemar when every question is its own cluster), 95% and Bonferroni-simultaneous intervals
+  from the same t, a leave-one-cluster-out check of results that rest on few clusters, a seeded cluster bootstrap
+  for the ratio of accuracy per 1K tokens, Holm's correction across a family, and the minimum detectable
+  difference at 80% power at the family's corrected α — so a report says "cannot tell apart" rather than rank noise.
 
-statsmodels is imported module by module, inside the functions that use it: ``statsmodels.api`` alone takes
-seconds to import.
+The power computation is public for planning (``detectable_difference``, ``power_at``,
+``planned_detectable_difference``): the same rule decides what a report can detect and what a run must be
+planned to detect. statsmodels is imported module by module, inside the functions that use it:
+``statsmodels.api`` alone takes seconds to import.
 """
 
 from __future__ import annotations
@@ -28,17 +33,100 @@ ALPHA = 0.05
 POWER = 0.80
 BOOTSTRAP_RESAMPLES = 2000
 SEED = 20241104  # the bootstrap's seed: the same logs give the same intervals
-MIN_BOOTSTRAP_CLUSTERS = 10  # below this many source items a cluster bootstrap is too narrow to trust
+FEW_CLUSTERS = 30  # below this many clusters even CR1 with t(G − 1) can be too narrow (Cameron & Miller §VI.D)
 
 # How an interval was made (the ``interval`` column): the report's header and captions say which were used.
-WILSON_DEFF = "wilson, design effect"
+CLUSTER_T = "cluster-robust t (CR1)"
 WILSON = "wilson"
 WILSON_ONE_CLUSTER = "wilson, 1 cluster"
 EXACT = "clopper-pearson, no variance"
-T_CLUSTERED = "t, clustered"
 T_NAIVE = "t"
 NO_VARIANCE = "none: no variance"
-CLUSTERED_METHODS = (WILSON_DEFF, T_CLUSTERED)
+CLUSTERED_METHODS = (CLUSTER_T,)
+
+# How a paired comparison was tested and its interval made (the ``test`` column).
+TEST_CLUSTERED = "cluster-robust t (CR1)"
+TEST_MCNEMAR = "exact McNemar"
+TEST_MCNEMAR_ONE_CLUSTER = "exact McNemar, 1 cluster"
+TEST_MCNEMAR_FLAT = "exact McNemar, no variance between clusters"  # discordant pairs cancel in every cluster
+TEST_AGREE = "exact, all pairs agree"
+
+
+@dataclass(frozen=True)
+class ClusteredMean:
+    """A mean with its CR1 cluster-robust SE, the t test of mean = 0 with G − 1 df, and the naive SE."""
+
+    n: int
+    clusters: int
+    mean: float
+    se: float  # CR1 (NaN with fewer than two clusters)
+    se_naive: float
+    df: int  # clusters − 1
+    p_value: float  # two-sided, H0: mean = 0
+
+    def interval(self, alpha: float = ALPHA) -> tuple[float, float]:
+        """mean ± t(1 − α/2, G − 1) × SE."""
+        if not (math.isfinite(self.se) and self.df > 0):
+            return math.nan, math.nan
+        crit = float(stats.t.ppf(1 - alpha / 2, self.df))
+        return self.mean - crit * self.se, self.mean + crit * self.se
+
+
+def clustered_mean(x: np.ndarray, groups: np.ndarray) -> ClusteredMean:
+    """statsmodels OLS of ``x`` on a constant with cluster-robust covariance: ``use_correction`` (CR1, G/(G−1))
+    and ``df_correction`` (t with G − 1 degrees of freedom)."""
+    from statsmodels.regression.linear_model import OLS
+
+    x = np.asarray(x, dtype=float)
+    codes = pd.factorize(np.asarray(groups, dtype=object))[0]
+    g = int(codes.max()) + 1 if codes.size else 0
+    exog = np.ones((x.size, 1))
+    naive = float(OLS(x, exog).fit().bse[0]) if x.size > 1 else math.nan
+    if g < 2:
+        return ClusteredMean(int(x.size), g, float(x.mean()), math.nan, naive, 0, math.nan)
+    fit = OLS(x, exog).fit(cov_type="cluster", use_t=True,
+                           cov_kwds={"groups": codes, "use_correction": True, "df_correction": True})
+    se = float(fit.bse[0])
+    p = float(fit.pvalues[0]) if se > 0 else (1.0 if x.mean() == 0 else 0.0)
+    return ClusteredMean(int(x.size), g, float(x.mean()), se, naive, g - 1, p)
+
+
+def detectable_difference(se: float, df: float, alpha: float = ALPHA, power: float = POWER) -> float:
+    """Smallest |difference| a two-sided t test at level ``alpha`` detects with probability ``power``, given the
+    standard error of the estimated difference and the test's degrees of freedom: (t₁₋α/₂ + t_power) × SE.
+
+    ``alpha`` is the level one comparison is tested at: α/m for the first step of Holm's correction over m
+    comparisons (the level a comparison needs to be declared at all). ``df`` is clusters − 1 for a clustered test.
+    """
+    if not (math.isfinite(se) and df > 0):
+        return math.nan
+    return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * se)
+
+
+def power_at(difference: float, se: float, df: float, alpha: float = ALPHA) -> float:
+    """Probability that a two-sided t test at level ``alpha`` (``df`` degrees of freedom) detects a true
+    ``difference`` whose estimate has standard error ``se`` (the approximation ``detectable_difference`` inverts)."""
+    if not (math.isfinite(se) and se > 0 and df > 0):
+        return math.nan
+    crit = float(stats.t.ppf(1 - alpha / 2, df))
+    return float(stats.t.cdf(abs(difference) / se - crit, df))
+
+
+def planned_detectable_difference(pairs: int, clusters: int, discordance: float, icc: float = 0.0,
+                                  comparisons: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
+    """The minimum detectable accuracy difference of a planned paired comparison (``coonbench plan``).
+
+    ``pairs`` questions answered in both formats, drawn from ``clusters`` source items; ``discordance`` the expected
+    share of pairs where exactly one format is right (its variance: the paired difference of 0/1 answers has
+    variance ≈ discordance); ``icc`` the intra-cluster correlation of paired differences, giving the design effect
+    1 + (pairs/clusters − 1)·icc; ``comparisons`` the m of the Holm family (tested at α/m, its first step). The
+    same rule as the report's ``mdd`` column: SE = √(discordance × design effect / pairs), t with clusters − 1 df.
+    """
+    if pairs < 2 or clusters < 2:
+        return math.nan
+    deff = 1 + (pairs / clusters - 1) * icc
+    se = math.sqrt(max(discordance, 0.0) * deff / pairs)
+    return detectable_difference(se, clusters - 1, alpha / max(comparisons, 1), power)
 
 
 @dataclass(frozen=True)
@@ -56,22 +144,6 @@ class MeanEstimate:
     design_effect: float
 
 
-def ols_standard_errors(x: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
-    """(naive, cluster-robust) standard error of the mean of ``x``: statsmodels OLS on a constant.
-
-    The clustered one is Miller's eq. 4, ``sqrt(Σ_c (Σ_i (x_ic − x̄))²) / n``: statsmodels' cluster covariance
-    without its small-sample factor; NaN with fewer than two clusters.
-    """
-    from statsmodels.regression.linear_model import OLS
-
-    exog = np.ones((x.size, 1))
-    naive = float(OLS(x, exog).fit().bse[0])
-    if np.unique(groups).size < 2:
-        return naive, math.nan
-    fit = OLS(x, exog).fit(cov_type="cluster", cov_kwds={"groups": groups, "use_correction": False})
-    return naive, float(fit.bse[0])
-
-
 def design_effect(se_naive: float, se_clustered: float) -> float:
     """How many times the clustering inflates the variance of the mean (Kish), never below 1."""
     if not (math.isfinite(se_naive) and math.isfinite(se_clustered)) or se_naive <= 0:
@@ -80,7 +152,7 @@ def design_effect(se_naive: float, se_clustered: float) -> float:
 
 
 def wilson(successes: float, n: float, alpha: float = ALPHA) -> tuple[float, float]:
-    """Wilson interval of a proportion (statsmodels ``proportion_confint``); ``n`` may be an effective size."""
+    """Wilson interval of a proportion (statsmodels ``proportion_confint``)."""
     from statsmodels.stats.proportion import proportion_confint
 
     if n <= 0:
@@ -120,32 +192,35 @@ def mean_estimate(values: np.ndarray | pd.Series, clusters: np.ndarray | pd.Seri
     if n < 2 or np.all(x == x[0]):
         low, high = clopper_pearson(int(x.sum()), n) if binary else (math.nan, math.nan)
         return MeanEstimate(n, n_clusters, mean, 0.0, 0.0, low, high, EXACT if binary else NO_VARIANCE, math.nan)
-    naive, clustered = ols_standard_errors(x, groups)
-    deff = design_effect(naive, clustered)
+    est = clustered_mean(x, groups)
+    deff = design_effect(est.se_naive, est.se)
     method = interval_rule(binary, n_clusters, n)
-    if binary:
-        low, high = wilson(mean * n / deff, n / deff)
+    if method == CLUSTER_T:
+        low, high = est.interval()
+        if binary:  # never narrower than Wilson on n, never outside [0, 1]
+            w_low, w_high = wilson(mean * n, n)
+            low, high = max(0.0, min(low, w_low)), min(1.0, max(high, w_high))
+    elif binary:
+        low, high = wilson(mean * n, n)
     else:
-        se = max(clustered, naive) if math.isfinite(clustered) else naive
-        df = (n_clusters if method == T_CLUSTERED else n) - 1
-        crit = float(stats.t.ppf(1 - ALPHA / 2, df))
-        low, high = mean - crit * se, mean + crit * se
-    return MeanEstimate(n, n_clusters, mean, naive, clustered, low, high, method, deff)
+        crit = float(stats.t.ppf(1 - ALPHA / 2, n - 1))
+        low, high = mean - crit * est.se_naive, mean + crit * est.se_naive
+    return MeanEstimate(n, n_clusters, mean, est.se_naive, est.se, low, high, method, deff)
 
 
 def interval_rule(binary: bool, clusters: int, n: int) -> str:
     """Which 95% interval a mean gets (its answers vary).
 
-    0/1 answers: Wilson at the effective sample size n ÷ design effect when several questions share a source item
-    (never narrower than Wilson on n), Wilson when each question is its own cluster, and Wilson flagged
-    "1 cluster" when every question comes from one item (no clustered interval can be estimated). Other values:
-    Student's t on the larger of the naive and clustered SE with clusters − 1 degrees of freedom, or the naive t.
+    Several questions share a source item (1 < clusters < n): Student's t with clusters − 1 degrees of freedom on
+    the CR1 cluster-robust SE (for 0/1 answers never narrower than Wilson on n). Each question its own cluster:
+    Wilson (0/1) or the naive t. One cluster: Wilson flagged "1 cluster" (no clustered interval can be
+    estimated).
     """
+    if 1 < clusters < n:
+        return CLUSTER_T
     if binary:
-        if clusters < 2:
-            return WILSON_ONE_CLUSTER
-        return WILSON_DEFF if clusters < n else WILSON
-    return T_CLUSTERED if 1 < clusters < n else T_NAIVE
+        return WILSON_ONE_CLUSTER if clusters < 2 else WILSON
+    return T_NAIVE
 
 
 @dataclass(frozen=True)
@@ -163,15 +238,18 @@ class PairedComparison:
     sim_high: float
     a_only: int  # A right, B wrong
     b_only: int
-    p_mcnemar: float
+    p_value: float  # the test named in ``test``
+    p_mcnemar: float  # exact McNemar, each pair independent (for reference: it ignores clustering)
+    p_loo_min: float  # leave-one-cluster-out range of p_value (few clusters only; NaN otherwise)
+    p_loo_max: float
     tokens_a: float
     tokens_b: float
     eff_ratio: float  # (acc/1K tokens of A) ÷ (acc/1K tokens of B)
     eff_ratio_low: float
     eff_ratio_high: float
-    mdd: float  # minimum detectable |difference| at 80% power and α/m, design effect included
+    mdd: float  # minimum detectable |difference| at 80% power and α/m, clustering included
     family: int  # m: comparisons in the Holm family
-    interval: str  # "cluster bootstrap", "exact on discordant pairs, few clusters" / "…, 1 cluster", "exact, all pairs agree"
+    test: str  # TEST_CLUSTERED, TEST_MCNEMAR, TEST_MCNEMAR_ONE_CLUSTER or TEST_AGREE
 
 
 def mcnemar_exact(a_only: int, b_only: int, both: int = 0, neither: int = 0) -> float:
@@ -187,12 +265,10 @@ def mcnemar_exact(a_only: int, b_only: int, both: int = 0, neither: int = 0) -> 
 def minimum_detectable_difference(
     diffs: np.ndarray, p_pooled: float, clusters: np.ndarray | None = None, alpha: float = ALPHA
 ) -> float:
-    """Smallest |accuracy difference| a two-sided paired test at level ``alpha`` detects with 80% power.
-
-    MDD = (t₁₋α/₂ + t₀.₈) × SE of the mean paired difference, the SE the larger of the naive and clustered ones
-    (so the design effect is in it), df = clusters − 1 (or pairs − 1). When every pair agrees the SE is
-    √(2p̄(1−p̄)/n) (independent answers, p̄ kept ≥ 1/2n from 0 and 1).
-    """
+    """Smallest |accuracy difference| a two-sided paired test at level ``alpha`` detects with 80% power, on these
+    pairs: ``detectable_difference`` with the SE of the mean paired difference, the larger of the naive and CR1
+    clustered ones, df = clusters − 1 (or pairs − 1). When every pair agrees the SE is √(2p̄(1−p̄)/n)
+    (independent answers, p̄ kept ≥ 1/2n from 0 and 1)."""
     d = np.asarray(diffs, dtype=float)
     n = int(d.size)
     if n < 2:
@@ -203,10 +279,9 @@ def minimum_detectable_difference(
         p = min(max(p_pooled, 0.5 / n), 1 - 0.5 / n)
         se = math.sqrt(2 * p * (1 - p) / n)
     else:
-        naive, clustered = ols_standard_errors(d, groups)
-        se = max(naive, clustered) if math.isfinite(clustered) else naive
-    df = (g if 1 < g < n else n) - 1
-    return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(POWER, df)) * se)
+        est = clustered_mean(d, groups)
+        se = max(est.se_naive, est.se) if math.isfinite(est.se) and g < n else est.se_naive
+    return detectable_difference(se, (g if 1 < g < n else n) - 1, alpha)
 
 
 def _cluster_sums(a: np.ndarray, b: np.ndarray, ta: np.ndarray, tb: np.ndarray, clusters: np.ndarray) -> np.ndarray:
@@ -227,25 +302,18 @@ def resample_counts(g: int, seed: int = SEED) -> np.ndarray:
     return counts
 
 
-def bootstrap_intervals(sums: np.ndarray, levels: tuple[float, ...], seed: int = SEED) -> dict[str, list[tuple[float, float]]]:
-    """Percentile intervals of the accuracy difference and efficiency ratio, resampling whole clusters.
-
-    ``sums`` holds per cluster (Σa, Σb, Σtokens_a, Σtokens_b, count); each resample draws g clusters with
-    replacement, counted per cluster, so one matrix product gives every resample's totals.
-    """
+def bootstrap_ratio(sums: np.ndarray, seed: int = SEED) -> tuple[float, float]:
+    """95% percentile interval of the efficiency ratio (acc_a/tokens_a) ÷ (acc_b/tokens_b), resampling whole
+    clusters: ``sums`` holds per cluster (Σa, Σb, Σtokens_a, Σtokens_b, count); one matrix product gives every
+    resample's totals."""
     total = resample_counts(sums.shape[0], seed) @ sums
     with np.errstate(divide="ignore", invalid="ignore"):
         acc_a, acc_b = total[:, 0] / total[:, 4], total[:, 1] / total[:, 4]
-        series = {"diff": acc_a - acc_b, "ratio": (acc_a / total[:, 2]) / (acc_b / total[:, 3])}
-    out: dict[str, list[tuple[float, float]]] = {}
-    for name, values in series.items():
-        values = values[np.isfinite(values)]
-        out[name] = [
-            (float(np.percentile(values, 50 * (1 - lv))), float(np.percentile(values, 50 * (1 + lv))))
-            if values.size else (math.nan, math.nan)
-            for lv in levels
-        ]
-    return out
+        ratio = (acc_a / total[:, 2]) / (acc_b / total[:, 3])
+    ratio = ratio[np.isfinite(ratio)]
+    if not ratio.size:
+        return math.nan, math.nan
+    return float(np.percentile(ratio, 100 * ALPHA / 2)), float(np.percentile(ratio, 100 * (1 - ALPHA / 2)))
 
 
 def _agreeing_interval(n: int, family: int) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -258,51 +326,71 @@ def _agreeing_interval(n: int, family: int) -> tuple[tuple[float, float], tuple[
 def discordant_interval(a_only: int, b_only: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
     """Interval of the paired difference (a_only − b_only) / n from the discordant pairs alone: given d = a_only +
     b_only, a_only ~ Binomial(d, π) and the difference is d/n · (2π − 1), so the Clopper-Pearson interval of π
-    maps onto it — the interval that goes with the exact McNemar test (used when too few source items for a
-    cluster bootstrap)."""
+    maps onto it — the interval that goes with the exact McNemar test (independent pairs)."""
     d = a_only + b_only
     low, high = clopper_pearson(a_only, d, alpha)
     return d / n * (2 * low - 1), d / n * (2 * high - 1)
+
+
+def leave_one_cluster_out(d: np.ndarray, clusters: np.ndarray) -> tuple[float, float]:
+    """(min, max) of the cluster-robust p-value with each cluster left out in turn: a result whose conclusion
+    changes when one source item is dropped rests on that item."""
+    codes = pd.factorize(np.asarray(clusters, dtype=object))[0]
+    ps = [clustered_mean(d[codes != c], codes[codes != c]).p_value for c in range(int(codes.max()) + 1)]
+    ps = [p for p in ps if math.isfinite(p)]
+    return (min(ps), max(ps)) if ps else (math.nan, math.nan)
 
 
 def paired_comparison(
     a: np.ndarray, b: np.ndarray, tokens_a: np.ndarray, tokens_b: np.ndarray, clusters: np.ndarray,
     family: int = 1, seed: int = SEED,
 ) -> PairedComparison:
-    """Compare two formats' 1/0 correctness on aligned pairs (same question, system, epoch) in a family of m."""
+    """Compare two formats' 1/0 correctness on aligned pairs (same question, system, epoch) in a family of m.
+
+    Pairs that share source items (fewer clusters than pairs): the cluster-robust t test of the mean paired
+    difference (``clustered_mean``), its 95% and simultaneous (α/m) intervals from the same t, and, with fewer than
+    ``FEW_CLUSTERS`` clusters and p < α, the leave-one-cluster-out range of its p-value. Each pair its own cluster, or a
+    single cluster: exact McNemar with the interval of the discordant pairs that goes with it.
+    """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     ta, tb = np.asarray(tokens_a, dtype=float), np.asarray(tokens_b, dtype=float)
     n = int(a.size)
     a_only, b_only = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))
     both, neither = int(np.sum((a == 1) & (b == 1))), int(np.sum((a == 0) & (b == 0)))
     acc_a, acc_b = float(a.mean()), float(b.mean())
-    mean_ta, mean_tb = float(np.nanmean(ta)), float(np.nanmean(tb))
+    mean_ta = float(np.nanmean(ta)) if np.isfinite(ta).any() else math.nan  # NaN: tokens not comparable
+    mean_tb = float(np.nanmean(tb)) if np.isfinite(tb).any() else math.nan
     eff = (acc_a / mean_ta) / (acc_b / mean_tb) if acc_b and mean_ta and mean_tb else math.nan
     cl = np.asarray(clusters, dtype=object)
     sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), cl)
     g = int(sums.shape[0])
-    if g < 2:  # one source item: the efficiency ratio resamples questions
-        sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), np.arange(n))
-    boot = bootstrap_intervals(sums, (1 - ALPHA, 1 - ALPHA / family), seed) if n > 1 else None
+    p_mcnemar = mcnemar_exact(a_only, b_only, both, neither)
+    loo = (math.nan, math.nan)
     if np.all(a == b):
         (d_low, d_high), (s_low, s_high) = _agreeing_interval(n, family)
-        how = "exact, all pairs agree"
-    elif g < MIN_BOOTSTRAP_CLUSTERS:
+        p, test = 1.0, TEST_AGREE
+    elif 1 < g < n and (est := clustered_mean(a - b, cl)).se > 0:
+        (d_low, d_high), (s_low, s_high) = est.interval(ALPHA), est.interval(ALPHA / family)
+        p, test = est.p_value, TEST_CLUSTERED
+        if g < FEW_CLUSTERS and p < ALPHA:  # a finding that could pass Holm: does one cluster carry it?
+            loo = leave_one_cluster_out(a - b, cl)
+    else:  # independent pairs, one cluster, or discordant pairs that cancel within every cluster (CR1 SE 0)
         d_low, d_high = discordant_interval(a_only, b_only, n, ALPHA)
         s_low, s_high = discordant_interval(a_only, b_only, n, ALPHA / family)
-        how = "exact on discordant pairs, " + ("1 cluster" if g < 2 else "few clusters")
-    else:
-        assert boot is not None
-        (d_low, d_high), (s_low, s_high) = boot["diff"]
-        how = "cluster bootstrap"
-    e_low, e_high = boot["ratio"][0] if boot is not None and math.isfinite(eff) else (math.nan, math.nan)
+        p, test = p_mcnemar, (TEST_MCNEMAR if g == n else TEST_MCNEMAR_ONE_CLUSTER if g < 2 else TEST_MCNEMAR_FLAT)
+    # a difference of two rates lies in [−1, 1]: with very few clusters t's tails would reach past it
+    d_low, s_low = max(d_low, -1.0), max(s_low, -1.0)
+    d_high, s_high = min(d_high, 1.0), min(s_high, 1.0)
+    if g < 2:  # one source item: the efficiency ratio resamples questions
+        sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), np.arange(n))
+    e_low, e_high = bootstrap_ratio(sums, seed) if n > 1 and math.isfinite(eff) else (math.nan, math.nan)
     return PairedComparison(
         pairs=n, clusters=g, acc_a=acc_a, acc_b=acc_b, diff=acc_a - acc_b,
         diff_low=d_low, diff_high=d_high, sim_low=s_low, sim_high=s_high, a_only=a_only, b_only=b_only,
-        p_mcnemar=mcnemar_exact(a_only, b_only, both, neither), tokens_a=mean_ta, tokens_b=mean_tb,
+        p_value=p, p_mcnemar=p_mcnemar, p_loo_min=loo[0], p_loo_max=loo[1], tokens_a=mean_ta, tokens_b=mean_tb,
         eff_ratio=eff, eff_ratio_low=e_low, eff_ratio_high=e_high,
         mdd=minimum_detectable_difference(a - b, (acc_a + acc_b) / 2, cl, ALPHA / family),
-        family=family, interval=how,
+        family=family, test=test,
     )
 
 

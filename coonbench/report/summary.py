@@ -1,23 +1,28 @@
-"""The answer first: a category's opening paragraph in plain words and its compact models × formats table.
+"""The answer first: a category's one-sentence answer, the paragraph that says how it was reached, the points of the
+first-screen figure and the compact models × formats table — all on one like-for-like block of questions.
 
 "Most accurate" is said only when the paired tests, after Holm's correction, put one format ahead of every other;
 otherwise the formats that cannot be told apart from the leader are named together. Only models under test get
-findings: the oracle and the trivial baselines measure the benchmark, not a model.
+findings: the oracle and the trivial baselines measure the benchmark, not a model. Tokens of different tokenizers
+are never added: pooled over models that count differently, cost is each model's ratio to a reference format,
+averaged geometrically.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from coonbench.report import stats, wording
+from coonbench.report.blocks import Block
 from coonbench.report.load import is_reference
-from coonbench.report.tables import POOLED, Table, baseline_of
-from coonbench.report.verdicts import oriented
-from coonbench.verdict import MAX_GAP
+from coonbench.report.tables import MIXED, POOLED, Table, baseline_of, pair_row
+from coonbench.report.verdicts import thresholds_for
 
 BEST, TIED, BELOW, REFERENCE = "best", "top group", "below", "reference"
+MARKS = {BEST: "▲", TIED: "●", BELOW: "▼", REFERENCE: ""}
 
 
 def focus_system(acc: pd.DataFrame) -> str | None:
@@ -28,17 +33,9 @@ def focus_system(acc: pd.DataFrame) -> str | None:
     return systems[0] if systems else None
 
 
-def _pair(cmp: pd.DataFrame, system: str, fa: str, fb: str) -> pd.Series | None:
-    if cmp.empty:
-        return None
-    rows = cmp[(cmp["system"] == system) & (((cmp["format_a"] == fa) & (cmp["format_b"] == fb))
-                                            | ((cmp["format_a"] == fb) & (cmp["format_b"] == fa)))]
-    return None if rows.empty else oriented(rows.iloc[0], fa)
-
-
 def ranks(system: str, acc: pd.DataFrame, cmp: pd.DataFrame) -> dict[str, str]:
     """Each format of ``system``: 'best' (ahead of all, Holm), 'top group' (cannot tell from the leader) or
-    'below' (the leader is more accurate, Holm)."""
+    'below' (the leader is more accurate, Holm); the leader first."""
     rows = acc[acc["system"] == system].sort_values(["accuracy", "format"], ascending=[False, True])
     formats = list(rows["format"])
     if not formats:
@@ -46,58 +43,132 @@ def ranks(system: str, acc: pd.DataFrame, cmp: pd.DataFrame) -> dict[str, str]:
     leader = formats[0]
     marks = {leader: TIED}
     for f in formats[1:]:
-        r = _pair(cmp, system, leader, f)
+        r = pair_row(cmp, system, leader, f)
         marks[f] = BELOW if r is not None and r["p_holm"] < stats.ALPHA and r["diff"] > 0 else TIED
     if len(formats) > 1 and all(m == BELOW for f, m in marks.items() if f != leader):
         marks[leader] = BEST
     return marks
 
 
-def _accuracy_text(row: pd.Series) -> str:
-    return f"**{row['format']}** {wording.pct(row['accuracy'])} (95% CI {wording.pct(row['ci_low'])}–{wording.pct(row['ci_high'])})"
+def reference_format(formats: list[str], leader: str) -> str:
+    """The format costs are stated against: the baseline (dart, json, json-pretty) when present, else the leader."""
+    return baseline_of(formats) or leader
 
 
-def _leader_sentence(system: str, acc: pd.DataFrame, marks: dict[str, str]) -> str:
+def relative_cost(system: str, acc: pd.DataFrame, fmt: str, ref: str) -> float:
+    """Tokens per correct answer of ``fmt`` ÷ those of ``ref`` for ``system``; for the pooled rows of models whose
+    tokenizers differ, the geometric mean of each model's own ratio (no tokens added across tokenizers)."""
+    rows = acc.set_index(["system", "format"])
+    if (system, fmt) not in rows.index or (system, ref) not in rows.index:
+        return math.nan
+    if rows.loc[(system, fmt), "tokenizer"] != MIXED:
+        return float(rows.loc[(system, fmt), "tokens_per_correct"] / rows.loc[(system, ref), "tokens_per_correct"])
+    models = [s for s in acc["system"].unique() if s != POOLED and not is_reference(s)]
+    ratios = [rows.loc[(s, fmt), "tokens_per_correct"] / rows.loc[(s, ref), "tokens_per_correct"]
+              for s in models if (s, fmt) in rows.index and (s, ref) in rows.index]
+    ratios = [r for r in ratios if math.isfinite(r) and r > 0]
+    return float(np.exp(np.mean(np.log(ratios)))) if ratios else math.nan
+
+
+def _scope(system: str, block: Block, acc: pd.DataFrame) -> str:
+    models = len([s for s in acc["system"].unique() if s != POOLED and not is_reference(s)])
+    who = f"pooled over {models} models" if system == POOLED else wording.short_names([system])[system]
+    return f"On {block.label}, {who}"
+
+
+def _ci(row: pd.Series) -> str:
+    return f"{wording.pct(row['accuracy'])} (95% CI {wording.pct(row['ci_low'])}–{wording.pct(row['ci_high'])})"
+
+
+def headline(system: str, block: Block, acc: pd.DataFrame, cmp: pd.DataFrame) -> str:
+    """The one sentence that answers: what is best, by how much, how sure, at what cost."""
+    marks = ranks(system, acc, cmp)
     rows = acc[acc["system"] == system].set_index("format", drop=False)
-    group = [f for f, m in marks.items() if m in (BEST, TIED)]
-    texts = [_accuracy_text(rows.loc[f]) for f in group]
-    if len(marks) == 1:
-        return f"Accuracy: {texts[0]}."
-    if marks[group[0]] == BEST:
-        return f"Most accurate: {texts[0]}, ahead of every other format (paired McNemar tests, Holm-corrected)."
-    if len(group) == len(marks):
-        return f"Accuracy: cannot tell apart any of the {len(group)} formats: {wording.join(texts)}."
-    return f"Most accurate: cannot tell apart {wording.join(texts)} (paired McNemar tests, Holm-corrected)."
-
-
-def _comparison_text(r: pd.Series) -> str:
-    return (f"{wording.points(r['diff'])} points (95% CI {wording.interval(r['diff_low'], r['diff_high'])}; "
-            f"simultaneous {wording.interval(r['sim_low'], r['sim_high'])}), McNemar p = {wording.pvalue(r['p_mcnemar'])}, "
-            f"Holm p = {wording.pvalue(r['p_holm'])}, {int(r['pairs'])} pairs")
-
-
-def _focus_comparison(system: str, acc: pd.DataFrame, cmp: pd.DataFrame, marks: dict[str, str]) -> pd.Series | None:
-    """The leader against the baseline (or, when the leader is the baseline, against the next format)."""
     formats = list(marks)
-    if len(formats) < 2:
-        return None
     leader = formats[0]
-    base = baseline_of(formats)
-    other = base if base is not None and base != leader else formats[1]
-    return _pair(cmp, system, leader, other)
+    scope = _scope(system, block, acc)
+    if len(formats) == 1:
+        return f"{scope}: **{leader}** {_ci(rows.loc[leader])}."
+    group = [f for f in formats if marks[f] in (BEST, TIED)]
+    ref = reference_format(formats, leader)
+    if marks[leader] == BEST:
+        second = formats[1]
+        r = pair_row(cmp, system, leader, second)
+        text = f"{scope}, **{leader}** is the most accurate format: {_ci(rows.loc[leader])}"
+        if r is not None:
+            text += (f", {wording.points(r['diff'])} points ahead of {second} (95% CI "
+                     f"{wording.interval(r['diff_low'], r['diff_high'])}, Holm p = {wording.pvalue(r['p_holm'])})")
+        cost = relative_cost(system, acc, leader, ref)
+        if leader != ref and math.isfinite(cost):
+            text += f", at {wording.number(cost, 2)}× {ref}'s tokens per correct answer"
+        return text + "."
+    second = group[1] if len(group) > 1 else formats[1]
+    r = pair_row(cmp, system, leader, second)
+    named = [f"**{leader}** {_ci(rows.loc[leader])}"] + [f"{f} {wording.pct(rows.loc[f, 'accuracy'])}" for f in group[1:]]
+    every = f"all {len(group)} formats, " if len(group) == len(formats) else ""
+    text = f"{scope}, {every}{wording.join(named)} cannot be told apart"
+    if r is not None:
+        text += (f" ({leader} − {second}: {wording.points(r['diff'])} points, 95% CI "
+                 f"{wording.interval(r['diff_low'], r['diff_high'])})")
+    costs = {f: relative_cost(system, acc, f, ref) for f in group}
+    costs = {f: c for f, c in costs.items() if math.isfinite(c)}
+    if costs:
+        cheapest = min(costs, key=lambda f: (costs[f], f))
+        text += (f"; {cheapest} costs the fewest tokens per correct answer among them"
+                 + (f", {wording.number(costs[cheapest], 2)}× {ref}'s" if cheapest != ref else ""))
+    return text + "."
+
+
+def _compared(frame: pd.DataFrame, block: Block) -> str:
+    tested = sorted(s for s in frame["system"].unique() if not is_reference(s))
+    refs = sorted(s for s in frame["system"].unique() if is_reference(s))
+    text = (f"Compared: {len(tested)} model(s) under test ({', '.join(tested)}"
+            f"{'; pooled as `all`' if len(tested) > 1 else ''}) on {len(block.formats)} format(s) "
+            f"({', '.join(block.formats)}) over {block.label}")
+    return text + (f"; references ({', '.join(refs)}) are listed, never ranked." if refs else ".")
+
+
+def clustering_sentence(frame: pd.DataFrame, cmp: pd.DataFrame) -> str:
+    """Which clustering the intervals and tests used, over how many clusters, and what few clusters mean here."""
+    levels = sorted(set(frame["cluster_level"])) if "cluster_level" in frame.columns else ["question"]
+    g = int(frame["cluster"].nunique())
+    if levels == ["question"]:
+        return ("Each question is its own cluster (the logs name no source item): accuracy intervals are Wilson, "
+                "paired tests exact McNemar.")
+    if g < 2:
+        return (f"Every question comes from one source item ({' / '.join(levels)}): no clustered interval can be "
+                "estimated, so intervals are Wilson flagged '1 cluster' and paired tests exact McNemar, which take "
+                "the answers as independent.")
+    text = (f"Intervals and tests are clustered by {' / '.join(levels)} ({g} clusters): cluster-robust standard "
+            f"errors with the small-sample correction (CR1) and Student's t on clusters − 1 degrees of freedom")
+    if g < stats.FEW_CLUSTERS:
+        shaky = int(cmp["fragile"].sum()) if not cmp.empty and "fragile" in cmp.columns else 0
+        text += (f". {g} clusters are few: the intervals may still be too narrow, and "
+                 + (f"{shaky} comparison(s) change conclusion when one cluster is left out (marked fragile)"
+                    if shaky else "no comparison changes conclusion when one cluster is left out"))
+    return text + "."
 
 
 def _findings(system: str, acc: pd.DataFrame, cmp: pd.DataFrame, marks: dict[str, str]) -> list[str]:
-    out = []
-    focus = _focus_comparison(system, acc, cmp, marks)
+    out: list[str] = []
+    formats = list(marks)
+    if len(formats) < 2:
+        return out
+    leader = formats[0]
+    base = baseline_of(formats)
+    other = base if base is not None and base != leader else formats[1]
+    focus = pair_row(cmp, system, leader, other)
     if focus is not None:
-        verdict = "cannot tell apart" if focus["p_holm"] >= stats.ALPHA else f"{focus['format_a'] if focus['diff'] > 0 else focus['format_b']} more accurate"
-        out.append(f"{focus['format_a']} vs {focus['format_b']}: {_comparison_text(focus)} — {verdict}.")
-    leader = next(iter(marks), None)
+        fragile = " (fragile: one cluster decides it)" if focus.get("fragile") else ""
+        out.append(f"{system}: {leader} vs {other}: {wording.points(focus['diff'])} points (95% CI "
+                   f"{wording.interval(focus['diff_low'], focus['diff_high'])}; simultaneous "
+                   f"{wording.interval(focus['sim_low'], focus['sim_high'])}), {focus['test']} p = "
+                   f"{wording.pvalue(focus['p_value'])}, Holm p = {wording.pvalue(focus['p_holm'])}, "
+                   f"{int(focus['pairs'])} pairs — {focus['conclusion']}{fragile}.")
     wins = []
     for f, m in marks.items():
-        r = _pair(cmp, system, leader, f) if m == BELOW else None
-        if r is not None and (focus is None or f != focus["format_b"]):
+        r = pair_row(cmp, system, leader, f) if m == BELOW and f != other else None
+        if r is not None:
             wins.append(f"{f} ({wording.points(r['diff'])} points, Holm p = {wording.pvalue(r['p_holm'])})")
     if wins:
         shown = wins[:3] + ([f"{len(wins) - 3} more"] if len(wins) > 3 else [])
@@ -105,47 +176,77 @@ def _findings(system: str, acc: pd.DataFrame, cmp: pd.DataFrame, marks: dict[str
     return out
 
 
-def _cost_sentence(system: str, frame: pd.DataFrame, acc: pd.DataFrame, prices: dict | None) -> str:
-    from coonbench.report.cost import per_correct
-
-    costs = per_correct(frame, system, prices)
+def cost_sentence(system: str, acc: pd.DataFrame, costs: pd.DataFrame, prices: dict | None) -> str:
+    """Tokens per correct answer per format, in one tokenizer; pooled over tokenizers, ratios to a reference."""
+    rows = acc[acc["system"] == system].set_index("format")
+    formats = list(rows.index)
+    if (rows["tokenizer"] == MIXED).any():
+        ref = reference_format(formats, formats[0])
+        parts = [f"{f} {wording.number(relative_cost(system, acc, f, ref), 2)}×" for f in formats if f != ref]
+        return (f"Tokens per correct answer relative to {ref}'s (each model counted in its own tokenizer, never "
+                f"added across models; geometric mean of the models' ratios): {', '.join(parts)}.")
+    unit = str(rows["tokenizer"].iloc[0])
     parts = []
-    for fmt, c in costs.iterrows():
-        text = f"{fmt} {wording.tokens(c['tokens_per_correct'])}"
-        if c["primer_share"] > 0:
+    for fmt in formats:
+        text = f"{fmt} {wording.tokens(rows.loc[fmt, 'tokens_per_correct'])}"
+        c = costs.loc[fmt] if fmt in costs.index else None
+        if c is not None and c["primer_share"] > 0:
             text += f" (primer {wording.pct(c['primer_share'], 0)})"
-        if math.isfinite(c.get("usd_per_correct", math.nan)):
+        if c is not None and math.isfinite(c.get("usd_per_correct", math.nan)):
             text += f", ${c['usd_per_correct']:.4g}"
         parts.append(text)
-    return f"Tokens per correct answer (input + output{', and USD' if prices else ''}): {', '.join(parts)}."
+    return (f"Tokens per correct answer (input + output, {unit}{', and USD' if prices else ''}): "
+            f"{', '.join(parts)}.")
 
 
-def _power_sentence(system: str, cmp: pd.DataFrame, focus: pd.Series | None) -> str | None:
-    rows = cmp[cmp["system"] == system] if not cmp.empty else cmp
-    if rows.empty:
+def power_sentence(system: str, cmp: pd.DataFrame, formats: list[str]) -> str | None:
+    """What these questions can detect, per comparison: the focus system's range and single models' range."""
+    if cmp.empty:
         return None
-    r = focus if focus is not None else rows.iloc[0]
-    mdd, m = r["mdd"], int(r["family"])
-    if not mdd <= 1:
-        return (f"This N cannot detect any difference: {int(r['pairs'])} pairs are too few at 80% power "
-                f"and α = 0.05/{m}.")
-    enough = "enough" if mdd <= MAX_GAP else "not enough"
-    return (f"With {int(r['pairs'])} pairs, differences of {wording.number(mdd * 100)} points or more are detectable "
-            f"at 80% power (α = 0.05/{m}, Holm's first step, clustering included): {enough} to detect the "
-            f"{MAX_GAP * 100:.0f}-point gap that matters.")
+    mine = cmp[cmp["system"] == system]
+    if mine.empty:
+        return None
+    m = int(mine["family"].iloc[0])
+    lo, hi = mine["mdd"].min(), mine["mdd"].max()
+    if not lo <= 1:
+        return (f"These questions cannot detect any difference for {system}: too few pairs at 80% power and "
+                f"α = 0.05/{m}.")
+    span = (f"{wording.number(lo * 100)}" if wording.number(lo * 100) == wording.number(hi * 100)
+            else f"{wording.number(lo * 100)}–{wording.number(hi * 100)}")
+    text = (f"Detectable at 80% power (α = 0.05/{m}, Holm's first step, clustering included), per comparison: "
+            f"{span} points for {system}")
+    singles = cmp[(cmp["system"] != system) & (cmp["system"] != POOLED)]["mdd"]
+    if system == POOLED and singles.notna().any():
+        text += (f"; {wording.number(singles.min() * 100)}–{wording.number(singles.max() * 100)} points for one "
+                 "model's comparisons")
+    gaps = [t.max_gap for t in (thresholds_for(f) for f in formats) if t is not None]
+    if gaps:
+        gap = min(gaps)
+        enough = "enough" if hi <= gap else "not enough"
+        text += f": {enough} to detect the design's {gap * 100:.0f}-point gap"
+    return text + "."
 
 
-def _compared(frame: pd.DataFrame) -> str:
-    tested = sorted(s for s in frame["system"].unique() if not is_reference(s))
-    refs = sorted(s for s in frame["system"].unique() if is_reference(s))
-    formats = sorted(frame["format"].unique())
-    text = (f"Compared: {len(tested)} model(s) under test ({', '.join(tested)}"
-            f"{'; pooled as `all`' if len(tested) > 1 else ''}) on {len(formats)} format(s) ({', '.join(formats)}), "
-            f"{frame['pair'].nunique()} questions")
-    return text + (f"; references ({', '.join(refs)}) are listed, never ranked." if refs else ".")
+def subset_sentence(block: Block, acc: pd.DataFrame, cmp: pd.DataFrame) -> str | None:
+    """A format run on a subset of the questions, as compared on that subset only."""
+    system = focus_system(acc)
+    if system is None:
+        return None
+    rows = acc[acc["system"] == system].set_index("format")
+    marks = ranks(system, acc, cmp)
+    leader = next(iter(marks))
+    parts = [f"{f} {wording.pct(rows.loc[f, 'accuracy'])}" for f in block.only]
+    text = (f"{wording.join(list(block.only))} ran on only {block.questions:,} of the questions and is compared "
+            f"on those alone: {', '.join(parts)}")
+    if leader not in block.only:
+        r = pair_row(cmp, system, block.only[0], leader)
+        if r is not None:
+            text += (f" against {leader} {wording.pct(rows.loc[leader, 'accuracy'])} on the same questions "
+                     f"({wording.points(r['diff'])} points, Holm p = {wording.pvalue(r['p_holm'])} — {r['conclusion']})")
+    return text + "."
 
 
-def _no_model(frame: pd.DataFrame, acc: pd.DataFrame) -> list[str]:
+def no_model(acc: pd.DataFrame) -> list[str]:
     refs = acc[acc["system"].map(is_reference)]
     per = refs.groupby("system").apply(lambda g: g["correct"].sum() / g["n"].sum(), include_groups=False)
     figures = ", ".join(f"{s} {wording.pct(v)}" for s, v in per.items())
@@ -153,48 +254,70 @@ def _no_model(frame: pd.DataFrame, acc: pd.DataFrame) -> list[str]:
             f"the benchmark, not a model. Overall accuracy: {figures}. No verdicts."]
 
 
-def answer(cat: str, frame: pd.DataFrame, acc: pd.DataFrame, cmp: pd.DataFrame, prices: dict | None) -> list[str]:
-    """The opening paragraph: what was compared, the best-supported finding with its paired difference and CI,
-    tokens per correct answer per format, and whether this N could detect the difference that matters."""
+def answer(frame: pd.DataFrame, block: Block, acc: pd.DataFrame, cmp: pd.DataFrame, costs: pd.DataFrame,
+           prices: dict | None) -> tuple[str, list[str]]:
+    """(the headline, the paragraph after it): what was compared, how it was clustered, the best-supported
+    finding with its paired difference and CI, tokens per correct answer, and what these questions can detect."""
     system = focus_system(acc)
     if system is None:
-        return _no_model(frame, acc)
+        lines = no_model(acc)
+        return lines[0], []
     marks = ranks(system, acc, cmp)
-    lead = _leader_sentence(system, acc, marks)
-    if system == POOLED:
-        lead = "Pooled over the models under test, " + lead[0].lower() + lead[1:]
-    out = [_compared(frame), lead]
+    out = [_compared(frame, block), clustering_sentence(frame, cmp)]
     out += _findings(system, acc, cmp, marks)
-    tested = frame[~frame["system"].map(is_reference)]
-    scope = tested if system == POOLED else tested[tested["system"] == system]
-    out.append(_cost_sentence(system, scope, acc, prices))
-    power = _power_sentence(system, cmp, _focus_comparison(system, acc, cmp, marks))
+    out.append(cost_sentence(system, acc, costs, prices))
+    power = power_sentence(system, cmp, list(marks))
     if power:
         out.append(power)
-    return wording.unique(out)
+    return headline(system, block, acc, cmp), wording.unique(out)
 
 
-def compact_table(cat: str, frame: pd.DataFrame, acc: pd.DataFrame, cmp: pd.DataFrame) -> Table:
-    """Models × formats: accuracy with its CI, tokens per correct answer and the rank mark; one overall column."""
+def figure_points(system: str, acc: pd.DataFrame) -> tuple[list[dict], str]:
+    """The first-screen figure, per format of ``system``: accuracy with its CI against tokens per correct answer
+    (or, pooled over tokenizers, against the ratio to a reference format); and the x axis's label."""
+    rows = acc[acc["system"] == system]
+    formats = list(rows.sort_values("format")["format"])
+    mixed = (rows["tokenizer"] == MIXED).any()
+    ref = reference_format(formats, formats[0]) if formats else ""
+    points = []
+    for _, r in rows.sort_values("format").iterrows():
+        x = relative_cost(system, acc, r["format"], ref) if mixed else r["tokens_per_correct"]
+        points.append({"format": r["format"], "accuracy": r["accuracy"], "ci_low": r["ci_low"],
+                       "ci_high": r["ci_high"], "x": x})
+    label = (f"tokens per correct answer, × {ref}'s (geometric mean over the models, each in its own tokenizer)"
+             if mixed else f"tokens per correct answer (input + output, {rows['tokenizer'].iloc[0]})")
+    return points, label
+
+
+def compact_table(name: str, caption: str, frame: pd.DataFrame, acc: pd.DataFrame, cmp: pd.DataFrame) -> Table:
+    """Models × formats: accuracy with its CI and rank mark, tokens per correct answer; one overall column."""
     marks = {s: ({f: REFERENCE for f in acc.loc[acc["system"] == s, "format"]} if is_reference(s) else ranks(s, acc, cmp))
              for s in acc["system"].unique()}
-    tidy = acc[["system", "format", "n", "correct", "accuracy", "ci_low", "ci_high", "interval", "tokens_per_correct"]].copy()
+    tidy = acc[["system", "format", "n", "correct", "accuracy", "ci_low", "ci_high", "interval", "tokenizer",
+                "tokens_per_correct"]].copy()
     tidy["rank"] = [marks[s][f] for s, f in zip(tidy["system"], tidy["format"])]
+    names = wording.short_names(list(acc["system"].unique()))
     display = {}
-    symbol = {BEST: " ▲", TIED: " =", BELOW: " ▼", REFERENCE: ""}
+    formats = sorted(acc["format"].unique())
     for s, g in tidy.groupby("system", sort=False):
         rows = frame if s == POOLED else frame[frame["system"] == s]
         if s == POOLED:
             rows = rows[~rows["system"].map(is_reference)]
         overall = stats.mean_estimate(rows["correct"], rows["cluster"])
-        cells = {"overall": f"{int(rows['correct'].sum())}/{overall.n} = {wording.pct(overall.mean, 0)}\n"
-                            f"({wording.pct(overall.ci_low, 0)}–{wording.pct(overall.ci_high, 0)})"}
+        cells = {"overall": f"{wording.pct(overall.mean)} ({wording.number(overall.ci_low * 100)}–"
+                            f"{wording.number(overall.ci_high * 100)})\n{overall.n:,} answers"}
+        leader = next(iter(marks[s]), formats[0])
+        ref = reference_format(formats, leader)
         for _, r in g.iterrows():
-            cells[r["format"]] = (f"{wording.pct(r['accuracy'])} ({wording.number(r['ci_low'] * 100)}–"
-                                  f"{wording.number(r['ci_high'] * 100)}){symbol[r['rank']]}\n"
-                                  f"{wording.tokens(r['tokens_per_correct'])} tok/✓")
-        display[s] = cells
+            if r["tokenizer"] == MIXED:
+                cost = f"{wording.number(relative_cost(s, acc, r['format'], ref), 2)}× {ref}"
+            else:
+                cost = f"{wording.tokens(r['tokens_per_correct'])} tok/correct"
+            cells[r["format"]] = (f"{MARKS[r['rank']]} {wording.pct(r['accuracy'])} ({wording.number(r['ci_low'] * 100)}–"
+                                  f"{wording.number(r['ci_high'] * 100)})".lstrip() + f"\n{cost}")
+        display[names[s]] = cells
     shown = pd.DataFrame.from_dict(display, orient="index").rename_axis("system").reset_index().fillna("")
-    caption = ("Accuracy (95% CI) · tokens per correct answer; ▲ ahead of every other format, = cannot tell apart "
-               "from the leader, ▼ behind the leader (paired McNemar, Holm); overall: all formats together")
-    return Table(f"{cat}_summary", caption, tidy, display=shown)
+    shown = shown[["system", *[f for f in formats if f in shown.columns], "overall"]]
+    caption += (" — accuracy (95% CI); tokens per correct answer (pooled over tokenizers: × the reference's); "
+                "▲ ahead of all, ● tied with the leader, ▼ behind it (paired tests, Holm)")
+    return Table(name, caption, tidy, display=shown)

@@ -1,7 +1,9 @@
-"""The report's tables, one section per category present, chosen by the score keys the logs hold (not by task name).
+"""The report's building blocks: the ``Table`` and ``Section`` it is made of, and the tidy tables every section
+computes from — accuracy per group, paired comparisons, the pooled rows — on like-for-like question sets.
 
-Each table is a tidy DataFrame (one row per system × format × …). A section opens with its answer (``summary``:
-a short paragraph, ``lead`` tables and plots) and keeps the rest as details (``findings``, ``tables``, ``plots``).
+The lowest module of the report besides ``load``, ``stats``, ``wording`` and ``blocks``: it imports none of the
+modules that assemble sections (``summary``, ``verdicts``, ``cost``, ``correction``, ``sections``), so nothing
+imports back what imports it.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -16,11 +19,11 @@ import pandas as pd
 from coonbench.report import stats
 from coonbench.report.load import is_reference
 
-BASELINES = ("dart", "json", "json-pretty")  # the first present is the verdict's and break-even's baseline
+BASELINES = ("dart", "json", "json-pretty")  # the first present is the format the leader is compared against
 NOPRIMER_SUFFIXES = ("-noprimer", ":noprimer", "_noprimer")
-CODE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
-MAX_SOURCE_ROWS = 40  # a by-source breakdown is shown only when this few source items
 POOLED = "all"
+DEFAULT_TOKENIZER = "o200k_base"  # logs written before the per-model tokenizers counted in o200k
+MIXED = "mixed"  # a group whose tokens come from several tokenizers: never added up
 
 
 @dataclass
@@ -35,12 +38,14 @@ class Table:
 class Section:
     id: str
     title: str
-    summary: list[str] = field(default_factory=list)  # the answer: sentences of the opening paragraph
+    headline: str = ""  # the one sentence that answers (first screen)
+    summary: list[str] = field(default_factory=list)  # what was compared and how sure: the rest of the paragraph
     lead: list[Table] = field(default_factory=list)  # shown right after the answer
     lead_plots: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # details
     tables: list[Table] = field(default_factory=list)
     plots: list[str] = field(default_factory=list)  # file names under OUT/plots/
+    plot_data: dict[str, dict[str, Any]] = field(default_factory=dict)  # what each plot draws (report.json)
 
     def all_tables(self) -> list[Table]:
         return self.lead + self.tables
@@ -51,8 +56,8 @@ def has(frame: pd.DataFrame, key: str) -> bool:
 
 
 def sample_tokens(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
-    """(input, output) tokens per sample: the provider's reported usage, else tiktoken's input count and the
-    scorer's ``output_tokens`` (0 when neither is in the log)."""
+    """(input, output) tokens per sample: the provider's reported usage, else the log's input count (in the
+    tokenizer ``token_units`` names) and the scorer's ``output_tokens`` (0 when neither is in the log)."""
     ins = frame["usage_input_tokens"].where(frame["usage_input_tokens"].notna(), frame["input_tokens"])
     outs = frame["usage_output_tokens"]
     if "output_tokens" in frame.columns:
@@ -60,23 +65,45 @@ def sample_tokens(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     return ins.astype(float), outs.fillna(0.0).astype(float)
 
 
+def token_units(frame: pd.DataFrame) -> pd.Series:
+    """The tokenizer each sample's ``sample_tokens`` are counted in: a provider's reported usage is in that
+    model's own tokenizer ("<model> (reported)"); else metadata ``tokenizer``; else o200k_base (older logs)."""
+    meta = frame["tokenizer"] if "tokenizer" in frame.columns else pd.Series(pd.NA, index=frame.index)
+    counted = meta.astype("object").where(meta.notna(), DEFAULT_TOKENIZER)
+    reported = frame["model"].astype(str) + " (reported)"
+    return reported.where(frame["usage_input_tokens"].notna(), counted).astype(str)
+
+
+def unit_of(units: pd.Series) -> str:
+    """The one tokenizer of a group, or ``MIXED``."""
+    found = units.dropna().unique()
+    return str(found[0]) if len(found) == 1 else (MIXED if len(found) else DEFAULT_TOKENIZER)
+
+
 def accuracy_rows(frame: pd.DataFrame, by: list[str], key: str = "correct") -> pd.DataFrame:
-    """Accuracy per group with its SEs and 95% CI (``stats.mean_estimate``), tokens and tokens per correct answer."""
+    """Accuracy per group with its SEs and 95% CI (``stats.mean_estimate``), tokens and tokens per correct answer
+    (input and output apart; NaN where the group mixes tokenizers: tokens of different tokenizers are never added)."""
     ins, outs = sample_tokens(frame)
+    units = token_units(frame)
     rows = []
     for values, g in frame.groupby(by, sort=True, dropna=False):
         x = g[key].dropna()
         est = stats.mean_estimate(x, g.loc[x.index, "cluster"])
         k = int(x.sum())
         w_low, w_high = stats.wilson(k, est.n)
-        tokens = float(g["input_tokens"].mean())
-        spent = float(ins[g.index].sum() + outs[g.index].sum())
+        unit = unit_of(units[g.index])
+        same = unit != MIXED
+        tokens = float(g["input_tokens"].mean()) if same else math.nan
+        spent_in, spent_out = float(ins[g.index].sum()), float(outs[g.index].sum())
         rows.append({
             **dict(zip(by, values if isinstance(values, tuple) else (values,))),
             "n": est.n, "correct": k, "accuracy": est.mean, "ci_low": est.ci_low, "ci_high": est.ci_high,
             "interval": est.interval, "design_effect": est.design_effect, "wilson_low": w_low, "wilson_high": w_high,
             "se_naive": est.se_naive, "se_clustered": est.se_clustered, "clusters": est.clusters,
-            "input_tokens": tokens, "tokens_per_correct": spent / k if k else math.nan,
+            "tokenizer": unit, "input_tokens": tokens,
+            "tokens_per_correct": (spent_in + spent_out) / k if k and same else math.nan,
+            "input_per_correct": spent_in / k if k and same else math.nan,
+            "output_per_correct": spent_out / k if k and same else math.nan,
             "acc_per_1k_tokens": est.mean / tokens * 1000 if tokens else math.nan,
             # replies readable as the answer type at all, right or wrong (absent in logs without the key)
             "answered": float(g["answered"].mean()) if "answered" in g else math.nan,
@@ -85,33 +112,39 @@ def accuracy_rows(frame: pd.DataFrame, by: list[str], key: str = "correct") -> p
 
 
 def with_pooled(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame, plus a copy of the systems under test labelled ``all`` when there are several of them.
+    """The frame, plus a copy of the systems under test labelled ``all`` when several of them ran every format.
 
     The oracle and the trivial baselines are never pooled: a gold 100% or a constant reply's floor averaged into
-    ``all`` would make every model look better or worse than it is. They keep their own rows, as floors.
+    ``all`` would make every model look better or worse than it is. A system that ran only some of the formats is
+    not pooled either: ``all`` would then compare different models' answers from one format to the next.
     """
     tested = frame[~frame["system"].map(is_reference)]
-    if tested["system"].nunique() > 1:
-        return pd.concat([frame, tested.assign(system=POOLED)], ignore_index=True)
+    formats = set(tested["format"])
+    complete = [s for s, g in tested.groupby("system") if set(g["format"]) == formats]
+    if len(complete) > 1:
+        return pd.concat([frame, tested[tested["system"].isin(complete)].assign(system=POOLED)], ignore_index=True)
     return frame
 
 
-def _system_order(systems: list[str]) -> list[str]:
+def system_order(systems: list[str]) -> list[str]:
     """Pooled first, then the systems under test, then the references."""
     return sorted(set(systems), key=lambda s: (s != POOLED, is_reference(s), s))
 
 
 def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
-    """Every pair of formats of each system under test, paired on (question, epoch); one Holm family per system."""
+    """Every pair of formats of each system under test, paired on (question, epoch); one Holm family per system.
+    Tokens (and so the efficiency ratio) are left out of a pooled comparison whose models' tokenizers differ."""
     rows = []
     data = frame[frame[key].notna() & ~frame["system"].map(is_reference)]
     if data.empty:
         return pd.DataFrame()
-    data = data.assign(system_orig=data["system"])
+    data = data.assign(system_orig=data["system"], _unit=token_units(data))
     index = ["pair", "epoch"]
     for system, g in with_pooled(data).groupby("system", sort=True):
         if system == POOLED:
             g = g.assign(pair=g["system_orig"] + "\x1f" + g["pair"])
+        if unit_of(g["_unit"]) == MIXED:
+            g = g.assign(input_tokens=math.nan)
         wide = g.pivot_table(index=index, columns="format", values=[key, "input_tokens"], aggfunc="first")
         clusters = g.groupby(index)["cluster"].first()
         pairs = []
@@ -123,124 +156,66 @@ def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
         for fa, fb, idx in pairs:
             cmp = stats.paired_comparison(
                 wide.loc[idx, (key, fa)].to_numpy(), wide.loc[idx, (key, fb)].to_numpy(),
-                wide.loc[idx, ("input_tokens", fa)].to_numpy(), wide.loc[idx, ("input_tokens", fb)].to_numpy(),
+                _column(wide, "input_tokens", fa, idx), _column(wide, "input_tokens", fb, idx),
                 clusters.reindex(idx).to_numpy(), family=len(pairs),
             )
             block.append({"system": system, "format_a": fa, "format_b": fb, **cmp.__dict__})
-        for row, p in zip(block, stats.holm([r["p_mcnemar"] for r in block])):
+        for row, p in zip(block, stats.holm([r["p_value"] for r in block])):
             row["p_holm"] = p
             row["conclusion"] = conclusion(row)
+            row["fragile"] = fragile(row)
         rows.extend(block)
     return pd.DataFrame(rows)
 
 
+def _column(wide: pd.DataFrame, value: str, fmt: str, idx: pd.Index) -> np.ndarray:
+    col = (value, fmt)
+    return wide.loc[idx, col].to_numpy(dtype=float) if col in wide.columns else np.full(len(idx), math.nan)
+
+
 def conclusion(row: dict | pd.Series) -> str:
-    """'A more accurate' when the Holm-adjusted McNemar p < α; otherwise 'cannot tell apart'."""
+    """'A more accurate' when the Holm-adjusted p < α; otherwise 'cannot tell apart'."""
     if row["p_holm"] < stats.ALPHA:
         better = row["format_a"] if row["diff"] > 0 else row["format_b"]
         return f"{better} more accurate"
     return "cannot tell apart"
 
 
+def fragile(row: dict | pd.Series) -> bool:
+    """Whether the conclusion rests on few clusters: dropping one cluster (``stats.leave_one_cluster_out``)
+    moves the p-value, scaled by this row's Holm factor, across α."""
+    low, high = row["p_loo_min"], row["p_loo_max"]
+    if not (math.isfinite(low) and math.isfinite(high)) or not row["p_value"] > 0:
+        return False
+    factor = row["p_holm"] / row["p_value"]
+    return (low * factor < stats.ALPHA) != (high * factor < stats.ALPHA)
+
+
+def oriented(row: pd.Series, first: str) -> pd.Series:
+    """The comparison row with ``first`` as format A (difference, interval and ratio flipped when needed)."""
+    if row["format_a"] == first:
+        return row
+    r = row.copy()
+    r["format_a"], r["format_b"] = row["format_b"], row["format_a"]
+    r["acc_a"], r["acc_b"], r["tokens_a"], r["tokens_b"] = row["acc_b"], row["acc_a"], row["tokens_b"], row["tokens_a"]
+    r["a_only"], r["b_only"] = row["b_only"], row["a_only"]
+    r["diff"], r["diff_low"], r["diff_high"] = -row["diff"], -row["diff_high"], -row["diff_low"]
+    r["sim_low"], r["sim_high"] = -row["sim_high"], -row["sim_low"]
+    ratio = row["eff_ratio"]
+    r["eff_ratio"] = 1 / ratio if ratio else float("nan")
+    r["eff_ratio_low"] = 1 / row["eff_ratio_high"] if row["eff_ratio_high"] else float("nan")
+    r["eff_ratio_high"] = 1 / row["eff_ratio_low"] if row["eff_ratio_low"] else float("nan")
+    return r
+
+
+def pair_row(cmp: pd.DataFrame, system: str, fa: str, fb: str) -> pd.Series | None:
+    """The comparison of ``fa`` and ``fb`` for ``system``, oriented with ``fa`` first; None if not compared."""
+    if cmp.empty:
+        return None
+    rows = cmp[(cmp["system"] == system) & (((cmp["format_a"] == fa) & (cmp["format_b"] == fb))
+                                            | ((cmp["format_a"] == fb) & (cmp["format_b"] == fa)))]
+    return None if rows.empty else oriented(rows.iloc[0], fa)
+
+
 def baseline_of(formats: list[str]) -> str | None:
     return next((b for b in BASELINES if b in formats), None)
-
-
-def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None = None) -> Section:
-    """Answer first (``summary.answer``), the compact table, then the detail tables."""
-    from coonbench.report import summary, verdicts
-
-    sec = Section(id=cat, title=f"{cat.capitalize()}: accuracy")
-    pooled = with_pooled(frame)
-    acc = accuracy_rows(pooled, ["system", "format"])
-    acc = acc.set_index("system", drop=False).loc[_system_order(list(acc["system"]))].reset_index(drop=True)
-    cmp = comparisons(frame) if frame["format"].nunique() > 1 else pd.DataFrame()
-    sec.summary = summary.answer(cat, frame, acc, cmp, prices)
-    sec.lead.append(summary.compact_table(cat, frame, acc, cmp))
-    sec.tables.append(Table(f"{cat}_accuracy", "Accuracy per system and format (95% CI; `interval` names how it "
-                                                "was made)", acc))
-    _breakdowns(sec, cat, frame, pooled)
-    if not cmp.empty:
-        sec.tables.append(Table(f"{cat}_comparisons", "Paired format comparisons (exact McNemar, Holm per system; "
-                                "diff CI 95% per comparison, sim CI simultaneous over the family)", cmp))
-        sec.findings.extend(verdicts.comparison_sentences(cmp))
-        ver, why = verdicts.design_verdicts(cmp)
-        if not ver.empty:
-            sec.tables.append(Table(f"{cat}_verdict", "The design's verdict (§8) against the baseline, on paired "
-                                    "questions", ver))
-            sec.findings.extend(why)
-    if frame["epoch"].nunique() > 1:
-        cons = stats.consistency(frame["correct"], frame[["system", "format", "pair"]])
-        table = cons.groupby(["system", "format"]).agg(
-            questions=("agreement", "size"), mean_agreement=("agreement", "mean"), mixed_share=("mixed", "mean"),
-            epochs=("count", "max")).reset_index()
-        sec.tables.append(Table(f"{cat}_consistency", "Per-question consistency across epochs", table))
-    return sec
-
-
-def _breakdowns(sec: Section, cat: str, frame: pd.DataFrame, pooled: pd.DataFrame) -> None:
-    for key in ("question_type", "complexity"):
-        if frame[key].nunique() > 1:
-            sec.tables.append(Table(f"{cat}_by_{key}", f"Accuracy by {key.replace('_', ' ')}",
-                                    accuracy_rows(pooled, ["system", "format", key])))
-    if 1 < frame["cluster"].nunique() <= MAX_SOURCE_ROWS and frame["cluster"].nunique() < len(frame):
-        sec.tables.append(Table(f"{cat}_by_source", "Accuracy by source item (dataset / file)",
-                                accuracy_rows(pooled, ["system", "format", "cluster"])))
-
-
-def code_section(cat: str, frame: pd.DataFrame) -> Section:
-    sec = Section(id=f"{cat}_code", title=f"{cat.capitalize()}: written programs")
-    keys = [k for k in CODE_KEYS if has(frame, k)]
-    for by, name in ((["system", "format"], "completion"), (["system", "format", "question_type"], "by_kind")):
-        table = frame.groupby(by, dropna=False).agg(
-            n=("correct", "size"), **{k: (k, "mean") for k in keys}, input_tokens=("input_tokens", "mean"),
-        ).reset_index()
-        caption = ("Task completion by format (rates: syntax valid, decodable, AST/requirements correct)"
-                   if name == "completion" else "Rates by direction / kind")
-        sec.tables.append(Table(f"{cat}_{name}", caption, table))
-    if "correct" in frame.columns:
-        sec.summary = [f"{s}: {int(g['correct'].sum())}/{len(g)} programs correct "
-                       f"({_pct(g['correct'].mean())})." for s, g in frame.groupby("system", sort=True)]
-    return sec
-
-
-def _pct(value: float) -> str:
-    return f"{value * 100:.1f}%" if math.isfinite(value) else "–"
-
-
-def judge_section(cat: str, frame: pd.DataFrame) -> Section:
-    from coonbench.judging.agreement import interval_alpha
-
-    sec = Section(id=f"{cat}_judge", title=f"{cat.capitalize()}: LLM judge")
-    cols = sorted(c for c in frame.columns if c.startswith("judge:") and c.endswith(":combined") and has(frame, c))
-    rows = [{"judge": c.split(":")[1], **stats.mean_estimate(frame[c], frame["cluster"]).__dict__} for c in cols]
-    sec.tables.append(Table(f"{cat}_judges", "Combined score per judge (mean, 95% CI)", pd.DataFrame(rows)))
-    unscored = int(frame["combined"].isna().sum()) if "combined" in frame.columns else 0
-    if "judges_ok" in frame.columns:
-        unscored += int((frame["judges_ok"] == 0).sum())
-    alpha = interval_alpha([frame[c].tolist() for c in cols]) if len(cols) > 1 else None
-    sec.summary.append(f"{len(cols)} judge(s); unscored samples: {unscored}; Krippendorff's α (interval): "
-                       + ("n/a (needs two judges with varying ratings)" if alpha is None else f"{alpha:.3f}") + ".")
-    return sec
-
-
-def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | None = None) -> list[Section]:
-    """One or more sections per category, by the score keys its samples carry."""
-    from coonbench.report.correction import correction_section
-
-    out: list[Section] = []
-    for cat, frame in samples.groupby("category", sort=True):
-        frame = frame.dropna(axis=1, how="all")
-        for col in ("usage_input_tokens", "usage_output_tokens", "input_tokens"):
-            if col not in frame.columns:
-                frame = frame.assign(**{col: np.nan})
-        cat = str(cat)
-        if has(frame, "iterations"):
-            out.append(correction_section(cat, frame))
-        elif has(frame, "syntax_valid"):
-            out.append(code_section(cat, frame))
-        elif has(frame, "correct"):
-            out.append(accuracy_section(cat, frame, prices))
-        if any(c.startswith("judge:") for c in frame.columns):
-            out.append(judge_section(cat, frame))
-    return out

@@ -1,77 +1,73 @@
-"""The design's verdict (§8) and the comparison sentences of the details, both from paired comparison rows.
+"""Verdicts for the formats whose design declares thresholds, and the comparison sentences of the details.
 
-A verdict compares a format with the baseline on the questions both answered (one model under test, same
-question and epoch), so a format run on fewer questions is never set against the baseline's whole set.
+A verdict belongs to the format that declares it (``Format.design_thresholds``: COON's come from its design
+document); a format that declares none — TOON, JSON, YAML… — gets paired comparisons, never a verdict. A verdict
+compares the format with its design's baseline for one model under test (not the pooled rows) on the questions
+both answered, and decides on 95% intervals (``DesignThresholds.decide_intervals``), not point estimates.
 """
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 
+from coonbench.formats._design import DesignThresholds
 from coonbench.report import stats, wording
-from coonbench.report.tables import POOLED, baseline_of
-from coonbench.verdict import MAX_GAP, MIN_ACCURACY, PARTIAL_ACCURACY, MIN_EFFICIENCY_GAIN, decide
+from coonbench.report.tables import POOLED, baseline_of, oriented, pair_row
 
 
-def oriented(row: pd.Series, first: str) -> pd.Series:
-    """The comparison row with ``first`` as format A (difference, interval and ratio flipped when needed)."""
-    if row["format_a"] == first:
-        return row
-    r = row.copy()
-    r["format_a"], r["format_b"] = row["format_b"], row["format_a"]
-    r["acc_a"], r["acc_b"], r["tokens_a"], r["tokens_b"] = row["acc_b"], row["acc_a"], row["tokens_b"], row["tokens_a"]
-    r["a_only"], r["b_only"] = row["b_only"], row["a_only"]
-    r["diff"], r["diff_low"], r["diff_high"] = -row["diff"], -row["diff_high"], -row["diff_low"]
-    r["sim_low"], r["sim_high"] = -row["sim_high"], -row["sim_low"]
-    ratio = row["eff_ratio"]
-    r["eff_ratio"] = 1 / ratio if ratio else float("nan")
-    r["eff_ratio_low"] = 1 / row["eff_ratio_high"] if row["eff_ratio_high"] else float("nan")
-    r["eff_ratio_high"] = 1 / row["eff_ratio_low"] if row["eff_ratio_low"] else float("nan")
-    return r
+@functools.lru_cache(maxsize=64)
+def thresholds_for(label: str) -> DesignThresholds | None:
+    """The design thresholds of the format plug-in behind a format label (``coon``, ``coon:noprimer``…); None
+    for a label no plug-in has, or a plug-in that declares none."""
+    from coonbench.tasks.conditions import parse_condition
 
-
-def _reasons(t: str, base: str, acc: float, gap: float, gain: float, r: pd.Series) -> list[str]:
-    """The unmet conditions, each with its figures, printed at a precision that agrees with the decision."""
-    reasons = []
-    if acc < PARTIAL_ACCURACY:
-        reasons.append(f"accuracy {wording.against(acc, PARTIAL_ACCURACY, 1, 100)}% < {PARTIAL_ACCURACY:.0%}")
-    elif acc < MIN_ACCURACY:
-        reasons.append(f"accuracy {wording.against(acc, MIN_ACCURACY, 1, 100)}% < {MIN_ACCURACY:.0%}")
-    if gap > MAX_GAP:
-        reasons.append(f"gap {wording.against(gap, MAX_GAP, 1, 100)} points > {MAX_GAP * 100:.0f}")
-    if not gain >= MIN_EFFICIENCY_GAIN:
-        ratio = r["tokens_a"] / r["tokens_b"] if r["tokens_b"] else float("nan")
-        text = "efficiency gain undefined (no correct answer)" if gain != gain else (
-            f"efficiency gain {wording.against(gain, MIN_EFFICIENCY_GAIN)}× < {MIN_EFFICIENCY_GAIN}×")
-        reasons.append(f"{text}; {t} costs {wording.tokens(r['tokens_a'])} input tokens per question against "
-                       f"{base}'s {wording.tokens(r['tokens_b'])} ({wording.number(ratio, 2)}× {base})")
-    return reasons
-
-
-def design_verdicts(cmp: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Every format against the baseline, for each model under test (not the pooled rows), on paired questions."""
-    rows, sentences = [], []
-    for system, g in cmp[cmp["system"] != POOLED].groupby("system", sort=True):
-        base = baseline_of(sorted(set(g["format_a"]) | set(g["format_b"])))
-        if base is None:
+    for kind in ("code", "data"):
+        try:
+            return parse_condition(label, kind).fmt.design_thresholds()
+        except Exception:  # noqa: BLE001 - a foreign or unknown format: no thresholds known here
             continue
-        for _, row in g[(g["format_a"] == base) | (g["format_b"] == base)].iterrows():
-            t = row["format_b"] if row["format_a"] == base else row["format_a"]
-            r = oriented(row, t)
-            acc, gap = r["acc_a"], r["acc_b"] - r["acc_a"]
-            gain = r["eff_ratio"]
-            word = decide(acc, gap, gain)
-            reasons = _reasons(t, base, acc, gap, gain, r)
-            rows.append({"system": system, "format": t, "baseline": base, "pairs": int(r["pairs"]),
-                         "verdict": word, "accuracy": acc, "baseline_accuracy": r["acc_b"], "gap": gap,
-                         "efficiency_gain": gain, "input_tokens": r["tokens_a"], "baseline_input_tokens": r["tokens_b"],
-                         "reasons": "; ".join(reasons)})
-            why = "; ".join(reasons) if reasons else (
-                f"accuracy {wording.pct(acc)} ≥ {MIN_ACCURACY:.0%}, gap {wording.number(gap * 100)} points ≤ "
-                f"{MAX_GAP * 100:.0f}, efficiency gain {wording.against(gain, MIN_EFFICIENCY_GAIN)}× ≥ "
-                f"{MIN_EFFICIENCY_GAIN}×")
-            sentences.append(f"{system}: {t} vs {base} on the {int(r['pairs'])} questions both answered — "
-                             f"**{word}**: {why}.")
+    return None
+
+
+def _why(t: DesignThresholds, acc: tuple[float, float], gap: tuple[float, float], gain: tuple[float, float]) -> str:
+    """Each condition with its 95% interval and threshold, in the design's terms."""
+    gains = f"{wording.number(gain[0], 2)}× to {wording.number(gain[1], 2)}×"
+    return (f"accuracy {wording.pct(acc[0])} to {wording.pct(acc[1])} against ≥ {t.min_accuracy:.0%} (failure < "
+            f"{t.partial_accuracy:.0%}); gap to {t.baseline} {wording.interval(*gap)} points against ≤ "
+            f"{t.max_gap * 100:.0f}; efficiency gain {gains} against ≥ {t.min_efficiency_gain}×")
+
+
+def design_verdicts(acc: pd.DataFrame, cmp: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Every format that declares thresholds, against its design's baseline, for each model under test."""
+    rows, sentences = [], []
+    if cmp.empty:
+        return pd.DataFrame(), []
+    formats = sorted(set(cmp["format_a"]) | set(cmp["format_b"]))
+    for fmt in formats:
+        design = thresholds_for(fmt)
+        if design is None or design.baseline not in formats or fmt == design.baseline:
+            continue
+        for system in sorted(set(cmp["system"]) - {POOLED}):
+            r = pair_row(cmp, system, fmt, design.baseline)
+            mine = acc[(acc["system"] == system) & (acc["format"] == fmt)]
+            if r is None or mine.empty:
+                continue
+            a = (float(mine["ci_low"].iloc[0]), float(mine["ci_high"].iloc[0]))
+            gap = (-float(r["diff_high"]), -float(r["diff_low"]))
+            gain = (float(r["eff_ratio_low"]), float(r["eff_ratio_high"]))
+            word, unsettled = design.decide_intervals(a, gap, gain)
+            why = _why(design, a, gap, gain)
+            if unsettled:
+                why += f"; the intervals cannot settle: {', '.join(unsettled)}"
+            rows.append({"system": system, "format": fmt, "baseline": design.baseline, "pairs": int(r["pairs"]),
+                         "verdict": word, "accuracy": float(mine["accuracy"].iloc[0]), "accuracy_low": a[0],
+                         "accuracy_high": a[1], "gap": -float(r["diff"]), "gap_low": gap[0], "gap_high": gap[1],
+                         "efficiency_gain": float(r["eff_ratio"]), "gain_low": gain[0], "gain_high": gain[1],
+                         "thresholds": design.source, "reasons": why})
+            sentences.append(f"{system}: {fmt} vs {design.baseline} on the {int(r['pairs'])} questions both "
+                             f"answered — **{word}** by {design.source} (95% intervals): {why}.")
     return pd.DataFrame(rows), wording.unique(sentences)
 
 
@@ -79,8 +75,12 @@ def comparison_sentence(r: pd.Series) -> str:
     """One comparison in words, both intervals labelled, the detectable difference when it cannot tell."""
     text = (f"{r['system']}: {r['format_a']} vs {r['format_b']}: {wording.points(r['diff'])} points "
             f"(95% CI {wording.interval(r['diff_low'], r['diff_high'])}; simultaneous over {int(r['family'])}: "
-            f"{wording.interval(r['sim_low'], r['sim_high'])}), McNemar p = {wording.pvalue(r['p_mcnemar'])}, "
-            f"Holm p = {wording.pvalue(r['p_holm'])} over {int(r['pairs'])} pairs — {r['conclusion']}")
+            f"{wording.interval(r['sim_low'], r['sim_high'])}), {r['test']} p = {wording.pvalue(r['p_value'])}, "
+            f"Holm p = {wording.pvalue(r['p_holm'])} over {int(r['pairs'])} pairs"
+            + (f" ({r['questions']})" if isinstance(r.get("questions"), str) else "")
+            + f" in {int(r['clusters'])} clusters — {r['conclusion']}")
+    if r.get("fragile"):
+        text += " (fragile: leaving out one cluster changes this conclusion)"
     if r["conclusion"] == "cannot tell apart":
         if not r["mdd"] <= 1:
             text += " (too few pairs: no difference is detectable at 80% power)"
@@ -92,7 +92,7 @@ def comparison_sentence(r: pd.Series) -> str:
 def comparison_sentences(cmp: pd.DataFrame) -> list[str]:
     """Against the baseline (the other format named first) and every significant difference (the winner first)."""
     out = []
-    for system, g in cmp.groupby("system", sort=False):
+    for _, g in cmp.groupby("system", sort=False):
         base = baseline_of(sorted(set(g["format_a"]) | set(g["format_b"])))
         for _, row in g.iterrows():
             if row["p_holm"] < stats.ALPHA:

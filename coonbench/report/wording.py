@@ -1,11 +1,9 @@
-"""How numbers are written in sentences: signs without "-0.0", p-values, and comparisons printed at a precision
-at which the printed numbers say what the comparison decided (never "1.50× < 1.5×")."""
+"""How numbers and names are written for people: signs without "-0.0", p-values to two digits, tokens as whole
+numbers, short system names."""
 
 from __future__ import annotations
 
 import math
-
-MAX_EXTRA_DIGITS = 4
 
 
 def _zero(text: str) -> str:
@@ -46,18 +44,6 @@ def pvalue(p: float) -> str:
     return f"{p:.2g}"
 
 
-def against(value: float, threshold: float, digits: int = 2, scale: float = 1.0) -> str:
-    """``value × scale`` written with enough decimals that it differs from the threshold as printed, unless it
-    equals it: 1.497 against 1.5 → '1.497', not '1.50'."""
-    if not math.isfinite(value):
-        return "–"
-    v, t = value * scale, threshold * scale
-    for d in range(digits, digits + MAX_EXTRA_DIGITS + 1):
-        if v == t or round(v, d) != round(t, d):
-            return number(v, d)
-    return number(v, digits + MAX_EXTRA_DIGITS)
-
-
 def tokens(value: float) -> str:
     return "–" if not math.isfinite(value) else f"{value:,.0f}"
 
@@ -72,3 +58,33 @@ def join(items: list[str]) -> str:
 def unique(sentences: list[str]) -> list[str]:
     """The sentences in order, each once."""
     return list(dict.fromkeys(sentences))
+
+
+def _drop_date(name: str) -> str:
+    """'claude-haiku-4-5-20251001' → 'claude-haiku-4-5' (a trailing -YYYYMMDD release date)."""
+    head, _, tail = name.rpartition("-")
+    return head if head and len(tail) == 8 and tail.isdigit() else name
+
+
+def short_names(systems: list[str]) -> dict[str, str]:
+    """Display names for systems: the provider prefix and a solver every system under test shares dropped, a
+    trailing release date dropped, references as '<solver> (reference)'; the full name kept wherever shortening
+    would make two systems look the same."""
+    def split(system: str) -> tuple[str, str]:
+        model, _, solver = system.partition(" [")
+        return model, solver.rstrip("]")
+
+    tested = [s for s in systems if not any(r in s for r in ("[coonbench/gold", "[coonbench/baseline_"))]
+    solvers = {split(s)[1] for s in tested if s != "all"}
+    out = {}
+    for system in systems:
+        model, solver = split(system)
+        short = _drop_date(model.split("/", 1)[-1])
+        if system not in tested:
+            short = f"{solver.removeprefix('coonbench/')} (reference)"
+        elif solver and len(solvers) > 1:
+            short += f" [{solver}]"
+        out[system] = short
+    if len(set(out.values())) < len(out):
+        return {s: s for s in systems}
+    return out

@@ -179,11 +179,14 @@ def decode_typed(data: Any, depth: int = 0) -> Any:
     tag, items = data.get("__t__"), data.get("v")
     if tag == "float" and items in ("nan", "inf", "-inf"):
         return float(items)
-    if tag in ("tuple", "set", "frozenset") and type(items) is list:
-        seq = [decode_typed(v, depth + 1) for v in items]
-        return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](seq)
-    if tag == "dict" and type(items) is list and all(type(kv) is list and len(kv) == 2 for kv in items):
-        return {decode_typed(k, depth + 1): decode_typed(v, depth + 1) for k, v in items}
+    try:  # a set of lists, a dict keyed by a list: data a worker may send, that Python cannot build
+        if tag in ("tuple", "set", "frozenset") and type(items) is list:
+            seq = [decode_typed(v, depth + 1) for v in items]
+            return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](seq)
+        if tag == "dict" and type(items) is list and all(type(kv) is list and len(kv) == 2 for kv in items):
+            return {decode_typed(k, depth + 1): decode_typed(v, depth + 1) for k, v in items}
+    except TypeError:
+        return Unrepresentable(f"unhashable {tag} element")
     if tag == "function":
         return Unrepresentable("function")
     return Unrepresentable(str(data.get("type", tag))[:80])

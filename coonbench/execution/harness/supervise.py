@@ -31,6 +31,7 @@ RESULT_MARKER = "@@COONBENCH-RESULT@@"
 GRACE_S = 1.0  # beyond the worker's own per-case alarm
 START_S = 10.0  # interpreter start + module load, beyond the case timeout
 MAX_LINE = 1024 * 1024  # one answer line; more is a protocol violation
+MAX_DEPTH = 200  # nesting of one answer (the workers cut values at depth 50; typed values take 3 levels per level)
 STDERR_TAIL = 600
 PR_SET_DUMPABLE = 4
 
@@ -89,9 +90,12 @@ class Worker:
             self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
         try:
-            return "ok", json.loads(line)
-        except ValueError:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
             return "bad", "the worker's answer was not JSON (the program wrote to the answer channel?)"
+        if nesting_depth(value) > MAX_DEPTH:
+            return "bad", f"the worker's answer nests deeper than {MAX_DEPTH} levels"
+        return "ok", value
 
     def exit_text(self) -> str:
         """How the worker ended, with the tail of its stderr."""
@@ -110,6 +114,22 @@ class Worker:
         except OSError:
             pass
         self.proc.kill()
+
+
+def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply lists and dicts nest in ``value`` (iterative, so any depth is measured without recursion;
+    stops counting past ``limit``). The host checks the record with the same function."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
 
 
 def _crash(message: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from coonbench.formats.coon.tables import (
     VERSION,
     WIDGETS,
 )
+from coonbench.formats._design import DesignThresholds
 from coonbench.formats.base import Format, FormatError, register
 from coonbench.dart.minify import join_tokens
 
@@ -278,6 +279,15 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
     return "\n".join(lines)
 
 
+# The COON design's success criteria (LLM Comprehension Benchmark Design for COON, §8.1 minimum viable benchmarks
+# and §8.2 success indicators): comprehension ≥ 75%, gap ≤ 5 points against raw Dart, efficiency gain ≥ 1.5×;
+# failure below 65% whatever the efficiency.
+DESIGN_THRESHOLDS: Final = DesignThresholds(
+    baseline="dart", min_accuracy=0.75, partial_accuracy=0.65, max_gap=0.05, min_efficiency_gain=1.5,
+    source="the COON benchmark design, §8",
+)
+
+
 class CoonFormat(Format):
     """COON, coonbench dialect v5 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
@@ -307,6 +317,9 @@ class CoonFormat(Format):
 
     def answer_aliases(self) -> dict[str, str]:
         return widget_aliases()
+
+    def design_thresholds(self) -> DesignThresholds:
+        return DESIGN_THRESHOLDS
 
     def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str]:
         return document_and_legend(source, self.keep_comments, economise)
