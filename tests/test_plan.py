@@ -131,10 +131,11 @@ def test_planned_mdd_is_the_reports_on_the_answers_it_assumes() -> None:
     d = np.zeros(n)
     d[: int(n * q / 2)], d[int(n * q / 2): int(n * q)] = 1, -1  # a share q discordant, no difference
     report = stats.minimum_detectable_difference(d, 0.5, None, stats.ALPHA / 6)
-    assert stats.planned_mdd(n, n, q, 1.0, family=6) == pytest.approx(report, rel=0.01)
+    assert power.comparison("a", "b", n, n, 1, 6, None).mdd == pytest.approx(report, rel=0.01)
     clusters = np.repeat(np.arange(n // 4), 4)  # four identical answers per source item: design effect about 4
     clustered = stats.minimum_detectable_difference(np.repeat(d[::4], 4), 0.5, clusters, stats.ALPHA / 6)
-    assert stats.planned_mdd(n, n // 4, q, 4.0, family=6) == pytest.approx(clustered, rel=0.05)
+    four = power.Estimate(q, 1.0, n, 1)  # a pilot whose answers agree within each source item
+    assert power.comparison("a", "b", n, n // 4, 1, 6, four).mdd == pytest.approx(clustered, rel=0.05)
 
 
 def _pilot(discordant_every: int, n: int = 40) -> pd.DataFrame:

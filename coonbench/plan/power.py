@@ -76,8 +76,8 @@ def pilot_estimates(pilot: pd.DataFrame, model: str) -> dict[tuple[str, str], Es
         icc = 0.0
         g = int(np.unique(groups).size)
         if not np.all(d == d[0]) and 1 < g < d.size:
-            deff = stats.design_effect(*stats.ols_standard_errors(d, groups))
-            icc = max(0.0, (deff - 1) / (d.size / g - 1))
+            est = stats.clustered_mean(d, groups)
+            icc = max(0.0, (stats.design_effect(est.se_naive, est.se) - 1) / (d.size / g - 1))
         q = max(float(np.mean(d != 0)), 0.5 / d.size)  # none disagreeing in n pairs is not a discordance of 0
         out[(fa, fb)] = Estimate(q, icc, int(d.size), epochs)
     return out
@@ -122,8 +122,10 @@ def comparison(
     q = estimate.discordance if estimate is not None else ASSUMED_DISCORDANCE
     source = f"pilot ({estimate.pairs} pairs)" if estimate is not None else "assumed"
     n = questions * epochs
-    return PlannedComparison(fa, fb, questions, n, clusters, q, deff, source, family,
-                             stats.planned_mdd(n, clusters, q, deff, family))
+    per_cluster = n / max(clusters, 1)  # the report's rule takes the design effect as 1 + (m − 1) × icc
+    icc = (deff - 1) / (per_cluster - 1) if per_cluster > 1 else 0.0
+    mdd = stats.planned_detectable_difference(n, clusters, q, icc, comparisons=family)
+    return PlannedComparison(fa, fb, questions, n, clusters, q, deff, source, family, mdd)
 
 
 MAX_QUESTIONS = 10**7  # beyond this the answer is "not by adding questions"

@@ -422,15 +422,3 @@ def percentile(values: pd.Series, q: float) -> float:
     x = pd.to_numeric(values, errors="coerce").dropna().to_numpy(dtype=float)
     return float(np.percentile(x, q)) if x.size else math.nan
 
-
-def planned_mdd(pairs: int, clusters: int, discordance: float, deff: float = 1.0, family: int = 1) -> float:
-    """The minimum detectable difference ``minimum_detectable_difference`` would give a run not made yet: ``pairs``
-    paired answers from ``clusters`` source items, a share ``discordance`` of them where the two formats disagree
-    (the variance of a 1/0 difference near no difference), the clustering inflating that variance ``deff`` times;
-    at the family's level α/m, with the same degrees of freedom. ``coonbench plan`` states what it assumed."""
-    if pairs < 2 or not 0 < discordance <= 1:
-        return math.nan
-    se = math.sqrt(discordance * max(deff, 1.0) / pairs)
-    df = (clusters if 1 < clusters < pairs else pairs) - 1
-    alpha = ALPHA / family
-    return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(POWER, df)) * se)
