@@ -82,7 +82,7 @@ def test_the_report_of_a_planned_run_shows_planned_against_observed(planned_run:
     reply = len(MockLLM.default_output)  # mockllm reports a reply's characters as its output tokens
     assert (tokens["run_output_tokens"] == reply * tokens["run_samples"]).all()
     power_table = pd.read_csv(tmp_path / "report" / "tables" / "plan_power.csv")
-    assert len(power_table) == 6 and power_table["run_mdd"].notna().all() and (power_table["run_pairs"] == 5).all()
+    assert len(power_table) == 6 and power_table["run_mdd_points"].notna().all() and (power_table["run_pairs"] == 5).all()
     text = paths.markdown.read_text()
     assert "Planned against observed" in text
     total = plan["models"][0]["total"]["input_tokens"]

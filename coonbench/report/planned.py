@@ -76,24 +76,24 @@ def _power_rows(plan: dict[str, Any], comparisons: pd.DataFrame | None) -> pd.Da
     for entry in plan["models"]:
         for c in entry["comparisons"]:
             row = {"model": entry["model"], "format_a": c["format_a"], "format_b": c["format_b"],
-                   "planned_pairs": c["pairs"], "planned_mdd": c["mdd"], "assumed": c["source"],
-                   "run_pairs": math.nan, "run_mdd": math.nan}
+                   "planned_pairs": c["pairs"], "planned_mdd_points": c["mdd"] * 100, "assumed": c["source"],
+                   "run_pairs": math.nan, "run_mdd_points": math.nan}
             if comparisons is not None and not comparisons.empty:
                 hit = comparisons[(comparisons["system"] == entry["model"]) & (comparisons["format_a"] == c["format_a"])
                                   & (comparisons["format_b"] == c["format_b"])]
                 if not hit.empty:
-                    row.update(run_pairs=int(hit["pairs"].iloc[0]), run_mdd=float(hit["mdd"].iloc[0]))
+                    row.update(run_pairs=int(hit["pairs"].iloc[0]), run_mdd_points=float(hit["mdd"].iloc[0]) * 100)
             rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _span(mdd: pd.Series) -> str:
+def _span(points: pd.Series) -> str:
     """The range of detectable differences in points; beyond 100 points nothing is detectable."""
-    low, high = (float(mdd.min()), float(mdd.max()))
-    if low >= 1:
+    low, high = float(points.min()), float(points.max())
+    if low >= 100:
         return "none (over 100 points)"
-    text = f"{low * 100:.1f}" if high == low else f"{low * 100:.1f}–{min(high, 1) * 100:.1f}"
-    return text + (" points" if high < 1 else " points or none")
+    text = f"{low:.1f}" if high == low else f"{low:.1f}–{min(high, 100):.1f}"
+    return text + (" points" if high < 100 else " points or none")
 
 
 def plan_section(
@@ -119,9 +119,9 @@ def plan_section(
     missing = sorted(set(tokens["model"]) - set(ran["model"])) if not tokens.empty else []
     if missing:
         sec.summary.append(f"Planned but not in these logs: {', '.join(missing)}.")
-    if not power.empty and power["run_mdd"].notna().any():
-        sec.summary.append(f"Detectable differences (80% power): {_span(power['planned_mdd'])} planned, "
-                           f"{_span(power['run_mdd'])} in the run.")
+    if not power.empty and power["run_mdd_points"].notna().any():
+        sec.summary.append(f"Detectable differences (80% power): {_span(power['planned_mdd_points'])} planned, "
+                           f"{_span(power['run_mdd_points'])} in the run.")
     sec.lead.append(Table("plan_tokens", "Planned against observed tokens and cost, per model and format", tokens))
     sec.tables.append(Table("plan_power", "Planned against observed minimum detectable difference (80% power)", power))
     return sec
