@@ -1,4 +1,4 @@
-"""Token cost of COON against raw and minified Dart (o200k and cl100k), per sample and category, on any directory.
+"""Token cost of COON against raw and minified Dart in any tokenizer, per sample and category, on any directories.
 
 Default corpus: ``data/dart/**/*.dart`` plus the upstream reference samples (``coonbench.datasets.corpus``); with
 ``DIR``, every ``*.dart`` file under it (category = its first sub-directory). Every file goes through the verifying
@@ -12,7 +12,13 @@ document economised for a legend, plus the legend of only what it uses), the sha
 primer cost fewer o200k tokens than the raw Dart, the pooled change, and the break-even document size (primer ÷
 (1 − pooled COON/Dart ratio), in Dart tokens, as the report computes it; for the legend its median size).
 
-    python benchmarks/coon_tokens.py [DIR] [--per-sample] [--json out.json] [--no-legend]
+Per tokenizer (``--encoding NAME``, repeatable, or ``all``; default o200k_base and cl100k_base): the totals, the
+primer variants with the legend economised in that tokenizer (``economise`` keeps an entry where it pays in the
+tokenizer in use), the share of files that keep a legend, and which legend entries pay: of the files whose plain
+COON uses an entry (a widget word, a label, an enum shorthand, a macro, a rule), the share whose economised
+document still uses it. Several directories are pooled (``DIR DIR``).
+
+    python benchmarks/coon_tokens.py [DIR ...] [--encoding NAME ...] [--per-sample] [--json out.json] [--no-legend]
 """
 
 from __future__ import annotations
@@ -36,10 +42,11 @@ from coonbench.formats.coon.words import NOT_LABELS
 from coonbench.formats.coon.lexer import lex
 from coonbench.formats.base import FormatError
 from coonbench.formats.coon import decode, encode, primer
-from coonbench.formats.coon.legend import document_and_legend
-from coonbench.tokens import count_tokens
+from coonbench.formats.coon.legend import document_and_legend, usage
+from coonbench.tokens import count_tokens, get_tokenizer, tokenizer_names
 
 ENCODINGS = ("o200k_base", "cl100k_base")
+"""The default tokenizers (``--encoding`` chooses others)."""
 
 
 def upstream_compressor() -> Callable[[str], str | None] | None:
@@ -90,9 +97,18 @@ def directory_corpus(root: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-def measure(per_sample: bool = False, directory: Path | None = None, legend: bool = True) -> dict[str, Any]:
-    """Token counts per sample and per category, ratios, round-trip rate, refusals, token buckets and timing."""
-    corpus = directory_corpus(directory) if directory is not None else [tuple(s) for s in iter_corpus()]
+def measure(
+    per_sample: bool = False,
+    directories: list[Path] | None = None,
+    legend: bool = True,
+    encodings: tuple[str, ...] = ENCODINGS,
+) -> dict[str, Any]:
+    """Token counts per sample and per category in each of ``encodings``, ratios, round-trip rate, refusals, token
+    buckets (o200k), timing, and per tokenizer the primer variants and the legend entries that pay."""
+    if directories:
+        corpus = [row for directory in directories for row in directory_corpus(directory)]
+    else:
+        corpus = [tuple(s) for s in iter_corpus()]
     upstream = upstream_compressor()
     refused: list[str] = []
     not_dart = 0
@@ -124,7 +140,7 @@ def measure(per_sample: bool = False, directory: Path | None = None, legend: boo
         row: dict[str, Any] = {"category": cat, "id": sid}
         for kind, n in buckets(coon, "o200k_base").items():
             totals["BUCKETS"][kind] += n
-        for enc in ENCODINGS:
+        for enc in encodings:
             for kind, text in texts.items():
                 n = count_tokens(text, enc)
                 row[f"{kind}_{enc}"] = n
@@ -135,7 +151,7 @@ def measure(per_sample: bool = False, directory: Path | None = None, legend: boo
     bucket_totals = dict(totals.pop("BUCKETS", {}))
     for key, t in totals.items():
         entry: dict[str, Any] = {"samples": sum(1 for s in samples if key in ("TOTAL", s["category"]))}
-        for enc in ENCODINGS:
+        for enc in encodings:
             d, m, c = t[f"dart_{enc}"], t[f"minified_{enc}"], t[f"coon_{enc}"]
             entry[enc] = {
                 "dart": d,
@@ -149,7 +165,9 @@ def measure(per_sample: bool = False, directory: Path | None = None, legend: boo
                 entry[enc]["upstream"] = t[f"upstream_{enc}"]
         summary[key] = entry
     parseable = len(kept) + len(refused)
+    sources = [src for _c, _s, src in corpus]
     return {
+        "encodings": list(encodings),
         "samples": samples if per_sample else len(samples),
         "summary": summary,
         "files": len(corpus) + len(refused) + not_dart,
@@ -159,22 +177,34 @@ def measure(per_sample: bool = False, directory: Path | None = None, legend: boo
         "buckets_o200k": bucket_totals,
         "roundtrip_failures": failures,
         "encode_decode_seconds": {"wall": round(wall, 3), "cpu": round(cpu, 3)},
-        "primers": primer_variants([src for _c, _s, src in corpus], coons, legend),
+        "primers": {enc: primer_variants(sources, coons, legend, enc) for enc in encodings},
+        "legend_entries": {enc: legend_entries(sources, coons, enc) for enc in encodings} if legend else {},
     }
 
 
 PRIMER_VARIANTS = ("none", "short", "full", "legend")
 
 
-def primer_variants(sources: list[str], coons: list[str], legend: bool = True) -> dict[str, dict[str, Any]]:
-    """Per primer variant: files where COON + primer is cheaper than raw Dart (o200k), the pooled change, and the
-    break-even document size in Dart tokens (the legend left out unless ``legend``: it costs most of the time)."""
-    dart = [count_tokens(s) for s in sources]
-    plain = [count_tokens(c) for c in coons]
-    pairs = [document_and_legend(s) for s in sources] if legend else [(c, "") for c in coons]
-    docs = {"none": plain, "short": plain, "full": plain, "legend": [count_tokens(d) for d, _ in pairs]}
-    primers = {"none": [0] * len(sources), "short": [count_tokens(primer("short"))] * len(sources),
-               "full": [count_tokens(primer("full"))] * len(sources), "legend": [count_tokens(lg) for _, lg in pairs]}
+def _legend_pairs(sources: list[str], encoding: str) -> list[tuple[str, str]]:
+    """Each file's COON economised in ``encoding`` and its legend (what ``-T primer=legend`` shows that model)."""
+    return [document_and_legend(s, tokenizer=encoding) for s in sources]
+
+
+def primer_variants(
+    sources: list[str], coons: list[str], legend: bool = True, encoding: str = "o200k_base"
+) -> dict[str, dict[str, Any]]:
+    """Per primer variant: files where COON + primer is cheaper than raw Dart (in ``encoding``), the pooled change,
+    and the break-even document size in Dart tokens (the legend left out unless ``legend``: it costs most of the
+    time; for the legend also the share of files that keep one)."""
+    def count(text: str) -> int:
+        return count_tokens(text, encoding)
+
+    dart = [count(s) for s in sources]
+    plain = [count(c) for c in coons]
+    pairs = _legend_pairs(sources, encoding) if legend else [(c, "") for c in coons]
+    docs = {"none": plain, "short": plain, "full": plain, "legend": [count(d) for d, _ in pairs]}
+    primers = {"none": [0] * len(sources), "short": [count(primer("short"))] * len(sources),
+               "full": [count(primer("full"))] * len(sources), "legend": [count(lg) for _, lg in pairs]}
     out: dict[str, dict[str, Any]] = {}
     for variant in PRIMER_VARIANTS if legend else PRIMER_VARIANTS[:-1]:
         doc, extra = docs[variant], primers[variant]
@@ -190,7 +220,26 @@ def primer_variants(sources: list[str], coons: list[str], legend: bool = True) -
             "break_even_dart_tokens": round(cost / (1 - ratio)) if ratio < 1 else None,
             "largest_file_not_cheaper": max(losers, default=None),
         }
+    if legend:
+        out["legend"]["files_with_legend"] = sum(1 for _, lg in pairs if lg)
     return out
+
+
+def _entry_kinds(coon: str) -> set[str]:
+    """The kinds of legend entry a COON document uses (``rule:alias`` for a rule, else the table's kind)."""
+    return {f"rule:{key}" if kind == "rule" else kind for kind, key in usage(coon).entries()}
+
+
+def legend_entries(sources: list[str], coons: list[str], encoding: str) -> dict[str, dict[str, int]]:
+    """Per kind of legend entry: the files whose plain COON uses it, and how many of them keep it once the
+    document is economised for a legend in ``encoding`` (an entry is kept where it saves more than its line)."""
+    out: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, "kept": 0})
+    for coon, (economised, _) in zip(coons, _legend_pairs(sources, encoding)):
+        kept = _entry_kinds(economised)
+        for kind in _entry_kinds(coon):
+            out[kind]["files"] += 1
+            out[kind]["kept"] += kind in kept
+    return dict(sorted(out.items()))
 
 
 def print_report(result: dict[str, Any]) -> None:
@@ -202,7 +251,7 @@ def print_report(result: dict[str, Any]) -> None:
                 f" {s['coon_o200k_base']:6}"
             )
         print()
-    for enc in ENCODINGS:
+    for enc in result["encodings"]:
         print(f"== {enc}")
         print(f"{'category':14} {'n':>4} {'dart':>7} {'minified':>9} {'coon':>7} {'coon/dart':>10} {'coon/min':>9}")
         for key in sorted(result["summary"], key=lambda k: (k == "TOTAL", k)):
@@ -222,11 +271,12 @@ def print_report(result: dict[str, Any]) -> None:
           f"{len(result['refused'])}, round-trip rate: {result['roundtrip_rate']:.2%} of {parseable} parseable")
     for line in result["refused"]:
         print("  refused " + line)
-    print("\nCOON + primer against raw Dart (o200k; break-even = primer ÷ (1 − COON/Dart), in Dart tokens):")
-    print(f"{'primer':8} {'cheaper':>8} {'change':>8} {'doc only':>9} {'primer':>7} {'break-even':>11} {'largest loser':>14}")
-    for variant, r in result["primers"].items():
-        print(f"{variant:8} {r['cheaper_share']:8.1%} {r['change_with_primer']:8.1%} {r['document_change']:9.1%}"
-              f" {r['primer_tokens_median']:7} {str(r['break_even_dart_tokens']):>11} {str(r['largest_file_not_cheaper']):>14}")
+    for enc, variants in result["primers"].items():
+        print_primers(enc, variants)
+    if result["legend_entries"]:
+        print_legend_entries(result)
+    if len(result["encodings"]) > 1:
+        print_per_tokenizer(result)
     t = result["encode_decode_seconds"]
     print(f"\nverifying encode+decode of the whole corpus: {t['wall']} s wall, {t['cpu']} s CPU")
     print(f"round-trip failures: {len(result['roundtrip_failures'])}")
@@ -234,16 +284,73 @@ def print_report(result: dict[str, Any]) -> None:
         print("  " + f)
 
 
+def print_primers(enc: str, variants: dict[str, dict[str, Any]]) -> None:
+    print(f"\nCOON + primer against raw Dart ({enc}; break-even = primer ÷ (1 − COON/Dart), in Dart tokens):")
+    print(f"{'primer':8} {'cheaper':>8} {'change':>8} {'doc only':>9} {'primer':>7} {'break-even':>11} {'largest loser':>14}")
+    for variant, r in variants.items():
+        print(f"{variant:8} {r['cheaper_share']:8.1%} {r['change_with_primer']:8.1%} {r['document_change']:9.1%}"
+              f" {r['primer_tokens_median']:7} {str(r['break_even_dart_tokens']):>11} {str(r['largest_file_not_cheaper']):>14}")
+    if "legend" in variants:
+        r = variants["legend"]
+        print(f"files that keep a legend: {r['files_with_legend']} of {r['files']} ({r['files_with_legend'] / r['files']:.1%})")
+
+
+def print_legend_entries(result: dict[str, Any]) -> None:
+    """Which legend entries pay in which tokenizer: kept / using, per entry kind (columns: tokenizers)."""
+    encs = list(result["legend_entries"])
+    kinds = sorted({k for per in result["legend_entries"].values() for k in per})
+    print("\nlegend entries that pay (of the files whose COON uses one, the share that keeps it after the economy):")
+    print(f"{'entry':16} {'files':>6} " + " ".join(f"{e:>11}" for e in encs))
+    for kind in kinds:
+        files = result["legend_entries"][encs[0]].get(kind, {}).get("files", 0)
+        shares = [result["legend_entries"][e].get(kind, {"files": 0, "kept": 0}) for e in encs]
+        print(f"{kind:16} {files:6} " + " ".join(f"{s['kept'] / s['files']:11.1%}" if s["files"] else f"{'-':>11}"
+                                               for s in shares))
+
+
+def print_per_tokenizer(result: dict[str, Any]) -> None:
+    """One row per tokenizer: pooled savings against raw and minified Dart, the legend's share of files and the
+    change with the legend, the short primer's break-even."""
+    print("\nper tokenizer (pooled over every file that round-trips):")
+    print(f"{'tokenizer':12} {'dart':>8} {'coon/dart':>10} {'coon/min':>9} {'legend files':>13} {'with legend':>12}"
+          f" {'short primer':>13} {'break-even':>11}")
+    for enc in result["encodings"]:
+        r, p = result["summary"]["TOTAL"][enc], result["primers"][enc]
+        leg = p.get("legend")
+        share = f"{leg['files_with_legend'] / leg['files']:.1%}" if leg else "-"
+        change = f"{leg['change_with_primer']:.1%}" if leg else "-"
+        print(f"{enc:12} {r['dart']:8} {-r['coon_vs_dart']:10.1%} {-r['coon_vs_minified']:9.1%} {share:>13}"
+              f" {change:>12} {p['short']['primer_tokens_median']:13} {str(p['short']['break_even_dart_tokens']):>11}")
+
+
+def encodings_of(names: list[str] | None) -> tuple[str, ...]:
+    """The ``--encoding`` values: names (each checked), ``all`` (every registered tokenizer), default ``ENCODINGS``."""
+    if not names:
+        return ENCODINGS
+    if "all" in names:
+        return tuple(tokenizer_names())
+    for name in names:
+        get_tokenizer(name)
+    return tuple(dict.fromkeys(names))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("directory", nargs="?", type=Path, help="measure every *.dart under DIR (default: corpus)")
+    parser.add_argument("directory", nargs="*", type=Path, help="measure every *.dart under DIR (default: corpus)")
+    parser.add_argument("--encoding", action="append", metavar="NAME",
+                        help="a tokenizer (repeatable), or all (default: o200k_base and cl100k_base)")
     parser.add_argument("--per-sample", action="store_true", help="print one row per sample")
     parser.add_argument("--json", help="also write the result as JSON to this path")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend primer (large corpora)")
     args = parser.parse_args(argv)
-    if args.directory is not None and not any(args.directory.rglob("*.dart")):
-        parser.error(f"{args.directory}: no *.dart files there (is the path right?)")
-    result = measure(per_sample=args.per_sample, directory=args.directory, legend=not args.no_legend)
+    for directory in args.directory:
+        if not any(directory.rglob("*.dart")):
+            parser.error(f"{directory}: no *.dart files there (is the path right?)")
+    try:
+        encodings = encodings_of(args.encoding)
+    except ValueError as err:
+        parser.error(str(err))
+    result = measure(args.per_sample, args.directory, legend=not args.no_legend, encodings=encodings)
     print_report(result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

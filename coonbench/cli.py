@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
-from coonbench.tokens import ENCODINGS, count_tokens
+from coonbench.tokens import TokenizerUnavailable, count_tokens, get_tokenizer, tokenizer_names
 
 
 class CliError(Exception):
@@ -84,6 +84,12 @@ def cmd_decode(args: argparse.Namespace) -> int:
 def cmd_tokens(args: argparse.Namespace) -> int:
     fmt = get_format(args.format)
     name, text = _read(args.file)
+    if args.encoding == "all":
+        return _tokens_per_tokenizer(fmt, name, text)
+    try:
+        get_tokenizer(args.encoding)
+    except ValueError as err:
+        raise CliError(str(err), code=2) from None
     encoded = fmt.encode(_source(fmt, name, text))
     before, after = count_tokens(text, args.encoding), count_tokens(encoded, args.encoding)
     saving = (before - after) / before * 100 if before else 0.0
@@ -91,6 +97,18 @@ def cmd_tokens(args: argparse.Namespace) -> int:
     print(f"original: {before} tokens")
     print(f"{fmt.name}: {after} tokens")
     print(f"saving: {saving:.1f}%")
+    return 0
+
+
+def _tokens_per_tokenizer(fmt: Format, name: str, text: str) -> int:
+    """``NAME TOKENS`` of the file in ``fmt``, one line per registered tokenizer; one whose package is missing is
+    named on stderr with what to install (the command still succeeds: the others are counted)."""
+    encoded = fmt.encode(_source(fmt, name, text))
+    for tokenizer in tokenizer_names():
+        try:
+            print(f"{tokenizer} {count_tokens(encoded, tokenizer)}")
+        except TokenizerUnavailable as err:
+            print(f"{tokenizer}: unavailable: {err}", file=sys.stderr)
     return 0
 
 
@@ -248,7 +266,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         p.add_argument("file", nargs="?", default="-")
         p.set_defaults(fn=fn)
     p = sub.add_parser("tokens", help="token counts of a file and its encoding")
-    p.add_argument("--encoding", choices=sorted(ENCODINGS), default="o200k_base")
+    p.add_argument("--encoding", default="o200k_base", metavar="NAME",
+                   help="a tokenizer (o200k_base, cl100k_base, tekken, mistral-v3, qwen, deepseek, smollm2, "
+                   "plug-ins), or all: one line NAME TOKENS of the file in --format per tokenizer")
     p.add_argument("--format", "-f", required=True)
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(fn=cmd_tokens)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.tasks.subset import paired_subset
 from coonbench.datasets.comprehension import comprehension_samples
@@ -20,6 +21,7 @@ def comprehension(
     question_types: str | list[str] | None = None,
     primer: str = "short",
     corpus: str | None = None,
+    tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
 ) -> Task:
@@ -34,12 +36,15 @@ def comprehension(
       primer: primer variant of plain conditions: short, full, or legend (only what the document shown uses,
         and the document economised for it; formats without a legend show their short primer).
       corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
       questions: keep this many whole questions, every selected format of each, drawn with ``seed`` and balanced
         over band and question type (``coonbench.tasks.subset``): a small run that stays paired (``--limit``
         takes the first samples, so the formats get different questions).
       seed: the seed of the ``questions`` draw.
     """
-    samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
+    with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
+        samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
     print_skips("comprehension", skips)
     samples = paired_subset(samples, questions, seed)
     return Task(
@@ -48,5 +53,5 @@ def comprehension(
         scorer=answer_match(aliases="coon"),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
         epochs=Epochs(1, epoch_mean()),
-        metadata={"corpus": corpus, **skip_summary(skips)},
+        metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
     )

@@ -11,6 +11,7 @@ from typing import Literal
 
 from inspect_ai import Task, task
 
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.correction import correction_dataset
 from coonbench.execution import get_executor
 from coonbench.execution.sandbox import SANDBOX_METADATA_KEY, LocalSandboxConfig, choose_sandbox, sandbox_metadata
@@ -29,6 +30,7 @@ def correction(
     sandbox: Literal["auto", "docker", "local", "unsafe-local"] = "auto",
     memory_mb: int = 1024,
     suite: Literal["coonbench", "humaneval", "humaneval-base"] = "coonbench",
+    tokenizer: str | None = None,
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
 
@@ -37,19 +39,18 @@ def correction(
     problems: public tests in the prompt, generated hidden tests), ``humaneval`` (OpenAI's HumanEval, MIT, python
     target; hidden tests: HumanEval's own plus about 120 per problem generated inside each docstring's contract,
     EvalPlus-style) or ``humaneval-base`` (HumanEval's own tests only: its attempt-1 pass rate is published pass@1).
+    ``tokenizer``: the tokenizer ``input_tokens`` count in (default: the model under test's family, docs/usage.md
+    "Tokenizers"); ``input_tokens_o200k`` always.
     """
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
+    with counted_for_model(tokenizer) as counted_in:
+        dataset = correction_dataset(target, problems=problems, categories=categories, limit=limit, suite=suite)
     return Task(
-        dataset=correction_dataset(
-            target,
-            problems=problems,
-            categories=categories,
-            limit=limit,
-            suite=suite,
-        ),
+        dataset=dataset,
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),
         scorer=correction_scorer(case_timeout=case_timeout),
         sandbox=spec,
-        metadata={"target": target, "max_retries": max_retries, "suite": suite, SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
+        metadata={"target": target, "max_retries": max_retries, "suite": suite, "tokenizer": counted_in,
+                  SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
     )

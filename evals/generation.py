@@ -7,6 +7,7 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
 from coonbench.datasets.generation import generation_samples
 from coonbench.scorers.code import code_check
@@ -26,6 +27,7 @@ def generation(
     format: str | list[str] = "coon",
     corpus: str | None = None,
     formats: str | list[str] | None = None,
+    tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
 ) -> Task:
@@ -47,14 +49,17 @@ def generation(
         questions).
       seed: the seed of the ``questions`` draw.
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
     """
     conditions = pick_conditions(formats, format, "format")
-    samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
+    with counted_for_model(tokenizer) as counted_in:
+        samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
     print_skips("generation", skips)
     samples = paired_subset(samples, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-generation"),
-        metadata={"corpus": corpus, **skip_summary(skips)},
+        metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
         solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
         scorer=with_judge(code_check(), judge),
     )

@@ -16,6 +16,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.retrieval.common import given_path
@@ -36,6 +37,7 @@ def retrieval(
     judge: Literal["none", "weighted", "graded"] = "none",
     suite: str | None = None,
     suite_formats: str | Sequence[str] | None = None,
+    tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
 ) -> Task:
@@ -54,11 +56,30 @@ def retrieval(
       suite: a folder in TOON's published layout (questions.json, datasets.json, encoded.json, formats.json),
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
       questions: keep this many whole questions (tasks), every selected format of each, seeded and balanced over
         question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the formats different
         questions).
       seed: the seed of the ``questions`` draw.
     """
+    with counted_for_model(tokenizer) as counted_in:
+        task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
+    task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
+    if questions is not None:  # every mode: a paired subset of its questions
+        task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)
+    return task
+
+
+def _retrieval(
+    formats: str | Sequence[str] | None,
+    questions_file: str | None,
+    tasks_file: str | None,
+    judge: Literal["none", "weighted", "graded"],
+    suite: str | None,
+    suite_formats: str | Sequence[str] | None,
+) -> Task:
+    """The task ``retrieval`` describes, its samples counted in the tokenizer in use."""
     check_judge_mode(judge)
     suite = given_path("suite", suite, "a folder in TOON's published suite layout")
     questions_file = given_path("questions_file", questions_file, "a JSONL question file or a Hugging Face dataset")
@@ -67,7 +88,6 @@ def retrieval(
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")
         samples, rejected = analysis_samples(tasks_file, formats)
-        samples = paired_subset(samples, questions, seed)
         scorers = with_judge(expected_elements(), judge)
         name = f"retrieval-analysis ({len(rejected)} rejected)" if rejected else "retrieval-analysis"
         return Task(dataset=MemoryDataset(samples, name=name), solver=generate_from_metadata(), scorer=scorers)
@@ -78,7 +98,6 @@ def retrieval(
             raise ValueError("retrieval: give suite or questions_file, not both")
         ours = parse_conditions(formats) if formats is not None else []
         samples, skips = suite_samples(load_suite(suite), split_param(suite_formats), ours)
-        samples = paired_subset(samples, questions, seed)
         return Task(dataset=MemoryDataset(samples, name=f"retrieval-suite ({suite})"), solver=generate(),
                     scorer=answer_match(), metrics=answer_metrics(baseline=SUITE_BASELINE),
                     metadata={"suite": str(suite), "skipped": skip_summary(skips)})
@@ -86,7 +105,6 @@ def retrieval(
         samples, skipped = hf_retrieval_samples(questions_file, formats)
     else:
         samples, skipped = retrieval_samples_with_skips(formats, questions_file)
-    samples = paired_subset(samples, questions, seed)
     note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
     return Task(dataset=MemoryDataset(samples, name=f"retrieval ({note})" if note else "retrieval"),
                 solver=generate(), scorer=answer_match(), metadata={"skipped": skip_summary(skipped)})

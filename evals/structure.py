@@ -12,6 +12,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
@@ -24,6 +25,7 @@ def structure(
     primer: str | Sequence[str] = "short",
     questions: int | None = None,
     seed: int = 0,
+    tokenizer: str | None = None,
 ) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
 
@@ -31,15 +33,19 @@ def structure(
       kinds: question types to keep: abbrev_to_full, full_to_abbrev, prefix_meaning, syntax_validity (default all).
       primer: none (prior knowledge: format ``coon-noprimer``), short (``coon``) or full (``coon-fullprimer``: the
         tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
+      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
+        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
       questions: keep this many whole questions, every selected primer condition of each, seeded and
         balanced over question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the
         conditions different questions).
       seed: the seed of the ``questions`` draw.
     """
+    with counted_for_model(tokenizer) as counted_in:
+        dataset = structure_dataset(kinds, primer)
     return Task(
-        dataset=MemoryDataset(paired_subset(list(structure_dataset(kinds, primer)), questions, seed),
-                              name="coonbench-structure"),
+        dataset=MemoryDataset(paired_subset(list(dataset), questions, seed), name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
         scorer=answer_match(),
         metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
+        metadata={"tokenizer": counted_in},
     )

@@ -3,8 +3,8 @@
 The answer type and normaliser options come from the sample's metadata (``answer_type``, ``normalize_options``),
 so one scorer serves every exact-answer task (retrieval, comprehension, structure). ``Score.value`` is a dict:
 ``correct`` (1/0), ``answered`` (1/0: readable as the answer type) and ``usage_input_tokens`` (what the model
-reported; NaN when it reported nothing): what varies by epoch lives in the value, so it survives epochs. The o200k
-count of everything shown is fixed per sample and read from the metadata (``input_tokens``).
+reported; NaN when it reported nothing): what varies by epoch lives in the value, so it survives epochs. The count
+(in the sample's ``tokenizer``) of everything shown is fixed per sample and read from the metadata (``input_tokens``).
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def answered() -> Metric:
 
 @metric(name="format_tokens")
 def format_tokens() -> Metric:
-    """Per format: mean o200k input tokens (``tokens/<format>``) and accuracy per 1K of them (``acc_per_1k/<format>``,
+    """Per format: mean input tokens (``tokens/<format>``, in the run's tokenizer) and accuracy per 1K of them (``acc_per_1k/<format>``,
     TOON's efficiency: accuracy% ÷ tokens × 1000, here with accuracy as a fraction)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:

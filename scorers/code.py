@@ -2,8 +2,8 @@
 
 Both read the final reply, extract and decode it exactly as the retry solver did (``coonbench.answers.check``)
 and return a dict ``Score.value``: ``syntax_valid``, ``decodable``, ``correct``, ``first_attempt_success`` and
-``attempts`` (1 when no retry solver ran), and what the sample cost: ``input_tokens`` (o200k of primer and
-prompt, from metadata), ``output_tokens`` (o200k of the final reply), ``usage_input_tokens`` /
+``attempts`` (1 when no retry solver ran), and what the sample cost: ``input_tokens`` (primer and
+prompt, from metadata), ``output_tokens`` (the final reply, in the sample's ``tokenizer``), ``usage_input_tokens`` /
 ``usage_output_tokens`` (what the provider reported for the final attempt; NaN when it reported nothing). The explanation starts with the error kind (``PARSE_ERROR``,
 ``DECODE_ERROR``, ``WRONG_OUTPUT``, ``NO_ANSWER``) and, for a wrong program, names the first differing node or
 the first unmet requirement. Metrics: the mean of each key, ``correct`` per question type and per format, and per
@@ -39,7 +39,7 @@ from coonbench.dart.requirements import (
 )
 from coonbench.formats import get_format
 from coonbench.tasks.state import retry_state
-from coonbench.tokens import count_tokens
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 from coonbench.scorers.answer import format_tokens, input_token_change, reported_input_tokens
 
 SCORE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
@@ -83,12 +83,13 @@ def code_metrics() -> list[Any]:
 
 
 def token_values(state: TaskState) -> dict[str, float]:
-    """The sample's token cost: shown input (metadata), final reply (o200k), and the provider's usage if any."""
+    """The sample's token cost: shown input (metadata), final reply (in the tokenizer the input was counted in), and
+    the provider's usage if any."""
     usage = state.output.usage if state.output is not None else None
     completion = state.output.completion if state.output else ""
     return {
         "input_tokens": float(state.metadata.get("input_tokens", math.nan)),
-        "output_tokens": float(count_tokens(completion or "")),
+        "output_tokens": float(count_tokens(completion or "", state.metadata.get("tokenizer", DEFAULT_ENCODING))),
         "usage_input_tokens": reported_input_tokens(state),
         "usage_output_tokens": float(usage.output_tokens) if usage is not None and usage.output_tokens else math.nan,
     }

@@ -7,7 +7,7 @@ Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
 - ``iterations``: attempts needed (1 … max_retries+1); never correct = ``max_retries + 2`` (Goth's "MAX");
 - ``iterations_solved``: the same, nan when never correct (mean over solved samples);
 - ``attempts``: attempts made; ``n_parse_error`` … ``n_timeout``: attempts that ended with that error type;
-- ``final_tokens``: o200k tokens of the final program (nan when the reply had no code);
+- ``final_tokens``: tokens of the final program (in the sample's ``tokenizer``) (nan when the reply had no code);
 - ``token_ratio``: final program tokens / Python reference tokens, when the final program is correct;
 - ``reference_token_ratio``: this target's reference program tokens / Python reference tokens.
 When the solver did not run the protocol (e.g. ``--solver coonbench/gold``), the reply is run as attempt 1.
@@ -24,7 +24,7 @@ from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
 from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
 from coonbench.tasks.state import correction_state
-from coonbench.tokens import count_tokens
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 NAN = float("nan")
 ERROR_KEYS = {o.value: f"n_{o.value.lower()}" for o in ERROR_TYPES}
@@ -43,14 +43,21 @@ SCORE_KEYS = [
 ]
 
 
-def score_attempts(attempts: list[dict[str, Any]], max_attempts: int, python_tokens: int, reference_tokens: int | None) -> dict[str, float]:
-    """The score dict from the attempt records (pure; unit-tested)."""
+def score_attempts(
+    attempts: list[dict[str, Any]],
+    max_attempts: int,
+    python_tokens: int,
+    reference_tokens: int | None,
+    tokenizer: str = DEFAULT_ENCODING,
+) -> dict[str, float]:
+    """The score dict from the attempt records (pure; unit-tested); ``tokenizer``: the one the sample's reference
+    tokens were counted in (its metadata ``tokenizer``), in which the final program is counted too."""
     first, final = attempts[0], attempts[-1]
     solved_at = next((a["attempt"] for a in attempts if a["outcome"] == Outcome.PASS.value), None)
     first_parsed = first["outcome"] != Outcome.PARSE_ERROR.value
     first_ok = first["outcome"] == Outcome.PASS.value
     final_ok = final["outcome"] == Outcome.PASS.value
-    final_tokens = count_tokens(final["code"]) if final.get("code") else None
+    final_tokens = count_tokens(final["code"], tokenizer) if final.get("code") else None
     value: dict[str, float] = {
         "correct": float(final_ok),
         "first_attempt_success": float(first_ok),
@@ -96,6 +103,7 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
             max_attempts,
             int(state.metadata.get("python_reference_tokens") or 0),
             state.metadata.get("reference_tokens"),
+            state.metadata.get("tokenizer", DEFAULT_ENCODING),
         )
         final = attempts[-1]
         return Score(

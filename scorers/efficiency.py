@@ -48,7 +48,7 @@ def efficiency(accuracy: float, tokens: float) -> float:
 
 @metric(name="accuracy_per_1k_tokens")
 def accuracy_per_1k_tokens() -> Metric:
-    """Per format: accuracy per 1,000 input tokens (o200k), keyed ``<format>``."""
+    """Per format: accuracy per 1,000 input tokens (in the run's tokenizer, metadata ``tokenizer``), by format."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return {fmt: round(efficiency(acc, tok), 6) for fmt, (acc, tok, _) in sorted(by_format(scores).items())}
@@ -58,7 +58,7 @@ def accuracy_per_1k_tokens() -> Metric:
 
 @metric(name="input_tokens")
 def input_tokens() -> Metric:
-    """Per format: mean o200k input tokens (primer + prompt)."""
+    """Per format: mean input tokens (primer + prompt; in the run's tokenizer: metadata ``tokenizer``)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return {fmt: round(tok, 1) for fmt, (_, tok, _) in sorted(by_format(scores).items())}

@@ -23,6 +23,7 @@ from coonbench.dart.questions import QUESTION_TYPES, Question, generate_question
 from coonbench.datasets.corpus import BANDS, CorpusSample, load_corpus
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.resources import DATA_DIR
+from coonbench.tokens import tokenizer_in_use
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 DATASET_VERSION = 1
@@ -90,8 +91,9 @@ def load_questions(path: Path = QUESTIONS_FILE) -> list[Question]:
 
 
 @lru_cache(maxsize=None)
-def _shown(source: str, cond: Condition, primer_variant: str) -> tuple[str, str | None]:
-    """The document and primer a condition shows for ``source`` (a legend is made for its document)."""
+def _shown(source: str, cond: Condition, primer_variant: str, tokenizer: str) -> tuple[str, str | None]:
+    """The document and primer a condition shows for ``source`` (a legend is made for its document, economised in
+    ``tokenizer``: the one in use, an argument so that the cache tells tokenizers apart)."""
     return cond.show(source, primer_variant)
 
 
@@ -106,7 +108,7 @@ def question_sample(
     """One question rendered in one format condition (the format must be able to encode the source)."""
     cond = parse_condition(condition) if isinstance(condition, str) else condition
     fmt = cond.fmt
-    code, primer = _shown(sample.source, cond, primer_variant)
+    code, primer = _shown(sample.source, cond, primer_variant, tokenizer_in_use())
     prompt = USER_PROMPT.format(
         format_label=FORMAT_LABELS.get(cond.format, f"{cond.format} ({fmt.description})"),
         fence=fmt.fence,

@@ -26,7 +26,7 @@ from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.samples import choose, sample_metadata, split_param
-from coonbench.tokens import count_tokens
+from coonbench.tokens import count_tokens, tokenizer_in_use
 
 PROBLEMS_DIR = DATA_DIR / "correction"
 
@@ -192,13 +192,13 @@ def problem_to_sample(problem: Problem, target: str) -> Sample:
     gold = executor.gold_reply(problem)
     reference = executor.reference(problem)
     python_ref = problem.solutions["python"].strip()
-    python_tokens = count_tokens(python_ref)
+    python_tokens = count_tokens(python_ref, tokenizer_in_use())
     extra: dict[str, Any] = {
         "problem_id": problem.id,
         "target": target,
         "system_prompt": system,
         "python_reference_tokens": python_tokens,
-        "reference_tokens": count_tokens(reference.strip()) if reference else None,
+        "reference_tokens": count_tokens(reference.strip(), tokenizer_in_use()) if reference else None,
         "function_name": problem.signature.name,
     }
     return Sample(
@@ -221,7 +221,7 @@ def humaneval_to_sample(problem: Any, suite: str = "humaneval") -> Sample:
     """A HumanEval task as a python-target Sample: HumanEval's prompt unchanged inside the reply instructions."""
     prompt = HUMANEVAL_PROMPT.format(prompt=problem.prompt)
     reference = problem.solutions["python"].strip()
-    tokens = count_tokens(reference)
+    tokens = count_tokens(reference, tokenizer_in_use())
     return Sample(
         id=f"correction-{problem.id}-python",
         input=prompt,

@@ -44,7 +44,7 @@ from coonbench.tasks.conditions import LABEL_SUFFIX, Condition, Skip, parse_cond
 from coonbench.judging.criteria import sample_criteria
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.tokens import count_tokens
+from coonbench.tokens import count_tokens, tokenizer_in_use
 from coonbench.dart.query import node_text
 from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.formats import FormatError, get_format
@@ -456,7 +456,7 @@ def task_sample(
             **cond.metadata(primer_variant, primer),
             answer_format=cond.format,
             pair_id=task.id.removesuffix("-" + cond.format),
-            gold_output_tokens=count_tokens(fenced(gold_text, fmt.fence)),
+            gold_output_tokens=count_tokens(fenced(gold_text, fmt.fence), tokenizer_in_use()),
             sample_id=task.sample_id,
             check=task.check,
             reference=task.reference,

@@ -53,7 +53,7 @@ from coonbench.tasks.conditions import Condition, Skip, parse_condition, parse_c
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
-from coonbench.tokens import count_tokens
+from coonbench.tokens import count_tokens, tokenizer_in_use
 
 MODIFICATION_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget", "refactor", "fix-bug")
 
@@ -613,7 +613,7 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
             **cond.metadata(primer_variant, primer),
             answer_format=cond.format,
             pair_id=task.id,
-            gold_output_tokens=count_tokens(gold),
+            gold_output_tokens=count_tokens(gold, tokenizer_in_use()),
             subtype=task.subtype,
             sample_id=task.sample_id,
             check=task.check,

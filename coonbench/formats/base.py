@@ -97,7 +97,8 @@ class Format(ABC):
     def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str] | None:
         """``source`` encoded for a legend, and the legend: a primer of only what that one document uses (COON's
         ``-T primer=legend``; ``economise`` False: the plain encoding). None when the format has none: conditions
-        then show its encoding and short primer."""
+        then show its encoding and short primer. What pays for its line is judged in the tokenizer the samples are
+        counted in (``coonbench.tokens.tokenizer_in_use()``)."""
         return None
 
 

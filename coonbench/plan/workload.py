@@ -13,17 +13,9 @@ import pandas as pd
 from coonbench.report.load import CLUSTER_KEYS
 from coonbench.tasks.samples import GOLD_KEY
 from coonbench.tasks.subset import STRATA, balanced_draw, check_questions, question_group, too_few_questions
-from coonbench.tokens import count_tokens
-
-FALLBACK_TOKENIZER = "o200k_base"
-
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens, tokenizer_for_model
 
 SUBSET_ARGS = ("questions", "seed")
-
-
-def tokenizer_of(model: str) -> str:
-    """The tokenizer a model's prompts are counted in."""
-    return FALLBACK_TOKENIZER
 
 
 def prompt_text(messages: Sequence[Any]) -> str:
@@ -100,7 +92,7 @@ class Workload:
         return Workload(self.task, self.category, self.tokenizer, self.pool, frame, self._counts)
 
 
-def workload(task: Any, name: str, tokenizer: str = FALLBACK_TOKENIZER) -> Workload:
+def workload(task: Any, name: str, tokenizer: str = DEFAULT_ENCODING) -> Workload:
     """Render every sample of ``task`` (an Inspect Task) through its solvers up to the first model call."""
     samples = list(task.dataset)
     texts = asyncio.run(_render(task, samples))
@@ -132,7 +124,7 @@ def load_workloads(spec: str, pairs: list[str], models: list[str]) -> dict[str, 
     built: dict[str, Workload] = {}
     out: dict[str, Workload] = {}
     for model in models:
-        tokenizer = str(given.get("tokenizer") or tokenizer_of(model))
+        tokenizer = str(given.get("tokenizer") or tokenizer_for_model(model))
         if tokenizer not in built:
             args = {k: v for k, v in given.items() if not (subset and k in SUBSET_ARGS)}
             if "tokenizer" in params:

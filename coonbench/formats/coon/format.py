@@ -39,6 +39,7 @@ from coonbench.formats.coon.tables import (
 from coonbench.formats._design import DesignThresholds
 from coonbench.formats.base import Format, FormatError, register
 from coonbench.dart.minify import join_tokens
+from coonbench.tokens import tokenizer_in_use
 
 
 TABLES: Final = MappingProxyType(
@@ -322,7 +323,7 @@ class CoonFormat(Format):
         return DESIGN_THRESHOLDS
 
     def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str]:
-        return document_and_legend(source, self.keep_comments, economise)
+        return document_and_legend(source, self.keep_comments, economise, tokenizer_in_use())
 
 
 class CoonCommentsFormat(CoonFormat):

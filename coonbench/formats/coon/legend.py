@@ -33,7 +33,7 @@ from coonbench.formats.coon.words import (
     macro_text,
     significant,
 )
-from coonbench.tokens import count_tokens
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 HEAD: Final = "COON key:"
 # The wording of each rule a document may rely on (the entries themselves come from the tables).
@@ -221,9 +221,9 @@ def _rule_line(key: str, found: Usage) -> str:
     return RULES[key]
 
 
-def entry_cost(found: Usage, entry: Entry) -> int:
-    """o200k tokens the legend spends on ``entry`` (the legend with it minus the legend without it)."""
-    return count_tokens(render(found)) - count_tokens(render(_without(found, {entry})))
+def entry_cost(found: Usage, entry: Entry, tokenizer: str = DEFAULT_ENCODING) -> int:
+    """Tokens the legend spends on ``entry`` (the legend with it minus the legend without it)."""
+    return count_tokens(render(found), tokenizer) - count_tokens(render(_without(found, {entry})), tokenizer)
 
 
 def _without(found: Usage, drop: set[Entry]) -> Usage:
@@ -288,13 +288,13 @@ def rewrite(text: str, drop: set[Entry]) -> str:
     return join_coon(out)
 
 
-def _saving_worth(found: Usage, text: str, tokens: int, entry: Entry) -> bool:
+def _saving_worth(found: Usage, text: str, tokens: int, entry: Entry, tokenizer: str) -> bool:
     """Whether using ``entry`` saves more document tokens than its legend line costs."""
     try:
-        longer = count_tokens(rewrite(text, {entry})) - tokens
+        longer = count_tokens(rewrite(text, {entry}), tokenizer) - tokens
     except FormatError:
         return True
-    return longer > entry_cost(found, entry)
+    return longer > entry_cost(found, entry, tokenizer)
 
 
 def _verified(text: str, drop: set[Entry], want: list[str]) -> str:
@@ -319,9 +319,9 @@ def _droppable(found: Usage) -> list[Entry]:
     return [e for e in found.entries() if not (e[0] == "rule" and e[1] in KEPT_RULES)]
 
 
-def _cost(text: str) -> int:
-    """o200k tokens of a document and its legend."""
-    return count_tokens(text) + count_tokens(legend(text))
+def _cost(text: str, tokenizer: str) -> int:
+    """Tokens of a document and its legend."""
+    return count_tokens(text, tokenizer) + count_tokens(legend(text), tokenizer)
 
 
 ROUNDS: Final = 4
@@ -329,19 +329,20 @@ ROUNDS: Final = 4
 colon-less plain labels)."""
 
 
-def economise(text: str) -> str:
-    """``text`` without the entries that cost the legend more than they save, decoding to the very same Dart."""
+def economise(text: str, tokenizer: str = DEFAULT_ENCODING) -> str:
+    """``text`` without the entries that cost the legend more than they save in ``tokenizer`` (what pays differs
+    between tokenizers: docs/coon.md, "COON per tokenizer"), decoding to the very same Dart."""
     want = decode_texts(text)[0]
     best = text
     for _ in range(ROUNDS):
         found = usage(best)
-        tokens = count_tokens(best)
-        drop = {e for e in _droppable(found) if not _saving_worth(found, best, tokens, e)}
+        tokens = count_tokens(best, tokenizer)
+        drop = {e for e in _droppable(found) if not _saving_worth(found, best, tokens, e, tokenizer)}
         if not drop:
             break
         best = _verified(best, drop, want)
     bare = _verified(text, set(_droppable(usage(text))), want)  # the legend's head pays only for enough entries
-    return min((best, bare, text), key=_cost)
+    return min((best, bare, text), key=lambda t: _cost(t, tokenizer))
 
 
 @lru_cache(maxsize=4096)
@@ -351,10 +352,12 @@ def legend(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def document_and_legend(source: str, keep_comments: bool = False, thrifty: bool = True) -> tuple[str, str]:
-    """Dart ``source`` → (its COON, economised for a legend unless ``thrifty`` is False; the legend). FormatError
-    where ``encode`` refuses."""
+def document_and_legend(
+    source: str, keep_comments: bool = False, thrifty: bool = True, tokenizer: str = DEFAULT_ENCODING
+) -> tuple[str, str]:
+    """Dart ``source`` → (its COON, economised for a legend in ``tokenizer`` unless ``thrifty`` is False; the
+    legend). FormatError where ``encode`` refuses."""
     text = encode(source, keep_comments=keep_comments)
     if thrifty:
-        text = economise(text)
+        text = economise(text, tokenizer)
     return text, legend(text)

@@ -1,0 +1,46 @@
+"""Which tokenizer a task's samples are counted in: ``-T tokenizer=NAME``, else the model under test's family.
+
+Inspect makes the model under test the active model before it calls a ``@task`` function (``eval`` resolves each
+model, then builds the tasks for it), and ``get_model()`` with no argument is its public way to read it; this
+module is the one place outside solvers and scorers that calls it (CONTRIBUTING.md), at task-build time only.
+Outside an evaluation (``coonbench dump-prompts``, a test calling the task function) there is no model under test
+and the samples count in ``o200k_base``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from inspect_ai.model import get_model
+
+from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tokens import DEFAULT_ENCODING, counting_in, tokenizer_for_model, tokenizer_names
+
+
+def model_under_test() -> str | None:
+    """The name of the model being evaluated (``provider/name``), or None outside an evaluation."""
+    try:
+        return str(get_model())
+    except ValueError:  # "No model specified": no evaluation is running and INSPECT_EVAL_MODEL is not set
+        return None
+
+
+def task_tokenizer(tokenizer: str | None = None) -> str:
+    """The tokenizer named by the task argument, else the model under test's (``tokenizer_for_model``), else
+    ``o200k_base``. TaskArgumentError for a name no tokenizer is registered under."""
+    if tokenizer:
+        names = tokenizer_names()
+        if tokenizer not in names:
+            raise TaskArgumentError(f"-T tokenizer={tokenizer}: unknown tokenizer (choose from {', '.join(names)})")
+        return tokenizer
+    model = model_under_test()
+    return tokenizer_for_model(model) if model else DEFAULT_ENCODING
+
+
+@contextmanager
+def counted_for_model(tokenizer: str | None = None) -> Iterator[str]:
+    """Build a task's samples inside this block: they count in ``task_tokenizer(tokenizer)``, which it yields (for
+    the task's own metadata)."""
+    with counting_in(task_tokenizer(tokenizer)) as name:
+        yield name
