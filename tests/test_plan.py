@@ -18,14 +18,14 @@ from inspect_ai.scorer import Target
 from coonbench.cli import load_task, main
 from coonbench.plan import power
 from coonbench.plan.build import Settings, make_plan
-from coonbench.plan.workload import workload
+from coonbench.plan.workload import load_workloads, workload
 from coonbench.report import build_report, stats
 from coonbench.report.load import ReportInputError
 from coonbench.report.planned import PLAN_FILE, read_plan
 from coonbench.resources import REPO_ROOT
 from coonbench.tasks.samples import TaskArgumentError
 from coonbench.tasks.subset import paired_subset
-from coonbench.tokens import count_tokens
+from coonbench.tokens import count_tokens, tokenizer_for_model
 
 PRICES = REPO_ROOT / "docs" / "prices-example.yaml"
 SELECTION = ["-T", "questions=5", "-T", "bands=simple"]
@@ -217,3 +217,21 @@ def test_epochs_multiply_cost_not_pairs_without_a_pilot() -> None:
     [c1], [c3] = one["comparisons"], three["comparisons"]
     assert c3["pairs"] == 3 * c1["pairs"] and c3["design_effect"] == 3.0
     assert c3["mdd"] == pytest.approx(c1["mdd"], rel=0.02)  # epochs that agree add no information
+
+
+def test_each_model_counts_in_its_own_tokenizer(tmp_path: Path) -> None:
+    model = "mockllm/deepseek-chat"  # a DeepSeek model's name: its prompts count in DeepSeek's tokenizer
+    args = ["questions=3", "bands=simple"]
+    works = load_workloads("comprehension", args, [model, "mockllm/model"])
+    plan = make_plan(works, Settings([model, "mockllm/model"], max_tokens=4), {})
+    deepseek, o200k = plan["models"]
+    assert (deepseek["tokenizer"], o200k["tokenizer"]) == (tokenizer_for_model(model), "o200k_base")
+    assert deepseek["tokenizer"] == "deepseek"
+    [log] = inspect_eval("coonbench/comprehension", task_args={"questions": 3, "bands": "simple"}, model=model,
+                         log_dir=str(tmp_path), display="none")  # Inspect builds the task for the model
+    recorded: dict[str, int] = {}
+    for s in log.samples or []:
+        assert s.metadata["tokenizer"] == deepseek["tokenizer"]
+        recorded[s.metadata["format"]] = recorded.get(s.metadata["format"], 0) + int(s.metadata["input_tokens"])
+    assert {r["format"]: r["input_tokens"] for r in deepseek["formats"]} == recorded
+    assert deepseek["total"]["input_tokens"] != o200k["total"]["input_tokens"]
