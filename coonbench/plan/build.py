@@ -4,6 +4,7 @@ detectable differences; a JSON-able dict that ``coonbench report`` reads back to
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from coonbench.plan.workload import Workload
 from coonbench.report.cost import _price_of
 from coonbench.report.planned import PLAN_KEY
 from coonbench.report.tables import sample_tokens
+from coonbench.tokens.families import FALLBACK, MODEL_FAMILIES
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,12 @@ def _detect(work: Workload, settings: Settings, model: str, estimates: dict, tok
     return out
 
 
+def _stand_in(model: str, tokenizer: str) -> bool:
+    """Whether ``tokenizer`` only stands in for the model's (no family of ``MODEL_FAMILIES`` names the model)."""
+    name = model.lower()
+    return tokenizer == FALLBACK and not any(re.search(pattern, name) for pattern, _ in MODEL_FAMILIES)
+
+
 def make_plan(works: Mapping[str, Workload], settings: Settings, task_args: dict[str, Any]) -> dict[str, Any]:
     """The plan of running each model of ``settings`` on its workload (``works``: model → the task's samples built
     for its tokenizer)."""
@@ -95,7 +103,8 @@ def make_plan(works: Mapping[str, Workload], settings: Settings, task_args: dict
         rows, source, tokens_in, tokens_out = _rows(work, settings, model)
         estimates = power.pilot_estimates(settings.pilot, model) if settings.pilot is not None else {}
         entry: dict[str, Any] = {
-            "model": model, "tokenizer": work.tokenizer, "price": _price_of(model, settings.prices or {}),
+            "model": model, "tokenizer": work.tokenizer, "stand_in": _stand_in(model, work.tokenizer),
+            "price": _price_of(model, settings.prices or {}),
             "output_source": source, "formats": rows,
             "total": {k: float(sum(r[k] for r in rows)) for k in ("samples", "input_tokens", "output_tokens", "usd")},
             "comparisons": [c.as_dict() for c in power.plan_comparisons(work.frame, settings.epochs, estimates)],

@@ -44,7 +44,9 @@ def _assumption(plan: dict[str, Any]) -> str:
 def _model_lines(plan: dict[str, Any], entry: dict[str, Any]) -> list[str]:
     price = entry["price"]
     priced = f"USD {price['input']:.2f} in / {price['output']:.2f} out per 1M tokens" if price else "no price given"
-    lines = [f"{entry['model']}  (tokenizer {entry['tokenizer']}; {priced}; output: {entry['output_source']})",
+    tokenizer = entry["tokenizer"] + (", standing in: none of this family ships offline" if entry.get("stand_in")
+                                      else "")
+    lines = [f"{entry['model']}  (tokenizer {tokenizer}; {priced}; output: {entry['output_source']})",
              f"  {'format':<22}{'samples':>9}{'input tokens':>15}{'output tokens':>15}{'USD':>10}"]
     for r in [*entry["formats"], {"format": "total", **entry["total"]}]:
         lines.append(f"  {r['format']:<22}{_num(r['samples']):>9}{_num(r['input_tokens']):>15}"
