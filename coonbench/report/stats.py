@@ -421,4 +421,3 @@ def consistency(correct: pd.Series, keys: pd.DataFrame) -> pd.DataFrame:
 def percentile(values: pd.Series, q: float) -> float:
     x = pd.to_numeric(values, errors="coerce").dropna().to_numpy(dtype=float)
     return float(np.percentile(x, q)) if x.size else math.nan
-
