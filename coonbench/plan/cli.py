@@ -72,8 +72,8 @@ def _detect_line(d: dict[str, Any]) -> str:
     cost = (f"{_num(d['input_tokens'])} input + {_num(d['output_tokens'])} output tokens, USD {_money(d['usd'])}")
     if d["beyond"]:
         return (f"{head} {d['questions']:,} questions needed (detecting {_points(d['mdd'])}), more than the "
-                f"{d['available']:,} this selection has (all of them: the plan above); at their mean cost per "
-                f"question: {cost}. Add questions (-T corpus=DIR for your own code) or measure with a pilot")
+                f"{d['available']:,} every format has here; at their mean cost per question: {cost}. Add questions "
+                f"(-T corpus=DIR for your own code) or measure the discordance with a pilot")
     return (f"{head} {d['questions']:,} questions (of {d['available']:,}) detect {_points(d['mdd'])} in every "
             f"comparison: -T questions={d['questions']} -T seed=0, {cost}")
 
