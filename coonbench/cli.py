@@ -166,7 +166,7 @@ def cmd_list_tasks(args: argparse.Namespace) -> int:
     return 0
 
 
-def _task_args(pairs: list[str]) -> dict[str, Any]:
+def task_args(pairs: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -183,7 +183,7 @@ class _Captured(Exception):
     """Raised by the capturing generate() once the prompt is known."""
 
 
-async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
+async def prompt_messages(task: Any, sample: Any) -> list[Any]:
     """Run the task's solvers on ``sample`` up to the first generate call and return the messages sent."""
     from inspect_ai.model import ChatMessageUser
     from inspect_ai.scorer import Target
@@ -212,20 +212,30 @@ async def _prompt_messages(task: Any, sample: Any) -> list[Any]:
     return captured or list(state.messages)
 
 
+def task_function(spec: str) -> tuple[str, Callable[..., Any]]:
+    """(name, @task function) of ``spec``: ``comprehension``, ``coonbench/comprehension``, its ``evals/`` file."""
+    tasks = _task_summaries()
+    name = spec.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
+    if name not in tasks:
+        raise CliError(f"{spec}: unknown task (expected one of {', '.join(sorted(tasks))})")
+    return name, _task_function(name)
+
+
+def load_task(spec: str, pairs: list[str]) -> Any:
+    """The Task that ``spec`` and the ``-T NAME=VALUE`` arguments ``pairs`` make."""
+    return task_function(spec)[1](**task_args(pairs))
+
+
 def cmd_dump_prompts(args: argparse.Namespace) -> int:
     import asyncio
 
-    tasks = _task_summaries()
-    name = args.task.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
-    if name not in tasks:
-        raise CliError(f"{args.task}: unknown task (expected one of {', '.join(sorted(tasks))})")
-    task = _task_function(name)(**_task_args(args.task_arg))
+    task = load_task(args.task, args.task_arg)
     out = Path(args.output)
     written = 0
     for sample in task.dataset:
         if args.limit is not None and written >= args.limit:
             break
-        messages = asyncio.run(_prompt_messages(task, sample))
+        messages = asyncio.run(prompt_messages(task, sample))
         fmt = str((sample.metadata or {}).get("format", "default"))
         path = out / fmt / f"{sample.id}.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -237,7 +247,7 @@ def cmd_dump_prompts(args: argparse.Namespace) -> int:
     return 0
 
 
-PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli")
+PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.cli")
 """Modules that add their own subcommands (``register(subparsers)``); the report's imports pandas, so they are
 imported only when the command is not one of this module's own."""
 

@@ -10,6 +10,7 @@ from inspect_ai.dataset import MemoryDataset
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
+from coonbench.tasks.subset import paired_subset
 from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
 from coonbench.scorers.efficiency import verdict
@@ -24,6 +25,8 @@ def comprehension(
     primer: str = "short",
     corpus: str | None = None,
     tokenizer: str | None = None,
+    questions: int | None = None,
+    seed: int = 0,
     **unknown: Any,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
@@ -39,11 +42,16 @@ def comprehension(
       corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
+      questions: keep this many whole questions, every selected format of each, drawn with ``seed`` and balanced
+        over band and question type (``coonbench.tasks.subset``): a small run that stays paired (``--limit``
+        takes the first samples, so the formats get different questions).
+      seed: the seed of the ``questions`` draw.
     """
     reject_unknown(comprehension, unknown)
     with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
         samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
     print_skips("comprehension", skips, kept=len(samples))
+    samples = paired_subset(samples, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),

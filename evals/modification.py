@@ -15,6 +15,7 @@ from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
+from coonbench.tasks.subset import paired_subset
 
 
 @task(name="modification")
@@ -28,6 +29,8 @@ def modification(
     corpus: str | None = None,
     formats: str | list[str] | None = None,
     tokenizer: str | None = None,
+    questions: int | None = None,
+    seed: int = 0,
     **unknown: Any,
 ) -> Task:
     """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
@@ -43,6 +46,10 @@ def modification(
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
       formats: the same as ``input_format`` (the name every code task shares); give one of the two.
+      questions: keep this many whole questions, every selected format condition of each, seeded and
+        balanced over band and kind (``coonbench.tasks.subset``; ``--limit`` would give the conditions different
+        questions).
+      seed: the seed of the ``questions`` draw.
       corpus: a directory of Dart files to derive the edits from instead of the built-in corpus.
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
@@ -52,6 +59,7 @@ def modification(
     with counted_for_model(tokenizer) as counted_in:
         samples, skips = modification_samples(kinds, bands, conditions, corpus, primer_variant=primer)
     print_skips("modification", skips, kept=len(samples))
+    samples = paired_subset(samples, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-modification"),
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},

@@ -22,6 +22,7 @@ from coonbench.datasets.retrieval import analysis_samples, parse_conditions, ret
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.tasks.samples import reject_unknown, split_param
+from coonbench.tasks.subset import paired_subset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -37,6 +38,8 @@ def retrieval(
     suite: str | None = None,
     suite_formats: str | Sequence[str] | None = None,
     tokenizer: str | None = None,
+    questions: int | None = None,
+    seed: int = 0,
     **unknown: Any,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
@@ -56,11 +59,17 @@ def retrieval(
       suite_formats: which of the suite's own formats to run (default: all of them).
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
+      questions: keep this many whole questions (tasks), every selected format of each, seeded and balanced over
+        question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the formats different
+        questions).
+      seed: the seed of the ``questions`` draw.
     """
     reject_unknown(retrieval, unknown)
     with counted_for_model(tokenizer) as counted_in:
         task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
+    if questions is not None:  # every mode: a paired subset of its questions
+        task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)
     return task
 
 

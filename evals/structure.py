@@ -11,6 +11,7 @@ from typing import Any
 from collections.abc import Sequence
 
 from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.tasks.samples import reject_unknown
@@ -18,12 +19,15 @@ from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
+from coonbench.tasks.subset import paired_subset
 
 
 @task(name="structure")
 def structure(
     kinds: str | Sequence[str] | None = None,
     primer: str | Sequence[str] = "short",
+    questions: int | None = None,
+    seed: int = 0,
     tokenizer: str | None = None,
     **unknown: Any,
 ) -> Task:
@@ -35,12 +39,16 @@ def structure(
         tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
+      questions: keep this many whole questions, every selected primer condition of each, seeded and
+        balanced over question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the
+        conditions different questions).
+      seed: the seed of the ``questions`` draw.
     """
     reject_unknown(structure, unknown)
     with counted_for_model(tokenizer) as counted_in:
         dataset = structure_dataset(kinds, primer)
     return Task(
-        dataset=dataset,
+        dataset=MemoryDataset(paired_subset(list(dataset), questions, seed), name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
         scorer=answer_match(),
         metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),

@@ -25,6 +25,8 @@ from typing import Any
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from coonbench.tasks.subset import question_group
+
 SEED = "coonbench-baseline"
 CONSTANTS: dict[str, str] = {
     "integer": "1",
@@ -79,14 +81,6 @@ def baseline_random_widget() -> Solver:
         return _reply(state, pick, "baseline_random_widget")
 
     return solve
-
-
-def question_group(sample_id: str, metadata: dict[str, Any]) -> str:
-    """The question a sample asks, across formats: ``pair_id`` or the id without its ``-<format>`` suffix."""
-    if metadata.get("pair_id") is not None:
-        return str(metadata["pair_id"])
-    fmt = str(metadata.get("format", ""))
-    return sample_id[: -len(fmt) - 1] if fmt and sample_id.endswith("-" + fmt) else sample_id
 
 
 @lru_cache(maxsize=8)

@@ -24,10 +24,11 @@ class ReportPaths:
 
 
 def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path | None = None,
-                 command: str | None = None) -> ReportPaths:
+                 command: str | None = None, plan: str | Path | None = None) -> ReportPaths:
     """Read the logs under ``logs`` and write the report into ``out`` (created if missing); ``command`` is how it
-    was asked for, for the provenance block."""
-    from coonbench.report import plots, render
+    was asked for, for the provenance block; with a plan (``plan``, or ``coonbench-plan.json`` in a log folder), a
+    section sets it against the run."""
+    from coonbench.report import planned, plots, render
     from coonbench.report.cost import cost_section, read_prices
     from coonbench.report.provenance import provenance
     from coonbench.report.sections import sections_for
@@ -38,6 +39,9 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = sections_for(samples, price_table)
     sections.append(cost_section(samples, price_table))
+    plan_path = Path(plan) if plan is not None else planned.find_plan(logs)
+    if plan_path is not None:
+        sections.append(planned.plan_section(planned.read_plan(plan_path), plan_path, samples, price_table, sections))
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
     sections.sort(key=lambda sec: not sec.lead_plots)  # a section with an answer figure opens the page

@@ -15,8 +15,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     try:
         command = shlex.join(["coonbench", "report", *args.logs, "-o", args.output,
-                              *(["--prices", args.prices] if args.prices else [])])
-        paths = build_report(args.logs, args.output, prices=args.prices, command=command)
+                              *(["--prices", args.prices] if args.prices else []),
+                              *(["--plan", args.plan] if args.plan else [])])
+        paths = build_report(args.logs, args.output, prices=args.prices, command=command, plan=args.plan)
     except ReportInputError as err:
         print(f"coonbench report: {err}", file=sys.stderr)
         return 2
@@ -48,6 +49,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("logs", nargs="+", metavar="LOG_DIR", help="log folders or .eval files")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="folder to write the report into")
     p.add_argument("--prices", metavar="FILE", help="YAML/JSON {model: {input: USD/1M tokens, output: USD/1M tokens}}")
+    p.add_argument("--plan", metavar="FILE", help="a plan from `coonbench plan -o` to set against the run (default: "
+                                                  "coonbench-plan.json in a LOG_DIR)")
     p.set_defaults(fn=cmd_report)
     p = subparsers.add_parser("import-toon", help="convert TOON's per-call benchmark results into Inspect eval logs")
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="TOON's results/accuracy/models folder (or one file)")

@@ -1,0 +1,109 @@
+"""Subsets that stay paired: ``-T questions=N -T seed=S`` keeps N whole questions, every format of each.
+
+``--limit N`` takes the first N samples, and tasks list a question's formats one after the other, so a small limit
+runs the first question's first formats only (no baseline at all), and a larger one gives the formats different
+questions: the report's paired tests lose their pairs. ``paired_subset`` instead draws N questions (a question is a
+``pair_id``, or a sample id less its ``-<format>`` suffix) with a seeded generator, balanced over the corpus bands
+(metadata ``complexity``) and the question types, and keeps every selected format condition of each: the formats
+see the same questions. Only questions that every format of the run can show are drawn (a format that refuses a
+source file leaves that question incomplete), so every paired comparison gets all N.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from coonbench.tasks.samples import TaskArgumentError
+
+STRATA = ("complexity", "question_type")
+"""Sample metadata keys the draw is balanced over: the corpus band and the question type."""
+
+
+def question_group(sample_id: str, metadata: Mapping[str, Any]) -> str:
+    """The question a sample asks, across formats: ``pair_id`` or the id without its ``-<format>`` suffix."""
+    if metadata.get("pair_id") is not None:
+        return str(metadata["pair_id"])
+    fmt = str(metadata.get("format", ""))
+    return sample_id[: -len(fmt) - 1] if fmt and sample_id.endswith("-" + fmt) else sample_id
+
+
+def groups_of(samples: Sequence[Sample]) -> dict[str, list[Sample]]:
+    """Samples by question, in the order questions first appear."""
+    out: dict[str, list[Sample]] = {}
+    for s in samples:
+        out.setdefault(question_group(str(s.id), s.metadata or {}), []).append(s)
+    return out
+
+
+def _stratum(group: list[Sample]) -> tuple[str, ...]:
+    meta = group[0].metadata or {}
+    return tuple(str(meta.get(key, "-")) for key in STRATA)
+
+
+def balanced_draw(strata: Mapping[str, tuple[str, ...]], n: int, seed: int) -> list[str]:
+    """``n`` keys of ``strata`` (key → its value on each stratifying variable), drawn so that every variable's
+    values are represented in proportion to the population (at each draw, from the cell whose values are most
+    behind their share), the cell's member and ties chosen by a generator seeded with ``seed``."""
+    rng = random.Random(seed)
+    cells: dict[tuple[str, ...], list[str]] = {}
+    for key in sorted(strata):
+        cells.setdefault(strata[key], []).append(key)
+    for members in cells.values():
+        rng.shuffle(members)
+    order = sorted(cells)
+    rng.shuffle(order)  # ties between equally deserving cells: seeded, not alphabetical
+    total = len(strata)
+    share = [Counter(cell[i] for cell in strata.values()) for i in range(len(STRATA))]
+    taken: list[Counter[str]] = [Counter() for _ in STRATA]
+    chosen: list[str] = []
+    for step in range(1, n + 1):
+        def behind(cell: tuple[str, ...]) -> float:
+            return sum(share[i][v] * step / total - taken[i][v] for i, v in enumerate(cell))
+
+        best = max((c for c in order if cells[c]), key=behind)  # max keeps the first of equals: the seeded order
+        chosen.append(cells[best].pop())
+        for i, v in enumerate(best):
+            taken[i][v] += 1
+    return chosen
+
+
+def check_questions(questions: object) -> int:
+    """``-T questions=`` as a count of questions; TaskArgumentError unless a whole number, 1 or more."""
+    if isinstance(questions, bool) or not isinstance(questions, int) or questions < 1:
+        raise TaskArgumentError(f"-T questions={questions}: expected a whole number of questions, 1 or more")
+    return questions
+
+
+def too_few_questions(questions: int, complete: int, total: int, formats: set[str] | None = None) -> TaskArgumentError:
+    """The error for more questions than every format can show."""
+    named = f" ({', '.join(sorted(formats))})" if formats else ""
+    return TaskArgumentError(
+        f"-T questions={questions}: only {complete} of the {total} questions can be shown in every selected "
+        f"format{named}; ask for at most {complete}, or for all of them"
+    )
+
+
+def paired_subset(samples: Sequence[Sample], questions: int | None, seed: int = 0) -> list[Sample]:
+    """``questions`` whole questions of ``samples`` (every format of each, in the dataset's order), drawn with
+    ``seed`` and balanced over band and question type; all of them when ``questions`` is None or not below the
+    number of questions. TaskArgumentError when ``questions`` is below 1 or above the questions every format has."""
+    if questions is None:
+        return list(samples)
+    check_questions(questions)
+    groups = groups_of(samples)
+    if questions >= len(groups):
+        return list(samples)
+    formats = {str((s.metadata or {}).get("format")) for s in samples}
+    complete = {
+        key: _stratum(group) for key, group in groups.items()
+        if {str((s.metadata or {}).get("format")) for s in group} == formats
+    }
+    if questions > len(complete):
+        raise too_few_questions(questions, len(complete), len(groups), formats)
+    chosen = set(balanced_draw(complete, questions, seed))
+    return [s for key, group in groups.items() if key in chosen for s in group]
