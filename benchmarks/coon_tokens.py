@@ -97,6 +97,29 @@ def directory_corpus(root: Path) -> list[tuple[str, str, str]]:
     return out
 
 
+def _summary(
+    totals: dict[str, dict[str, int]], samples: list[dict[str, Any]], encodings: tuple[str, ...]
+) -> dict[str, Any]:
+    """Per category and in total: the sample count and, per tokenizer, the token sums and the savings ratios."""
+    summary = {}
+    for key, t in totals.items():
+        entry: dict[str, Any] = {"samples": sum(1 for s in samples if key in ("TOTAL", s["category"]))}
+        for enc in encodings:
+            d, m, c = t[f"dart_{enc}"], t[f"minified_{enc}"], t[f"coon_{enc}"]
+            entry[enc] = {
+                "dart": d,
+                "minified": m,
+                "coon": c,
+                "coon_vs_dart": round(1 - c / d, 4),
+                "coon_vs_minified": round(1 - c / m, 4),
+                "minified_vs_dart": round(1 - m / d, 4),
+            }
+            if f"upstream_{enc}" in t:
+                entry[enc]["upstream"] = t[f"upstream_{enc}"]
+        summary[key] = entry
+    return summary
+
+
 def measure(
     per_sample: bool = False,
     directories: list[Path] | None = None,
@@ -147,23 +170,8 @@ def measure(
                 for key in (cat, "TOTAL"):
                     totals[key][f"{kind}_{enc}"] += n
         samples.append(row)
-    summary = {}
     bucket_totals = dict(totals.pop("BUCKETS", {}))
-    for key, t in totals.items():
-        entry: dict[str, Any] = {"samples": sum(1 for s in samples if key in ("TOTAL", s["category"]))}
-        for enc in encodings:
-            d, m, c = t[f"dart_{enc}"], t[f"minified_{enc}"], t[f"coon_{enc}"]
-            entry[enc] = {
-                "dart": d,
-                "minified": m,
-                "coon": c,
-                "coon_vs_dart": round(1 - c / d, 4),
-                "coon_vs_minified": round(1 - c / m, 4),
-                "minified_vs_dart": round(1 - m / d, 4),
-            }
-            if f"upstream_{enc}" in t:
-                entry[enc]["upstream"] = t[f"upstream_{enc}"]
-        summary[key] = entry
+    summary = _summary(totals, samples, encodings)
     parseable = len(kept) + len(refused)
     sources = [src for _c, _s, src in corpus]
     return {
