@@ -40,8 +40,13 @@ def _logs(log_dir: Path) -> list:
 def test_eval_set_resumes_after_sigkill(tmp_path: Path) -> None:
     command = _recipe().replace("--log-dir logs/eval-set", f"--log-dir {tmp_path}")
     assert str(tmp_path) in command
+    # a killed evaluation cannot remove the sample directory it was using: keep it beside tmp_path, not in /tmp
+    scratch = tmp_path.parent / f"{tmp_path.name}-tmp"
+    scratch.mkdir()
+    scratch.chmod(0o755)
+    env = {**os.environ, "TMPDIR": str(scratch)}
     proc = subprocess.Popen(
-        command, shell=True, cwd=REPO_ROOT, start_new_session=True,
+        command, shell=True, cwd=REPO_ROOT, start_new_session=True, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 600
@@ -61,7 +66,7 @@ def test_eval_set_resumes_after_sigkill(tmp_path: Path) -> None:
     pairs_expected = len(EVALS) * 2
     assert unfinished or len(_logs(tmp_path)) < pairs_expected, "the kill left nothing to resume"
 
-    again = subprocess.run(command, shell=True, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1500)
+    again = subprocess.run(command, shell=True, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1500, env=env)
     assert again.returncode == 0, again.stderr[-3000:]
 
     by_pair: dict[tuple[str, str], list] = defaultdict(list)
