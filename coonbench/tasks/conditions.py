@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
 from coonbench.tasks.errors import OneLineError
-from coonbench.tasks.samples import TaskArgumentError, shown, split_param
+from coonbench.tasks.samples import TaskArgumentError, did_you_mean, shown, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
 PrimerMode = Literal["none", "short", "full", "legend"]
@@ -158,10 +158,11 @@ def parse_condition(entry: str, kind: str = "code") -> Condition:
         try:
             found = get_format(name).kind
         except FormatError:
-            raise _unknown(text, f"no format called '{name}'", kind) from None
+            raise _unknown(text, f"no format called '{name}'{did_you_mean(name, format_names(kind))}", kind) from None
         raise _unknown(text, f"'{name}' is a kind=\"{found}\" format, not a {kind} format", kind)
     if option and option not in OPTIONS:
-        raise _unknown(text, f"unknown option '{option}' (expected one of {', '.join(OPTIONS)})", kind)
+        raise _unknown(text, f"unknown option '{option}'{did_you_mean(option, list(OPTIONS))} (expected one of "
+                       f"{', '.join(OPTIONS)})", kind)
     return Condition(name, OPTIONS[option] if option else "short")
 
 
