@@ -22,7 +22,7 @@ from coonbench.datasets.retrieval import analysis_samples, parse_conditions, ret
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.tasks.samples import reject_unknown, split_param
-from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.subset import check_subset, paired_subset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -65,6 +65,7 @@ def retrieval(
       seed: the seed of the ``questions`` draw.
     """
     reject_unknown(retrieval, unknown)
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:
         task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
