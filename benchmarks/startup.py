@@ -3,8 +3,8 @@
 Run: ``python benchmarks/startup.py [--tasks comprehension,structure,…] [--repeat 3]``. For each task, three
 commands run as a user types them, from the repository root, each ``--repeat`` times (the median is printed):
 
-- ``error``: ``inspect eval evals/<task>.py -T formats=coonn …`` (``-T kinds=…``, ``-T target=…`` for tasks without ``formats``),
-  which must stop with one line (the goal: 3 s or less on an idle machine);
+- ``error``: ``inspect eval evals/<task>.py -T formats=coonn …`` (``-T kinds=…``, ``-T target=…`` for tasks
+  without ``formats``), which must stop with one line (the goal: 3 s or less on an idle machine);
 - ``limit 2``: ``inspect eval evals/<task>.py --limit 2 --solver coonbench/gold``: its end bounds the time to its
   first sample from above (the goal: 10 s or less);
 - and, once, Inspect's own start-up: ``inspect eval`` of a one-sample task that is not coonbench's, and

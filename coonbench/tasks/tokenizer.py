@@ -33,7 +33,8 @@ def task_tokenizer(tokenizer: str | None = None) -> str:
         names = tokenizer_names()
         if tokenizer not in names:
             raise TaskArgumentError(
-                f"-T tokenizer={tokenizer}: unknown tokenizer{did_you_mean(tokenizer, names)} (choose from {', '.join(names)})"
+                f"-T tokenizer={tokenizer}: unknown tokenizer{did_you_mean(tokenizer, names)} "
+                f"(choose from {', '.join(names)})"
             )
         return tokenizer
     model = model_under_test()
