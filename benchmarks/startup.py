@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction")
 TYPO = {"comprehension": "formats=coonn", "generation": "formats=coonn", "modification": "formats=coonn",
-        "retrieval": "formats=tooon", "structure": "kinds=nestng", "correction": "target=pyhton"}
+        "retrieval": "formats=tooon", "structure": "kinds=abbrev_to_ful", "correction": "target=pyhton"}
 ERROR_GOAL_S, FIRST_SAMPLE_GOAL_S = 3.0, 10.0
 FOREIGN = (
     "from inspect_ai import Task, task\nfrom inspect_ai.dataset import Sample\nfrom inspect_ai.scorer import match\n\n"
