@@ -44,6 +44,14 @@ def test_a_near_miss_format_is_answered_with_the_format_meant(monkeypatch: pytes
     assert "\n" not in str(info.value)
 
 
+def test_a_near_miss_data_format_stops_retrieval_in_one_line_before_it_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module("coonbench.evals.retrieval")
+    monkeypatch.setattr(module, "counted_for_model", _never)
+    with pytest.raises(TaskArgumentError, match="^-T formats=tooon: .*did you mean 'toon'\\?") as info:
+        module.retrieval(formats="tooon")
+    assert "\n" not in str(info.value)
+
+
 def test_near_misses_of_choices_and_tokenizers_get_a_suggestion() -> None:
     with pytest.raises(TaskArgumentError, match="did you mean 'simple'\\?"):
         choose("bands", "simpel", ["simple", "composed", "stateful"], "band")
