@@ -98,7 +98,8 @@ class Condition:
             return self.fmt.primer(variant)  # type: ignore[arg-type]
         except FormatError as err:  # the task's -T primer= names a variant this format does not have
             variants = ", ".join(mode for mode in LABEL_SUFFIX if mode != "none")
-            raise TaskArgumentError(f"-T primer={variant}: {err.message} (choose from {variants})") from None
+            hint = did_you_mean(variant, [mode for mode in LABEL_SUFFIX if mode != "none"])
+            raise TaskArgumentError(f"-T primer={variant}: {err.message}{hint} (choose from {variants})") from None
 
     def metadata(self, default_variant: str = "short", primer: str | None = None) -> dict[str, Any]:
         """The sample metadata keys every code task records about its condition; ``primer`` is the text ``show``
