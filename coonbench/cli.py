@@ -161,8 +161,11 @@ def _task_summaries() -> dict[str, str]:
 
 
 def cmd_list_tasks(args: argparse.Namespace) -> int:
+    from coonbench.resources import CHECKOUT
+
     for name, doc in _task_summaries().items():
-        print(f"coonbench/{name:<14} evals/{name}.py  {doc}")
+        where = f"evals/{name}.py  " if CHECKOUT else ""  # an installed wheel has no evals/ folder to point to
+        print(f"coonbench/{name:<14} {where}{doc}")
     return 0
 
 
@@ -252,9 +255,10 @@ PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.
 imported only when the command is not one of this module's own."""
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The full parser; given one of this module's own subcommands, without the plugged-in ones (import time)."""
     parser = argparse.ArgumentParser(prog="coonbench", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"coonbench {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("formats", help="list formats").set_defaults(fn=cmd_formats)
     for name, fn, help_ in (
@@ -283,10 +287,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int)
     p.add_argument("-T", dest="task_arg", action="append", default=[], help="task argument NAME=VALUE")
     p.set_defaults(fn=cmd_dump_prompts)
-    if command is None or command not in sub.choices:
+    if command not in sub.choices and "--version" not in (argv or ()):
         for module in PLUGGED_IN:
             importlib.import_module(module).register(sub)
     return parser
+
+
+def _version() -> str:
+    from coonbench import __version__
+
+    return __version__
 
 
 def _command(argv: list[str]) -> str | None:
@@ -296,7 +306,7 @@ def _command(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = build_parser(_command(argv)).parse_args(argv)
+    args = build_parser(_command(argv), argv).parse_args(argv)
     try:
         return int(args.fn(args))
     except CliError as err:
@@ -308,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
             err = err.with_source("<stdin>" if where == "-" else where)
         print(f"coonbench: {err}", file=sys.stderr)
         return 2
-    except (ValueError, OSError) as err:
+    except (ValueError, OSError, TokenizerUnavailable) as err:  # a missing optional package names its install
         print(f"coonbench: {err}".splitlines()[0], file=sys.stderr)
         return 2
 

@@ -10,7 +10,7 @@ from inspect_ai.dataset import MemoryDataset
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
-from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.subset import check_subset, paired_subset
 from coonbench.datasets.comprehension import comprehension_samples
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
 from coonbench.scorers.efficiency import verdict
@@ -48,6 +48,7 @@ def comprehension(
       seed: the seed of the ``questions`` draw.
     """
     reject_unknown(comprehension, unknown)
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
         samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
     print_skips("comprehension", skips, kept=len(samples))

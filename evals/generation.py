@@ -15,7 +15,7 @@ from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
-from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.subset import check_subset, paired_subset
 
 
 @task(name="generation")
@@ -55,6 +55,7 @@ def generation(
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
     """
     reject_unknown(generation, unknown)
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     conditions = pick_conditions(formats, format, "format")
     with counted_for_model(tokenizer) as counted_in:
         samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)

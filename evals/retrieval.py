@@ -20,9 +20,10 @@ from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
 from coonbench.datasets.retrieval.common import given_path
+from coonbench.datasets.retrieval.conditions import check_formats_argument
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
 from coonbench.tasks.samples import reject_unknown, split_param
-from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.subset import check_subset, paired_subset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -65,6 +66,9 @@ def retrieval(
       seed: the seed of the ``questions`` draw.
     """
     reject_unknown(retrieval, unknown)
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    if tasks_file is None:  # (a TeaLeaf task file names its own formats)
+        check_formats_argument(formats)
     with counted_for_model(tokenizer) as counted_in:
         task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}

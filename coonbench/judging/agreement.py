@@ -10,7 +10,6 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import krippendorff
 import numpy as np
 
 
@@ -34,6 +33,8 @@ def interval_alpha(ratings: Sequence[Sequence[float | None]]) -> float | None:
     if np.unique(values[~np.isnan(values)]).size < 2:
         return None
     try:
+        import krippendorff  # here, not at import: every `inspect` process loads the registry, few compute α
+
         alpha = float(krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
     except ValueError:
         return None

@@ -57,8 +57,9 @@ from coonbench.providers.catalog import KNOWN_MODELS
 from coonbench.providers.prefix_cache import DEFAULT_BLOCK, PrefixCache
 from coonbench.providers.weights import WeightsError
 from coonbench.tasks.errors import OneLineError
+from coonbench.tokens import pip_install
 
-INSTALL_RUNTIME = 'pip install -e ".[local]"  (or: pip install llama-cpp-python==0.3.36)'
+INSTALL_RUNTIME = f"{pip_install('local')}  (or: pip install llama-cpp-python==0.3.36)"
 DEFAULT_MAX_CTX = 8192
 """Cap on the default context: a model trained on 128k tokens would otherwise allocate a huge KV cache."""
 CTX_PAD = 256

@@ -34,13 +34,14 @@ from coonbench.providers.gguf import (
     import_llama_cpp,
     resolve_model_path,
 )
+from coonbench.tokens import pip_install
 
 HOST = "127.0.0.1"
 DEFAULT_SERVICE = "local"
 READY_SECONDS = 60.0
 """How long the wrapper waits for the HTTP server to accept requests once the model is loaded."""
 STOP_SECONDS = 10.0
-INSTALL_SERVER = 'pip install -e ".[serve]"  (or: pip install "llama-cpp-python[server]==0.3.36")'
+INSTALL_SERVER = f'{pip_install("serve")}  (or: pip install "llama-cpp-python[server]==0.3.36")'
 
 
 def env_names(service: str) -> tuple[str, str]:

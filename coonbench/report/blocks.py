@@ -36,9 +36,10 @@ class Block:
     @property
     def label(self) -> str:
         """How tables and sentences name the question set: '244 questions', 'the 109 questions csv answered'."""
+        counted = f"{self.questions:,} question{'' if self.questions == 1 else 's'}"
         if self.main:
-            return f"{self.questions:,} questions"
-        return f"the {self.questions:,} questions {' and '.join(self.only)} answered"
+            return counted
+        return f"the {counted} {' and '.join(self.only)} answered"
 
 
 def _tested(frame: pd.DataFrame) -> pd.DataFrame:

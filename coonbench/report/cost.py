@@ -12,6 +12,7 @@ import yaml
 
 from coonbench.report import stats, wording
 from coonbench.report.load import ReportInputError
+from coonbench.resources import shipped_path
 from coonbench.report.tables import (
     DEFAULT_TOKENIZER,
     MIXED,
@@ -26,8 +27,9 @@ from coonbench.report.tables import (
 
 
 def read_prices(path: str | Path) -> dict[str, dict[str, float]]:
-    """A price table: ``{model: {input: USD per 1M tokens, output: USD per 1M tokens}}`` (JSON or YAML)."""
-    p = Path(path)
+    """A price table: ``{model: {input: USD per 1M tokens, output: USD per 1M tokens}}`` (JSON or YAML);
+    ``docs/prices-example.yaml`` is found in the installed package too (``shipped_path``)."""
+    p = shipped_path(path)
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as err:

@@ -30,6 +30,17 @@ DATA_DIR = Path(os.environ.get("COONBENCH_DATA") or str(files("coonbench").joinp
 SHARED_DIR = Path(os.environ.get("COONBENCH_SHARED", REPO_ROOT.parent / "shared"))
 
 
+def shipped_path(path: str | Path) -> Path:
+    """``path`` as given when it names something; else, for a relative path the docs write from a checkout's root
+    (``docs/prices-example.yaml``, ``data/dart/simple``), the copy the installed package carries (the wheel ships
+    ``docs/`` and ``data/`` under ``coonbench/``); else ``path`` unchanged, for the caller's own error."""
+    given = Path(path)
+    if given.exists() or given.is_absolute():
+        return given
+    inside = PACKAGE_DIR / given
+    return inside if given.parts and given.parts[0] in ("docs", "data") and inside.exists() else given
+
+
 def absent_reason(path: str | Path) -> str:
     """Why a path a user gave names nothing, in a few words; for a path into the reference data (``../shared``),
     that the reference data is not beside this checkout, and where the README says how to lay it there."""

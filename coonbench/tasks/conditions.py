@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
 from coonbench.tasks.errors import OneLineError
-from coonbench.tasks.samples import TaskArgumentError, shown, split_param
+from coonbench.tasks.samples import TaskArgumentError, did_you_mean, shown, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
 PrimerMode = Literal["none", "short", "full", "legend"]
@@ -98,7 +98,8 @@ class Condition:
             return self.fmt.primer(variant)  # type: ignore[arg-type]
         except FormatError as err:  # the task's -T primer= names a variant this format does not have
             variants = ", ".join(mode for mode in LABEL_SUFFIX if mode != "none")
-            raise TaskArgumentError(f"-T primer={variant}: {err.message} (choose from {variants})") from None
+            hint = did_you_mean(variant, [mode for mode in LABEL_SUFFIX if mode != "none"])
+            raise TaskArgumentError(f"-T primer={variant}: {err.message}{hint} (choose from {variants})") from None
 
     def metadata(self, default_variant: str = "short", primer: str | None = None) -> dict[str, Any]:
         """The sample metadata keys every code task records about its condition; ``primer`` is the text ``show``
@@ -158,10 +159,11 @@ def parse_condition(entry: str, kind: str = "code") -> Condition:
         try:
             found = get_format(name).kind
         except FormatError:
-            raise _unknown(text, f"no format called '{name}'", kind) from None
+            raise _unknown(text, f"no format called '{name}'{did_you_mean(name, format_names(kind))}", kind) from None
         raise _unknown(text, f"'{name}' is a kind=\"{found}\" format, not a {kind} format", kind)
     if option and option not in OPTIONS:
-        raise _unknown(text, f"unknown option '{option}' (expected one of {', '.join(OPTIONS)})", kind)
+        raise _unknown(text, f"unknown option '{option}'{did_you_mean(option, list(OPTIONS))} (expected one of "
+                       f"{', '.join(OPTIONS)})", kind)
     return Condition(name, OPTIONS[option] if option else "short")
 
 

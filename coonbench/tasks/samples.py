@@ -40,6 +40,12 @@ def shown(value: object) -> str:
     return str(value)
 
 
+def did_you_mean(value: str, choices: Sequence[str], quote: str = "'") -> str:
+    """``; did you mean 'coon'?`` naming the choice closest to a mistyped ``value`` (difflib), or ``""``."""
+    close = difflib.get_close_matches(value, list(choices), n=1)
+    return f"; did you mean {quote}{close[0]}{quote}?" if close else ""
+
+
 def choose(
     param: str, value: str | Sequence[str] | None, choices: Sequence[str], what: str = "value"
 ) -> list[str] | None:
@@ -49,7 +55,8 @@ def choose(
     unknown = [item for item in items or [] if item not in choices]
     if unknown:
         raise TaskArgumentError(
-            f"-T {param}={shown(value)}: unknown {what} '{unknown[0]}' (choose from {', '.join(choices)})"
+            f"-T {param}={shown(value)}: unknown {what} '{unknown[0]}'{did_you_mean(unknown[0], choices)} "
+            f"(choose from {', '.join(choices)})"
         )
     return items
 
@@ -64,8 +71,7 @@ def reject_unknown(task: Callable[..., Any], unknown: Mapping[str, Any]) -> None
         return
     name, value = next(iter(unknown.items()))
     params = [p.name for p in inspect.signature(task).parameters.values() if p.kind is not p.VAR_KEYWORD]
-    close = difflib.get_close_matches(name, params, n=1)
-    hint = f"; did you mean {close[0]}?" if close else ""
+    hint = did_you_mean(name, params, quote="")
     raise TaskArgumentError(f"-T {name}={shown(value)}: unknown argument{hint} (this task takes {', '.join(params)})")
 
 

@@ -79,6 +79,15 @@ def check_questions(questions: object) -> int:
     return questions
 
 
+def check_subset(questions: object, seed: object) -> None:
+    """``-T questions=`` and ``-T seed=`` checked before a task builds its samples (which may take a minute), so
+    that a mistyped one stops the run in its first second; TaskArgumentError naming the argument."""
+    if questions is not None:
+        check_questions(questions)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TaskArgumentError(f"-T seed={seed}: expected a whole number (the seed of the questions' draw)")
+
+
 def too_few_questions(questions: int, complete: int, total: int, formats: set[str] | None = None) -> TaskArgumentError:
     """The error for more questions than every format can show."""
     named = f" ({', '.join(sorted(formats))})" if formats else ""

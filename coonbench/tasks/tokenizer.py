@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from inspect_ai.model import get_model
 
-from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tasks.samples import TaskArgumentError, did_you_mean
 from coonbench.tokens import DEFAULT_ENCODING, counting_in, tokenizer_for_model, tokenizer_names
 
 
@@ -32,7 +32,10 @@ def task_tokenizer(tokenizer: str | None = None) -> str:
     if tokenizer:
         names = tokenizer_names()
         if tokenizer not in names:
-            raise TaskArgumentError(f"-T tokenizer={tokenizer}: unknown tokenizer (choose from {', '.join(names)})")
+            raise TaskArgumentError(
+                f"-T tokenizer={tokenizer}: unknown tokenizer{did_you_mean(tokenizer, names)} "
+                f"(choose from {', '.join(names)})"
+            )
         return tokenizer
     model = model_under_test()
     return tokenizer_for_model(model) if model else DEFAULT_ENCODING

@@ -20,6 +20,7 @@ from coonbench.tokens.registry import (
     Tokenizer,
     TokenizerUnavailable,
     get_tokenizer,
+    pip_install,
     register_tokenizer,
     tokenizer_names,
 )
@@ -31,7 +32,8 @@ DEFAULT_ENCODING = "o200k_base"
 __all__ = [
     "DEFAULT_ENCODING", "ENCODINGS", "MODEL_FAMILIES", "Counter", "Tokenizer", "TokenizerUnavailable",
     "count_tokens", "counting_in", "get_encoding", "get_tokenizer", "install_offline_encodings",
-    "register_tokenizer", "tiktoken_cache_dir", "tokenizer_for_model", "tokenizer_in_use", "tokenizer_names",
+    "pip_install", "register_tokenizer", "tiktoken_cache_dir", "tokenizer_for_model", "tokenizer_in_use",
+    "tokenizer_names",
 ]
 
 DIRECT_LIMIT = 100_000

