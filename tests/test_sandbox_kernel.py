@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -289,3 +292,48 @@ def test_seccomp_program_kills_a_foreign_architecture() -> None:
     assert first[0] == (confine.LD_W_ABS, 0, 0, 4)
     assert first[1] == (confine.JEQ_K, 1, 0, arch)
     assert first[2] == (confine.RET_K, 0, 0, confine.RET_KILL_PROCESS)
+
+
+UNSAFE_PROBE = """import ctypes, os, signal
+libc = ctypes.CDLL(None, use_errno=True)
+print("UID", os.getuid(), flush=True)
+print("UMOUNT", libc.umount2(b"/proc/sys", 2), ctypes.get_errno(), flush=True)  # MNT_DETACH
+try:
+    open("/proc/sys/kernel/core_pattern", "w")
+    print("CORE writable", flush=True)
+except OSError as exc:
+    print("CORE refused", exc.errno, flush=True)
+for target in (os.getppid(), 1, -1):
+    try:
+        os.kill(target, signal.SIGSTOP)
+        print("STOP sent", target, flush=True)
+    except OSError as exc:
+        print("STOP refused", exc.errno, flush=True)
+for line in open("/proc/self/status"):
+    if line.startswith(("CapEff", "CapPrm", "CapBnd", "CapAmb")):
+        print("STATUS", *line.split(), flush=True)
+"""
+DRIVER = """import sys
+from coonbench.execution.sandbox import LocalSandboxConfig
+from tests.sandboxed import run_program
+result = run_program(sys.stdin.read(), LocalSandboxConfig(unsafe=True), timeout=30)
+print(result.stdout)
+print("RC", result.returncode, result.stderr[-500:])
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"), reason="needs root and unshare(1)")
+def test_unsafe_local_as_root_of_a_user_namespace_holds_no_capability() -> None:
+    """``unshare --user --map-root-user`` with ``-T sandbox=unsafe-local``: the program is uid 0 of that namespace
+    but holds no capability: it cannot unmount the read-only ``/proc/sys``, open ``core_pattern`` for writing, or
+    stop its supervisor (issue 43: it did all three)."""
+    proc = subprocess.run(["unshare", "--user", "--map-root-user", sys.executable, "-c", DRIVER], input=UNSAFE_PROBE,
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    out = proc.stdout
+    if "UID" not in out:
+        pytest.skip(f"no user namespace here: {proc.stderr[-300:]}")
+    assert "RC 0" in out and "UID 0" in out, out + proc.stderr[-1000:]
+    assert re.search(r"^UMOUNT -1 1$", out, flags=re.M), out
+    assert "CORE refused" in out and "STOP sent" not in out and out.count("STOP refused 1") == 3, out
+    status = {line.split()[1].rstrip(":"): line.split()[2] for line in out.splitlines() if line.startswith("STATUS")}
+    assert status and all(int(v, 16) == 0 for v in status.values()), status

@@ -11,8 +11,8 @@ runs as that uid without capabilities (``execve`` of a non-root uid drops them).
 namespace: it builds an empty root view (read-only ``/usr`` and the libraries, ``/dev/null`` and friends, an empty
 ``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots, mounts
 its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked (``harden_proc``), and forks
-the command with rlimits, ``no_new_privs`` and a seccomp filter that refuses memory no process would hold
-(memfd, SysV shared memory and message queues). While the command runs, PID 1 optionally polls the
+the command with rlimits, ``no_new_privs``, no capability and a default-deny seccomp filter (``confine.py``,
+whose source is sent ahead of this one). While the command runs, PID 1 optionally polls the
 namespace's anonymous resident memory every 10 ms and kills everything past the sample's budget (where no cgroup
 is available). When the
 command ends PID 1 kills every process left in the namespace (``setsid`` daemons included), copies the sample
