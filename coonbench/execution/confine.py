@@ -252,13 +252,18 @@ def effective_capabilities() -> int:
     return 0
 
 
-def drop_capabilities() -> None:
-    """Empty the bounding, ambient, effective, permitted and inheritable sets. Without ``CAP_SETPCAP`` (an ordinary
-    process) the bounding set cannot shrink, and then nothing is held to drop: a process that still has an effective
-    capability at the end is an error."""
+def drop_bounding_set() -> None:
+    """Empty the bounding set: before the identity change, while the jail still holds ``CAP_SETPCAP`` (as root, or
+    inside its user namespace). Without it (no namespace, an ordinary user) the set cannot shrink, and the process
+    holds no capability to begin with."""
     for cap in range(CAP_LAST + 1):
         if _libc.prctl(ctypes.c_int(PR_CAPBSET_DROP), ctypes.c_ulong(cap), 0, 0, 0) and ctypes.get_errno() != 22:
             break  # EPERM: no CAP_SETPCAP; EINVAL: past the last capability
+
+
+def drop_capabilities() -> None:
+    """Empty the ambient, effective, permitted and inheritable sets (the bounding set: ``drop_bounding_set``); a
+    process that still has an effective capability at the end is an error."""
     _libc.prctl(ctypes.c_int(PR_CAP_AMBIENT), ctypes.c_ulong(PR_CAP_AMBIENT_CLEAR_ALL), 0, 0, 0)
     number = SYS_CAPSET.get(os.uname().machine)
     if number is not None:
@@ -271,6 +276,7 @@ def drop_capabilities() -> None:
 
 
 def confine() -> None:
-    """What the command's process gives up before ``execve`` (module doc)."""
+    """What the command's process gives up before ``execve``, after ``drop_bounding_set`` (module doc)."""
+    drop_bounding_set()  # again: a no-op where it was done, or where it cannot be
     drop_capabilities()
     install_filter()

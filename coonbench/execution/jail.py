@@ -239,7 +239,7 @@ def _remove(dir_fd: int, name: str) -> None:
 
 
 if "confine" not in globals():  # imported as a module; sent to the jail, confine.py's source comes first (source())
-    from coonbench.execution.confine import confine
+    from coonbench.execution.confine import confine, drop_bounding_set
 
 
 def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
@@ -256,6 +256,7 @@ def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
         if cfg.get("nproc"):
             nproc = int(cfg["nproc"])
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        drop_bounding_set()
         uid = cfg.get("uid")
         if uid is not None:
             os.setgroups([])
