@@ -274,12 +274,13 @@ def test_syscall_numbers_match_the_kernel_headers() -> None:
         pytest.skip("no kernel headers here")
 
 
+@pytest.mark.slow  # ~50 s: pytest and this module's sandbox tests again, as uid 65534
 @pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_kernel_edges_hold_as_an_ordinary_user() -> None:
     proc = pytest_as_ordinary_user("-k", "not ordinary_user and not headers", "tests/test_sandbox_kernel.py")
     out = proc.stdout.strip()
     assert proc.returncode == 0 and "passed" in out.splitlines()[-1], out[-4000:] + proc.stderr[-2000:]
-    assert "skipped" not in out.splitlines()[-1] or os.uname().machine != "x86_64", out[-2000:]
+    assert "skipped" not in out.splitlines()[-1] or os.uname().machine != "x86_64", out[-2000:]  # all of them ran
 
 
 def test_seccomp_program_kills_a_foreign_architecture() -> None:
@@ -322,7 +323,7 @@ print("RC", result.returncode, result.stderr[-500:])
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"), reason="needs root and unshare(1)")
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare(1)")
 def test_unsafe_local_as_root_of_a_user_namespace_holds_no_capability() -> None:
     """``unshare --user --map-root-user`` with ``-T sandbox=unsafe-local``: the program is uid 0 of that namespace
     but holds no capability: it cannot unmount the read-only ``/proc/sys``, open ``core_pattern`` for writing, or
