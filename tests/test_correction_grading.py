@@ -173,6 +173,41 @@ def test_feedback_is_byte_identical_whatever_the_grading_set_answers(seed: int, 
         assert (graded_b[-1][GRADED] != Outcome.PASS.value) == changed, (problem.id, graded_b[-1])
 
 
+def test_knowing_every_feedback_test_does_not_pass_grading_on_any_problem() -> None:
+    """The best a content-free program can do: answer the public tests and the whole feedback set right (as if every
+    feedback had told it everything), raise a ``ValueError`` for anything else (which passes every expected-error
+    test). It passes the dialogue and fails the grading set, on every problem and (where installed) on HumanEval."""
+    problems = list(load_problems())
+    try:
+        from coonbench.datasets.humaneval import HumanEvalUnavailable, load_humaneval
+        problems += list(load_humaneval("amplified")[0])
+    except (ImportError, HumanEvalUnavailable):
+        pass
+    raised = {"status": "error", "error": "ValueError", "message": "not shown", "type_error": False, "value_error": True}
+    executor = get_executor("python")
+    passed_dialogue = 0
+    for problem in problems:
+        shown = {_case_key(c): c for c in problem.public_tests + problem.feedback_tests}
+
+        def answer(key: str, attempt: int) -> dict[str, Any]:
+            if key not in shown:
+                return raised
+            case = shown[key]
+            kind = getattr(case, "kind", None)
+            if kind is None:
+                return right(case)
+            if kind in ("truthy", "falsy"):  # HumanEval: what its own check expects
+                return {"status": "ok", "value": kind == "truthy"}
+            return {"status": "ok", "value": case.expected} if kind != "expr" else raised
+
+        box = TableBox(answer)
+        code, result = asyncio.run(feedback_attempt(executor, problem, "```python\ndef f(*a):\n    pass\n```", 2.0, box))  # type: ignore[arg-type]
+        graded = asyncio.run(grade_attempts(executor, problem, [attempt_record(1, "", code, result)], 2.0, box))  # type: ignore[arg-type]
+        assert graded[0][GRADED] != Outcome.PASS.value, problem.id
+        passed_dialogue += result.outcome is Outcome.PASS
+    assert passed_dialogue >= 0.95 * len(problems), (passed_dialogue, len(problems))  # the grading set decided
+
+
 def test_the_score_is_the_grade() -> None:
     attempt = {"attempt": 1, "outcome": "PASS", "code": None, GRADED: "WRONG_OUTPUT"}
     assert score_attempts([attempt], 4, 10, None)["correct"] == 0.0
