@@ -6,8 +6,8 @@ runs the grading set after the last message (``coonbench.execution.attempts``, `
 - byte-identical feedback: the whole pipeline (the real executor, classification, redaction, the feedback
   message) over a stand-in sandbox that answers each call from a table; two programs that differ only on the
   grading set produce the same messages, attempt after attempt, and different grades;
-- the exception-label program of issue 43, for real in the sandbox (Python and JavaScript, as root and as uid
-  65534): a table of the prompt's examples, and for any other input an exception whose name is one digit of it.
+- the exception-label program of issue 43, for real in the sandbox (Python, python-ast and JavaScript, as root and
+  as uid 65534): a table of the prompt's examples, and for any other input an exception whose name is one digit of it.
   Against feedback computed from every hidden test it learns ``factorial_checked``'s one value-expected hidden
   input and scores 1; against the feedback set it scores 0.
 """
@@ -38,6 +38,7 @@ from coonbench.execution.attempts import (
 )
 from coonbench.execution.base import BUILTIN_ERRORS, RESULT_MARKER, check_case
 from coonbench.execution.problem import _case_key, _stratum
+from coonbench.execution.python import python_to_ast_json
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
 from coonbench.scorers.correction import score_attempts
 from coonbench.solvers.correction import feedback_message
@@ -252,6 +253,7 @@ def attack(target: str, split: bool) -> tuple[list[dict[str, Any]], int | None]:
     (``split``) or from every hidden test (the protocol before issue 43). (graded records, the input learned)."""
     problem = problem_by_id("factorial_checked")
     executor, name = get_executor(target), problem.signature.name
+    lang = "javascript" if target == "javascript" else "python"
     pairs: list[Any] = [(c.input, None, ValueError if c.expected_error else c.expected) for c in problem.public_tests]
     box = LocalLimitedSandbox(LocalSandboxConfig())
     learned: int | None = 0
@@ -259,11 +261,12 @@ def attack(target: str, split: bool) -> tuple[list[dict[str, Any]], int | None]:
     try:
         for number in range(1, 5):
             if number < 4:
-                code = label_program(target, name, pairs, number - 1)
+                code = label_program(lang, name, pairs, number - 1)
             else:
                 extra = [([learned], None, math.factorial(learned))] if learned is not None else []
-                code = {"python": python_table, "javascript": javascript_table}[target](name, pairs + extra)
-            reply = f"```{executor.fence}\n{code}\n```"
+                code = {"python": python_table, "javascript": javascript_table}[lang](name, pairs + extra)
+            body = python_to_ast_json(code) if target == "python-ast" else code
+            reply = f"```{executor.fence}\n{body}\n```"
             if split:
                 code_, result = asyncio.run(feedback_attempt(executor, problem, reply, 2.0, box))
             else:
@@ -280,7 +283,7 @@ def attack(target: str, split: bool) -> tuple[list[dict[str, Any]], int | None]:
 
 
 @needs_isolation
-@pytest.mark.parametrize("target", ["python", "javascript"])
+@pytest.mark.parametrize("target", ["python", "python-ast", "javascript"])
 def test_the_exception_label_program_scores_zero(target: str) -> None:
     before, learned = attack(target, split=False)
     assert learned == 1 and before[-1]["outcome"] == Outcome.PASS.value, before  # the channel of issue 43
@@ -289,10 +292,10 @@ def test_the_exception_label_program_scores_zero(target: str) -> None:
     assert all(a[GRADED] != Outcome.PASS.value for a in graded), graded
 
 
-@pytest.mark.slow  # ~40 s: pytest and the two attacks again, as uid 65534
+@pytest.mark.slow  # ~50 s: pytest and the three attacks again, as uid 65534
 @pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_the_exception_label_program_scores_zero_as_an_ordinary_user() -> None:
     proc = pytest_as_ordinary_user("-k", "exception_label_program_scores_zero and not ordinary",
                                    "tests/test_correction_grading.py")
     out = proc.stdout.strip()
-    assert proc.returncode == 0 and "2 passed" in out.splitlines()[-1], out[-4000:] + proc.stderr[-2000:]
+    assert proc.returncode == 0 and "3 passed" in out.splitlines()[-1], out[-4000:] + proc.stderr[-2000:]
