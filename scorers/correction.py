@@ -1,5 +1,7 @@
 """Scores of the iterative-correction protocol (Goth's metrics), one dict per sample.
 
+Every attempt is graded after the dialogue (``attempts.grade_attempts``): an attempt passes when it passes every
+test, the grading set included, which no feedback reflected; its error type is the one it was graded with.
 Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
 - ``correct``: the final attempt passes every test (1/0);
 - ``first_attempt_success``: attempt 1 passes; ``parse_success``: attempt 1 parses;
@@ -22,7 +24,7 @@ from inspect_ai.solver import TaskState
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
-from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
+from coonbench.execution.attempts import GRADED, DEFAULT_CASE_TIMEOUT, attempt_record, feedback_attempt, grade_attempts
 from coonbench.tasks.state import correction_state
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
@@ -51,7 +53,9 @@ def score_attempts(
     tokenizer: str = DEFAULT_ENCODING,
 ) -> dict[str, float]:
     """The score dict from the attempt records (pure; unit-tested); ``tokenizer``: the one the sample's reference
-    tokens were counted in (its metadata ``tokenizer``), in which the final program is counted too."""
+    tokens were counted in (its metadata ``tokenizer``), in which the final program is counted too. An attempt's
+    outcome is its grade (``GRADED``) where it has one."""
+    attempts = [{**a, "outcome": a.get(GRADED, a["outcome"])} for a in attempts]
     first, final = attempts[0], attempts[-1]
     solved_at = next((a["attempt"] for a in attempts if a["outcome"] == Outcome.PASS.value), None)
     first_parsed = first["outcome"] != Outcome.PARSE_ERROR.value
@@ -79,8 +83,16 @@ def explain(attempts: list[dict[str, Any]]) -> str:
     lines = []
     for a in attempts:
         where = f" on {a['call']}" if a.get("call") else ""
-        lines.append(f"attempt {a['attempt']}: {a['outcome']}{where} ({a['passed']}/{a['total']} tests) {a['message']}".strip())
+        grade = f" -> graded {a[GRADED]}" if a.get(GRADED, a["outcome"]) != a["outcome"] else ""
+        lines.append(f"attempt {a['attempt']}: {a['outcome']}{grade}{where} ({a['passed']}/{a['total']} tests"
+                     f"{_grading_counts(a)}) {a['message']}".strip())
     return "\n".join(lines)
+
+
+def _grading_counts(attempt: dict[str, Any]) -> str:
+    if "graded_total" not in attempt:
+        return ""
+    return f", grading set {attempt['graded_passed']}/{attempt['graded_total']}"
 
 
 @scorer(name="correction_scorer", metrics={key: [mean()] for key in SCORE_KEYS})
@@ -91,13 +103,14 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
         record = correction_state(state.store)
         attempts: list[dict[str, Any]] = record.attempts
         max_attempts = record.max_attempts
+        executor = get_executor(state.metadata["target"])
+        problem = problem_by_id(state.metadata["problem_id"])
         if not attempts:
-            executor = get_executor(state.metadata["target"])
-            problem = problem_by_id(state.metadata["problem_id"])
             reply = state.output.completion if state.output else ""
-            code, result = await evaluate_reply(executor, problem, reply, case_timeout)
+            code, result = await feedback_attempt(executor, problem, reply, case_timeout)
             attempts = [attempt_record(1, reply, code, result)]
             max_attempts = 1
+        attempts = await grade_attempts(executor, problem, attempts, case_timeout)
         value = score_attempts(
             attempts,
             max_attempts,
@@ -111,9 +124,10 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
             answer=final.get("code") or "",
             explanation=explain(attempts),
             metadata={
-                "outcomes": [a["outcome"] for a in attempts],
-                "first_error_type": attempts[0]["outcome"] if attempts[0]["outcome"] != "PASS" else None,
-                "final_outcome": final["outcome"],
+                "outcomes": [a[GRADED] for a in attempts],
+                "feedback_outcomes": [a["outcome"] for a in attempts],
+                "first_error_type": attempts[0][GRADED] if attempts[0][GRADED] != "PASS" else None,
+                "final_outcome": final[GRADED],
             },
         )
 

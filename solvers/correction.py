@@ -1,5 +1,8 @@
 """The Goth iterative-correction protocol, automated: attempt, run the tests, feed the failure back, retry.
 
+Each attempt runs on the public tests and the problem's feedback set only (``attempts.feedback_attempt``): the
+feedback and the decision to stop never depend on the grading set, which the scorer runs after the dialogue.
+
 Every attempt (reply, extracted code, outcome, failing case) is stored in ``coonbench.tasks.state.CorrectionState``
 and the feedback turns stay in ``state.messages``, so the log shows the whole dialogue.
 """
@@ -13,7 +16,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import AttemptResult, Executor, Outcome, get_executor
-from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, evaluate_reply
+from coonbench.execution.attempts import DEFAULT_CASE_TIMEOUT, attempt_record, feedback_attempt
 from coonbench.tasks.state import correction_state
 
 __all__ = ["DEFAULT_CASE_TIMEOUT", "DEFAULT_MAX_RETRIES", "correction_protocol", "feedback_message"]
@@ -55,7 +58,8 @@ def feedback_message(result: AttemptResult, executor: Executor) -> str:
 
 @solver(name="correction_protocol")
 def correction_protocol(max_retries: int = DEFAULT_MAX_RETRIES, case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Solver:
-    """Generate up to ``max_retries + 1`` times, feeding each failure back; stop at the first success."""
+    """Generate up to ``max_retries + 1`` times, feeding each failure back; stop at the first attempt that passes
+    the public tests and the feedback set (the scorer grades it)."""
     if max_retries < 0:
         raise ValueError("max_retries must be >= 0")
 
@@ -72,7 +76,7 @@ def correction_protocol(max_retries: int = DEFAULT_MAX_RETRIES, case_timeout: fl
         for number in range(1, max_retries + 2):
             state = await generate(state)
             reply = state.output.completion
-            code, result = await evaluate_reply(executor, problem, reply, case_timeout)
+            code, result = await feedback_attempt(executor, problem, reply, case_timeout)
             attempts.append(attempt_record(number, reply, code, result))
             record.attempts = attempts
             if result.outcome is Outcome.PASS or number == max_retries + 1 or state.completed:

@@ -31,6 +31,7 @@ from typing import Any
 from coonbench.datasets.generated_files import read_tests
 from coonbench.datasets.humaneval_contracts import APPROX_TOLERANCE
 from coonbench.execution.base import Outcome
+from coonbench.execution.problem import split_tests
 from coonbench.execution.harness.python_runner import decode_typed, encode_typed
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.errors import OneLineError
@@ -162,6 +163,20 @@ class HumanEvalProblem:
     category: str = "humaneval"
     complexity: str = "humaneval"
     typed_values: bool = True
+    base_hidden: int | None = None  # the first hidden tests that are HumanEval's own (None: all of them)
+
+    @property
+    def feedback_tests(self) -> list[HumanEvalCase]:
+        """Half the amplified tests (``split_tests``): the only hidden tests feedback is computed from."""
+        return split_tests(self.hidden_tests, self._base())[0]
+
+    @property
+    def grading_tests(self) -> list[HumanEvalCase]:
+        """HumanEval's own tests and the other half of the amplified ones: no message ever reflects them."""
+        return split_tests(self.hidden_tests, self._base())[1]
+
+    def _base(self) -> int:
+        return len(self.hidden_tests) if self.base_hidden is None else self.base_hidden
 
     @property
     def all_tests(self) -> list[HumanEvalCase]:
@@ -436,13 +451,14 @@ def load_humaneval(tests: str = "amplified") -> tuple[tuple[HumanEvalProblem, ..
         for case in hidden:
             kinds[case.kind] = kinds.get(case.kind, 0) + 1
         number = task["task_id"].split("/")[1]
+        base = len(hidden)
         if tests == "amplified":
             hidden = hidden + amplified_cases(task, tests_path(task["task_id"]), entry_params(task))
         problems.append(HumanEvalProblem(
             id=f"humaneval-{number}" if tests == "amplified" else f"humaneval-base-{number}", prompt=task["prompt"],
             signature=Signature(task["entry_point"]),
             solutions={"python": task["prompt"] + task["canonical_solution"]},
-            public_tests=public, hidden_tests=hidden,
+            public_tests=public, hidden_tests=hidden, base_hidden=base,
         ))
     return tuple(problems), Conversion(kinds, expr_tasks, wrong_total)
 

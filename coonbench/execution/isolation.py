@@ -23,7 +23,7 @@ from typing import Any, Literal, get_args
 from inspect_ai.util import SandboxEnvironmentSpec
 from pydantic import BaseModel, ConfigDict, Field
 
-from coonbench.execution import cgroups, jail
+from coonbench.execution import cgroups, confine, jail
 from coonbench.tasks.errors import OneLineError
 from coonbench.tasks.samples import choose
 
@@ -235,7 +235,9 @@ def capabilities(config: LocalSandboxConfig | None = None) -> dict[str, Any]:
         "kill_all": " + ".join(kill),
         **_budgets(config),
         "rlimits": ["RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_CORE"] + (["RLIMIT_NPROC"] if nproc else []),
-        "seccomp": (", ".join(sorted(calls)) + " refused") if (calls := jail.refused_syscalls()) else "none",
+        "seccomp": ("foreign architectures killed; " + ", ".join(sorted(calls)) + " refused; clone with namespace "
+                    "flags and F_SETPIPE_SZ refused") if (calls := confine.refused_syscalls()) else "none",
+        "capabilities": "all dropped (bounding, ambient, effective, permitted, inheritable), no_new_privs",
         "procfs": "/proc/" + ", /proc/".join(jail.PROC_READONLY) + " read-only; kcore, keys & co. masked",
         "configuration": "on an inherited pipe (not in any command line)",
         "output": "read incrementally; last 1 MiB kept per stream, killed past 10 MiB",

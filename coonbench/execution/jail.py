@@ -11,8 +11,8 @@ runs as that uid without capabilities (``execve`` of a non-root uid drops them).
 namespace: it builds an empty root view (read-only ``/usr`` and the libraries, ``/dev/null`` and friends, an empty
 ``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots, mounts
 its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked (``harden_proc``), and forks
-the command with rlimits, ``no_new_privs`` and a seccomp filter that refuses memory no process would hold
-(memfd, SysV shared memory and message queues). While the command runs, PID 1 optionally polls the
+the command with rlimits, ``no_new_privs``, no capability and a default-deny seccomp filter (``confine.py``,
+whose source is sent ahead of this one). While the command runs, PID 1 optionally polls the
 namespace's anonymous resident memory every 10 ms and kills everything past the sample's budget (where no cgroup
 is available). When the
 command ends PID 1 kills every process left in the namespace (``setsid`` daemons included), copies the sample
@@ -29,7 +29,6 @@ import resource
 import shutil
 import signal
 import stat
-import struct
 import sys
 import time
 from typing import Any
@@ -239,52 +238,8 @@ def _remove(dir_fd: int, name: str) -> None:
         os.unlink(name, dir_fd=dir_fd)
 
 
-# seccomp: memory the per-process limits and the memory watchdog cannot see is refused (EPERM) rather than
-# counted: memfd (shmem held by a file descriptor alone), SysV shared memory and message queues (held by the IPC
-# namespace, by no process). Per architecture (AUDIT_ARCH value -> syscall numbers); x86_64's x32 calls are
-# refused altogether. Elsewhere no filter is installed (``SECCOMP_ARCHES`` says where one is).
-SECCOMP_ARCHES = {  # machine: (AUDIT_ARCH value, refused syscall numbers)
-    "x86_64": (0xC000003E, {"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "msgget": 68}),
-    "aarch64": (0xC00000B7, {"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186}),
-}
-X32_BIT = 0x40000000
-PR_SET_SECCOMP, SECCOMP_MODE_FILTER, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, EPERM = 22, 2, 0x7FFF0000, 0x00050000, 1
-BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
-
-
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
-def seccomp_program(arch: int, denied: list[int]) -> bytes:
-    """A classic-BPF seccomp filter: on ``arch``, the ``denied`` syscalls (and x32 ones) fail with EPERM;
-    everything else, and any other architecture, is allowed."""
-    def ins(code: int, jt: int, jf: int, k: int) -> bytes:
-        return struct.pack("HBBI", code, jt, jf, k)
-
-    n = len(denied)
-    prog = [ins(BPF_LD_W_ABS, 0, 0, 4), ins(BPF_JEQ_K, 1, 0, arch), ins(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
-            ins(BPF_LD_W_ABS, 0, 0, 0), ins(BPF_JGE_K, n + 1, 0, X32_BIT)]
-    prog += [ins(BPF_JEQ_K, n - i, 0, nr) for i, nr in enumerate(denied)]
-    prog += [ins(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), ins(BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM)]
-    return b"".join(prog)
-
-
-def refused_syscalls() -> dict[str, int]:
-    """The system calls the filter refuses on this machine (none where ``SECCOMP_ARCHES`` lacks it)."""
-    return SECCOMP_ARCHES.get(os.uname().machine, (0, {}))[1]
-
-
-def refuse_hidden_memory() -> None:
-    """Install the seccomp filter (after ``no_new_privs``; it survives ``execve`` and is inherited)."""
-    if os.uname().machine not in SECCOMP_ARCHES:
-        return
-    arch, calls = SECCOMP_ARCHES[os.uname().machine]
-    program = seccomp_program(arch, sorted(calls.values()))
-    buf = ctypes.create_string_buffer(program, len(program))
-    fprog = _SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
-    _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog),
-                       0, 0), "seccomp")
+if "confine" not in globals():  # imported as a module; sent to the jail, confine.py's source comes first (source())
+    from coonbench.execution.confine import confine, drop_bounding_set
 
 
 def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
@@ -301,13 +256,14 @@ def _exec_command(cfg: dict[str, Any], argv: list[str]) -> None:
         if cfg.get("nproc"):
             nproc = int(cfg["nproc"])
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        drop_bounding_set()
         uid = cfg.get("uid")
         if uid is not None:
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)
         prctl(PR_SET_NO_NEW_PRIVS, 1)
-        refuse_hidden_memory()
+        confine()
         os.chdir(cfg["workdir"])
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         os.execve(argv[0], argv, cfg["env"])
@@ -433,9 +389,13 @@ def run(raw: bytes) -> int:
 
 
 def source() -> bytes:
-    """This module's source: what the host sends down the pipe ahead of the configuration."""
-    with open(__file__, "rb") as fh:
-        return fh.read()
+    """What the host sends down the pipe ahead of the configuration: ``confine.py``'s source, then this module's."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    parts = []
+    for name in ("confine.py", "jail.py"):
+        with open(os.path.join(here, name), "rb") as fh:
+            parts.append(fh.read().replace(b"from __future__ import annotations\n", b""))
+    return b"from __future__ import annotations\n" + b"\n".join(parts)
 
 
 if __name__ == "__main__":

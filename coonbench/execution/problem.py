@@ -12,6 +12,38 @@ from coonbench.execution.types import TypeExpr, TypeSyntaxError, parse_type, typ
 
 PUBLIC_TESTS = 3
 """The first tests of a problem file are public: shown in the prompt, the only ones feedback may quote."""
+
+
+def _case_key(case: Any) -> str:
+    """What identifies a test's call (its arguments, and ``then_call``): equal calls land in the same set."""
+    return json.dumps([case.input, getattr(case, "then_call", None)], sort_keys=True, default=repr)
+
+
+def _stratum(case: Any) -> tuple[bool, str]:
+    """Tests are split per kind (an expected error or a value; HumanEval's assertion kind), so that each kind
+    reaches the grading set: a program that raises for every input it was not shown must fail it."""
+    return getattr(case, "expected_error", None) is not None, str(getattr(case, "kind", ""))
+
+
+def split_tests(cases: list[Any], pinned: int = 0) -> tuple[list[Any], list[Any]]:
+    """(feedback set, grading set) of a problem's hidden tests, disjoint by call: the first ``pinned`` (hand-written,
+    or HumanEval's own) go to grading; the others alternate per kind, the first of each kind to grading (a kind
+    with one test is graded, never fed back). A call equal to one already placed goes where that one went."""
+    feedback: list[Any] = []
+    grading: list[Any] = []
+    side: dict[str, bool] = {}  # call -> graded?
+    counts: dict[tuple[bool, str], int] = {}
+    for i, case in enumerate(cases):
+        key = _case_key(case)
+        if key not in side:
+            if i < pinned:
+                side[key] = True
+            else:
+                n = counts.get(_stratum(case), 0)
+                counts[_stratum(case)] = n + 1
+                side[key] = n % 2 == 0
+        (grading if side[key] else feedback).append(case)
+    return feedback, grading
 CATEGORIES = (
     "basic",
     "recursion",
@@ -149,6 +181,16 @@ class Problem(BaseModel):
     def all_tests(self) -> list[TestCase]:
         """Public tests first, then hidden: ``correct`` and every metric are decided on all of them."""
         return self.tests + self.generated
+
+    @property
+    def feedback_tests(self) -> list[TestCase]:
+        """The hidden tests feedback is computed from (about half the generated ones; ``split_tests``)."""
+        return split_tests(self.hidden_tests, len(self.tests[PUBLIC_TESTS:]))[0]
+
+    @property
+    def grading_tests(self) -> list[TestCase]:
+        """The hidden tests no message ever reflects: the hand-written hidden tests and the rest of the generated."""
+        return split_tests(self.hidden_tests, len(self.tests[PUBLIC_TESTS:]))[1]
 
     @field_validator("solutions")
     @classmethod
