@@ -288,3 +288,60 @@ def test_report_plan_and_import_on_logs_with_hostile_names(tmp_path_factory: pyt
                               str(questions)], "import-toon")
     if code == 0:
         _report(root, root / "out" / "logs")
+
+
+# -- the bounds themselves --------------------------------------------------------------------------------------
+
+
+def test_the_time_bound_stops_a_read_that_runs_on_and_no_except_exception_swallows_it() -> None:
+    import time
+
+    from coonbench.report.bounded import ReportInputError, time_limit
+
+    start = time.monotonic()
+    with pytest.raises(ReportInputError, match="took more than"):
+        with time_limit(0.3, "x.eval"):
+            while True:
+                try:
+                    time.sleep(0.01)
+                except Exception:  # noqa: BLE001 - as a library might
+                    pass
+    assert time.monotonic() - start < 5
+
+
+def test_a_pipe_named_like_a_log_or_a_plan_is_refused_not_read(tmp_path: Path) -> None:
+    import os
+
+    from coonbench.report.bounded import ReportInputError, check_log, read_json
+
+    os.mkfifo(tmp_path / "x.eval")
+    with pytest.raises(ReportInputError, match="not a regular file"):
+        check_log(tmp_path / "x.eval")
+    with pytest.raises(ReportInputError, match="not a regular file"):
+        read_json(tmp_path / "x.eval", "plan")
+
+
+def test_json_depth_agrees_with_the_formats_positioned_check() -> None:
+    import random
+
+    from coonbench.formats._limits import json_depth_index
+    from coonbench.report.bounded import json_max_depth
+
+    rng = random.Random(43)
+    for _ in range(2000):
+        text = "".join(rng.choice('[]{}"\\ax') for _ in range(rng.randint(0, 40)))
+        expected = next(d for d in range(60) if json_depth_index(text, d) is None)
+        assert json_max_depth(text.encode()) == expected, text
+    assert json_max_depth(("[" * 100_000 + "]" * 100_000).encode()) == 100_000
+
+
+def test_an_error_with_a_blank_first_line_still_says_something(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    import coonbench.cli
+
+    def fail(args: object) -> int:
+        raise ValueError("\n  \nthe reason")
+
+    monkeypatch.setattr(coonbench.cli, "cmd_formats", fail)
+    code, _, err = run_cli(["formats"], tmp_path)
+    assert code == 2 and err.strip() == "coonbench: the reason"

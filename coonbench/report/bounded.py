@@ -90,6 +90,8 @@ def read_text(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> str:
     """A file's UTF-8 text; ReportInputError naming it when missing, too large or not text."""
     p = Path(path)
     try:
+        if not p.is_file():  # a folder, a pipe or a device would block or never end
+            raise ReportInputError(f"{p}: the {what} is not a regular file" if p.exists() else f"{p}: no such file")
         if p.stat().st_size > limit:
             raise ReportInputError(f"{p}: {what} too large ({p.stat().st_size:,} bytes; limit {limit:,})")
         with p.open("rb") as fh:
@@ -182,6 +184,8 @@ def _check_archive(path: Path) -> None:
 def check_log(path: Path) -> int:
     """Check one log before Inspect reads it; its size in bytes. ReportInputError naming the file and the reason
     when it is too large, nested too deep, not UTF-8, or not an Inspect log at all."""
+    if not path.is_file():  # a pipe or a device named *.eval would block or never end
+        raise ReportInputError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
     try:
         size = path.stat().st_size
     except OSError as err:
