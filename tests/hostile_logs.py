@@ -58,7 +58,8 @@ def write_log(folder: Path, names: dict[str, str], root: Path, raw: str | None =
     log.eval.model = names["model"]
     for n, sample in enumerate(log.samples or []):
         sample.id = f"{names['sample_id']}{n}"
-        sample.metadata.update(category=names["category"], question_type=names["question_type"], **(metadata or {}))
+        sample.metadata.update({"category": names["category"], "question_type": names["question_type"],
+                                **(metadata or {})})
         if score is not None:
             sample.scores["toon_verdict"].value = score
     path = folder / "hostile.eval"

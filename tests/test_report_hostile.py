@@ -107,7 +107,8 @@ def test_a_deep_score_is_one_line_naming_the_log(tmp_path: Path, raw: str, why: 
 def test_huge_or_odd_numbers_are_missing_values_not_crashes(tmp_path: Path, raw: str) -> None:
     logs = tmp_path / "logs"
     write_log(logs, PLAIN, tmp_path, raw=raw, score="@RAW@",
-              metadata={"input_tokens": "@RAW@", "primer_tokens": "@RAW@", "complexity": "@RAW@"})
+              metadata={"input_tokens": "@RAW@", "primer_tokens": "@RAW@", "complexity": "@RAW@", "category": "@RAW@",
+                        "question_type": "@RAW@", "dataset": "@RAW@"})
     _report(tmp_path, logs)
 
 
@@ -157,6 +158,9 @@ def test_an_archive_without_a_header_and_a_json_that_only_looks_like_a_log(tmp_p
     code, err, _ = _report(tmp_path, logs)
     assert code == 2 and "fake.json" in err, err
     (logs / "fake.json").write_text('{"eval": 1, "version": "x"}')
+    code, err, _ = _report(tmp_path, logs)
+    assert code == 2 and "fake.json" in err, err
+    (logs / "fake.json").write_bytes(b'\xff\xfe{"eval": 1, "version": "x"} \xc3')
     code, err, _ = _report(tmp_path, logs)
     assert code == 2 and "fake.json" in err, err
 
@@ -288,6 +292,10 @@ def test_report_plan_and_import_on_logs_with_hostile_names(tmp_path_factory: pyt
                               str(questions)], "import-toon")
     if code == 0:
         _report(root, root / "out" / "logs")
+    data = root / "names.json"
+    data.write_text(json.dumps({"rows": [names, names], "deep": [[[names["format"]]]]}), encoding="utf-8")
+    for fmt in ("json", "toon", "yaml"):
+        _command(root, ["tokens", "--format", fmt, str(data)], "tokens")
 
 
 # -- the bounds themselves --------------------------------------------------------------------------------------

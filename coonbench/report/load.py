@@ -68,9 +68,9 @@ def _is_json_log(path: Path) -> bool:
     if path.suffix != ".json":
         return False
     try:
-        with path.open("r", encoding="utf-8") as fh:
+        with path.open("r", encoding="utf-8", errors="replace") as fh:
             head = fh.read(2048)
-    except OSError:
+    except (OSError, ValueError):
         return False
     return '"eval"' in head and '"version"' in head
 

@@ -189,7 +189,8 @@ def write_markdown(sections: list[Section], out: Path, header: dict[str, Any]) -
             + ([""] if sec.findings else [])
         lines += [f"![{plot}](plots/{plot})" for plot in sec.plots] + ([""] if sec.plots else [])
         for table in sec.tables:
-            lines += [f"#### {md(table.caption)}", "", f"`tables/{_safe(table.name)}.csv`", "", markdown_table(table), ""]
+            lines += [f"#### {md(table.caption)}", "", f"`tables/{_safe(table.name)}.csv`", "", markdown_table(table),
+                      ""]
     lines += ["## Provenance", ""] + [f"- {md(item)}" for item in _provenance_items(header)] + [""]
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
