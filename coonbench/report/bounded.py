@@ -160,11 +160,12 @@ def _check_archive(path: Path) -> None:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError) as err:
-        raise ReportInputError(f"{path}: not an Inspect .eval log (not a zip archive: {first_line(err)})") from None
+        raise ReportInputError(f"{path}: unreadable Inspect log (not a zip archive: {first_line(err)})") from None
     with archive:
         names = set(archive.namelist())
         if "header.json" not in names and "_journal/start.json" not in names:
-            raise ReportInputError(f"{path}: not an Inspect .eval log (no header.json or _journal/start.json)")
+            raise ReportInputError(f"{path}: unreadable Inspect log (an archive without header.json or "
+                                   "_journal/start.json)")
         skipped = SKIPPED_ENTRIES if any(n.startswith(SUMMARIES) for n in names) else ()
         for info in archive.infolist():
             if info.is_dir() or (skipped and info.filename.startswith(skipped)) or not info.filename.endswith(".json"):
