@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import write_eval_log
+from markdown_it import MarkdownIt
 
 from coonbench.cli import main
 from coonbench.report.import_toon import to_eval_log
@@ -107,6 +108,28 @@ def assert_one_line_or_success(code: int, stderr: str, command: str) -> None:
     assert lines[0].split(": ", 1)[1].strip(), f"{command}: empty error line"
 
 
+MARKDOWN_TAGS = {"h1", "h2", "h3", "h4", "p", "strong", "em", "code", "img", "ul", "li", "blockquote", "table",
+                 "thead", "tbody", "tr", "th", "td", "a"}
+
+
+class _MarkdownTags(html.parser.HTMLParser):
+    """The tags a Markdown rendering holds, and its image sources (links only GFM's bare-URL autolinks)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.images: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        values = dict(attrs)
+        if tag == "img":
+            self.images.append(values.get("src") or "")
+        if tag == "a":
+            assert (values.get("href") or "").startswith(("http://", "https://", "mailto:")), values
+        assert not any(k.startswith("on") for k in values), (tag, values)
+
+
 class _Scripts(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()
@@ -131,6 +154,10 @@ def check_report(out: Path) -> None:
     assert not parser.bad, f"report.html: {parser.bad[:5]}"
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "<" not in md, f"report.md carries raw HTML: {md[md.index('<') - 40: md.index('<') + 40]!r}"
+    rendered = _MarkdownTags()
+    rendered.feed(MarkdownIt("gfm-like", {"html": True}).render(md))  # as GitHub would: raw HTML let through
+    assert rendered.tags <= MARKDOWN_TAGS, f"report.md renders to {rendered.tags - MARKDOWN_TAGS}"
+    assert all(src.startswith("plots/") and "/" not in src[6:] for src in rendered.images), rendered.images[:3]
     for path in (out / "tables").glob("*.csv"):
         with path.open(newline="", encoding="utf-8") as fh:
             for row in csv.reader(fh):

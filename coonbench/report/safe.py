@@ -18,7 +18,7 @@ STEM_CHARS = 80
 
 _UNSAFE_FILE_CHAR = re.compile(r"[^A-Za-z0-9._-]")
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
-_MD_ESCAPES = str.maketrans({"\\": "\\\\", "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]"})
+_MD_ESCAPES = str.maketrans({"\\": "\\\\", "$": "\\$", "&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]"})
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
@@ -37,7 +37,7 @@ def file_stem(name: str, limit: int = STEM_CHARS) -> str:
 def md_text(text: object) -> str:
     """Text for one line of Markdown: control characters and line breaks as one space (no new block can start),
     ``& < >`` as entities (no raw HTML, no comment, no autolink), brackets and backslashes escaped (no link or
-    image).
+    image), and ``$`` escaped (no math where a renderer reads ``$…$`` as TeX).
     ``**bold**`` and ``code`` spans stay as they are: they are the only markup the report's sentences use."""
     return _LINE_BREAKS.sub(" ", str(text)).translate(_MD_ESCAPES)
 
