@@ -254,7 +254,6 @@ def _read_frames(logs: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
     return evals, samples
 
 
-
 def _first_unreadable(logs: list[Path]) -> Path | None:
     from inspect_ai.log import read_eval_log
 
