@@ -45,9 +45,10 @@ def _source(fmt: Format, name: str, text: str) -> Any:
     if fmt.kind == "code":
         return text
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CliError(f"{name}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}") from None
+        return get_format("json").decode(text)  # bounded: nesting, integer length (a positioned FormatError)
+    except FormatError as err:
+        raise CliError(f"{name}:{err.line}:{err.column}: invalid JSON: {err.message}" if err.line is not None
+                       else f"{name}: invalid JSON: {err.message}") from None
 
 
 def _show(value: Any, fmt: Format) -> str:
@@ -319,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"coonbench: {err}", file=sys.stderr)
         return 2
     except (ValueError, OSError, TokenizerUnavailable) as err:  # a missing optional package names its install
-        print(f"coonbench: {err}".splitlines()[0], file=sys.stderr)
+        line = next((ln.strip() for ln in str(err).splitlines() if ln.strip()), type(err).__name__)
+        print(f"coonbench: {line}", file=sys.stderr)
         return 2
 
 

@@ -41,7 +41,7 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     sections.append(cost_section(samples, price_table))
     plan_path = Path(plan) if plan is not None else planned.find_plan(logs)
     if plan_path is not None:
-        sections.append(planned.plan_section(planned.read_plan(plan_path), plan_path, samples, price_table, sections))
+        sections.append(planned.plan_section_of(plan_path, samples, price_table, sections))
     for sec in sections:
         plots.plot_section(sec, out_dir / "plots")
     sections.sort(key=lambda sec: not sec.lead_plots)  # a section with an answer figure opens the page

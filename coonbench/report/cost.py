@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from coonbench.report import stats, wording
+from coonbench.report.bounded import number, read_yaml
 from coonbench.report.load import ReportInputError
 from coonbench.resources import shipped_path
 from coonbench.report.tables import (
@@ -30,20 +30,18 @@ def read_prices(path: str | Path) -> dict[str, dict[str, float]]:
     """A price table: ``{model: {input: USD per 1M tokens, output: USD per 1M tokens}}`` (JSON or YAML);
     ``docs/prices-example.yaml`` is found in the installed package too (``shipped_path``)."""
     p = shipped_path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise ReportInputError(f"{p}: cannot read the price table ({str(err).splitlines()[0]})") from None
+    data = read_yaml(p, "price table")  # bounded: size, nesting, integer length
     if not isinstance(data, dict):
         raise ReportInputError(f"{p}: the price table must map model names to {{input: …, output: …}}")
     out: dict[str, dict[str, float]] = {}
     for model, entry in data.items():
         if not isinstance(entry, dict) or not {"input", "output"} <= set(entry):
             raise ReportInputError(f"{p}: entry '{model}' needs 'input' and 'output' (USD per 1M tokens)")
-        try:
-            out[str(model)] = {"input": float(entry["input"]), "output": float(entry["output"])}
-        except (TypeError, ValueError):
-            raise ReportInputError(f"{p}: entry '{model}': prices must be numbers") from None
+        price = {"input": number(entry["input"]), "output": number(entry["output"])}
+        if any(math.isnan(v) or v < 0 for v in price.values()):
+            raise ReportInputError(f"{p}: entry '{model}': prices must be numbers from 0 to 10^15 (USD per 1M "
+                                   "tokens)")
+        out[str(model)] = price
     return out
 
 

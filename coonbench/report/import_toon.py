@@ -13,7 +13,7 @@ Tokens are the provider's reported usage, each model in its own tokenizer: metad
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,7 +36,8 @@ from inspect_ai.log import (
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage
 from inspect_ai.scorer import Score
 
-from coonbench.report.load import ReportInputError
+from coonbench.report.bounded import ReportInputError, number, read_json
+from coonbench.report.load import clean_text
 
 TASK_NAME = "toon-retrieval"
 CATEGORY = "retrieval"
@@ -44,6 +45,7 @@ SCORER = "toon_verdict"
 SOLVER = "toon-benchmark"  # the plan's name: TOON's own harness made these answers
 MODEL_PREFIX = "toon"  # Inspect model names are provider/name
 FIELDS = ("questionId", "format", "model", "expected", "actual", "isCorrect")
+COUNT_FIELDS = ("inputTokens", "outputTokens", "latencyMs")  # optional; numbers when present
 QUESTION_FIELDS = ("id", "dataset", "type")
 QUESTIONS_FILE = ("generated", "questions.json")  # where the reference data keeps it, beside benchmarks/
 NO_QUESTIONS = ("no TOON questions file (questions.json) given or found beside {src}: samples carry no dataset, "
@@ -51,11 +53,9 @@ NO_QUESTIONS = ("no TOON questions file (questions.json) given or found beside {
 
 
 def _json_list(path: Path, what: str) -> list[Any]:
-    """A JSON list from one of TOON's files; a file that is not one raises naming it."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ReportInputError(f"{path}: not a TOON {what} file ({str(err).splitlines()[0]})") from None
+    """A JSON list from one of TOON's files (bounded: size, nesting, integer length); a file that is not one
+    raises naming it."""
+    data = read_json(path, f"TOON {what} file")
     if not isinstance(data, list):
         raise ReportInputError(f"{path}: expected a JSON list of {what}")
     return data
@@ -69,7 +69,7 @@ def read_questions(path: Path) -> dict[str, dict[str, str]]:
         bad = [f for f in QUESTION_FIELDS if not isinstance(q, dict) or not isinstance(q.get(f), str) or not q[f]]
         if bad:
             raise ReportInputError(f"{path}: entry {i}: missing or empty field(s) {', '.join(bad)}")
-        out[q["id"]] = {"dataset": q["dataset"], "type": q["type"]}
+        out[clean_text(q["id"])] = {"dataset": clean_text(q["dataset"]), "type": clean_text(q["type"])}
     return out
 
 
@@ -88,18 +88,24 @@ def _records(path: Path) -> list[dict[str, Any]]:
         missing = [f for f in FIELDS if not isinstance(rec, dict) or f not in rec]
         if missing:
             raise ReportInputError(f"{path}: entry {i}: missing field(s) {', '.join(missing)}")
+        for field in COUNT_FIELDS:
+            value = rec.get(field)
+            count = number(0 if value is None else value)
+            if math.isnan(count) or count < 0 or (field != "latencyMs" and not count.is_integer()):
+                raise ReportInputError(f"{path}: entry {i}: field {field} must be a non-negative "
+                                       f"{'number' if field == 'latencyMs' else 'whole number'} up to 10^15, not "
+                                       f"{str(value)[:40]!r}")
     return data
 
 
 def _sample(rec: dict[str, Any], questions: dict[str, dict[str, str]] | None) -> EvalSample:
-    model = str(rec["model"])
-    fmt = str(rec["format"])
-    qid = str(rec["questionId"])
-    tokens = int(rec.get("inputTokens") or 0)
-    out_tokens = int(rec.get("outputTokens") or 0)
-    latency = float(rec.get("latencyMs") or 0.0) / 1000
+    model, fmt, qid, actual, expected = (clean_text(str(rec[k])) for k in ("model", "format", "questionId",
+                                                                             "actual", "expected"))
+    tokens = int(number(rec.get("inputTokens") or 0))  # checked by _records: whole, finite, bounded
+    out_tokens = int(number(rec.get("outputTokens") or 0))
+    latency = number(rec.get("latencyMs") or 0.0) / 1000
     usage = ModelUsage(input_tokens=tokens, output_tokens=out_tokens, total_tokens=tokens + out_tokens)
-    output = ModelOutput.from_content(model=model, content=str(rec["actual"]))
+    output = ModelOutput.from_content(model=model, content=actual)
     output.usage = usage
     question = f"TOON benchmark question {qid}, data shown as {fmt} (the prompt is not part of TOON's results)"
     correct = bool(rec["isCorrect"])
@@ -108,11 +114,11 @@ def _sample(rec: dict[str, Any], questions: dict[str, dict[str, str]] | None) ->
         id=f"{qid}-{fmt}",
         epoch=1,
         input=question,
-        target=str(rec["expected"]),
-        messages=[ChatMessageUser(content=question), ChatMessageAssistant(content=str(rec["actual"]), model=model)],
+        target=expected,
+        messages=[ChatMessageUser(content=question), ChatMessageAssistant(content=actual, model=model)],
         output=output,
         scores={SCORER: Score(value={"correct": 1.0 if correct else 0.0, "input_tokens": float(tokens)},
-                              answer=str(rec["actual"]), explanation="TOON's verdict: " + ("correct" if correct else "incorrect"))},
+                              answer=actual, explanation="TOON's verdict: " + ("correct" if correct else "incorrect"))},
         metadata={"format": fmt, "category": CATEGORY, "question_type": origin.get("type", "-"), "complexity": "-",
                   "input_tokens": tokens, "pair_id": qid, "source_model": model,
                   "tokenizer": f"{MODEL_PREFIX}/{model} (reported)",
@@ -126,7 +132,7 @@ def _sample(rec: dict[str, Any], questions: dict[str, dict[str, str]] | None) ->
 def to_eval_log(records: list[dict[str, Any]], source: Path,
                 questions: dict[str, dict[str, str]] | None = None) -> EvalLog:
     """One EvalLog for one model's records (with each question's dataset and type when ``questions`` is given)."""
-    model = str(records[0]["model"]) if records else source.stem
+    model = clean_text(str(records[0]["model"])) if records else source.stem
     samples = [_sample(r, questions) for r in records]
     n = len(samples)
     accuracy = sum(s.scores[SCORER].value["correct"] for s in samples) / n if n else 0.0  # type: ignore[index,union-attr]
@@ -176,7 +182,7 @@ def import_toon(results_dir: str | Path, out_dir: str | Path,
     written = []
     for path in files:
         records = _records(path)
-        unknown = sorted({str(r["questionId"]) for r in records} - set(by_id)) if by_id is not None else []
+        unknown = sorted({clean_text(str(r["questionId"])) for r in records} - set(by_id)) if by_id is not None else []
         if unknown:
             raise ReportInputError(f"{path}: question id(s) {', '.join(unknown[:5])} not in {qpath}")
         log = to_eval_log(records, path, by_id)

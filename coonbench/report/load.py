@@ -14,6 +14,18 @@ from typing import Any
 
 import pandas as pd
 
+from coonbench.report.bounded import (
+    MAX_DISTINCT,
+    NUMBER_LIMIT,
+    ReportInputError,
+    check_distinct,
+    check_log,
+    first_line,
+    number,
+    read_seconds,
+    time_limit,
+)
+
 # Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
 # from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
 # without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
@@ -33,10 +45,6 @@ REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
 def is_reference(system: str) -> bool:
     """Whether a system is a reference (``model [coonbench/gold]``, ``model [coonbench/baseline_…]``)."""
     return any(f"[{name}" in system for name in REFERENCE_SOLVERS)
-
-
-class ReportInputError(Exception):
-    """No logs, or a log that cannot be read: a one-line message for the user."""
 
 
 def find_logs(paths: Sequence[str | Path]) -> list[Path]:
@@ -60,9 +68,9 @@ def _is_json_log(path: Path) -> bool:
     if path.suffix != ".json":
         return False
     try:
-        with path.open("r", encoding="utf-8") as fh:
+        with path.open("r", encoding="utf-8", errors="replace") as fh:
             head = fh.read(2048)
-    except OSError:
+    except (OSError, ValueError):
         return False
     return '"eval"' in head and '"version"' in head
 
@@ -83,19 +91,12 @@ def _score_dict(raw: Any) -> dict[str, float]:
 
 
 def _number(value: Any) -> float:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, int | float):
-        return float(value)
+    """A score value as a float: C/I/P/N as 1/0/0.5/0, a number within ``bounded.NUMBER_LIMIT``, else NaN."""
     if isinstance(value, str):
         letter = value.strip().upper()
         if letter in ("C", "I", "P", "N"):
             return {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}[letter]
-        try:
-            return float(value)
-        except ValueError:
-            return math.nan
-    return math.nan
+    return number(value)
 
 
 def _usage(raw: Any) -> tuple[float, float]:
@@ -104,11 +105,13 @@ def _usage(raw: Any) -> tuple[float, float]:
         return math.nan, math.nan
     try:
         usage = json.loads(raw)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return math.nan, math.nan
-    ins = [float(u.get("input_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
-    outs = [float(u.get("output_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
-    if not ins or not (sum(ins) or sum(outs)):
+    if not isinstance(usage, dict):
+        return math.nan, math.nan
+    ins = [number(u.get("input_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
+    outs = [number(u.get("output_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
+    if not ins or not (sum(ins) or sum(outs)) or math.isnan(sum(ins) + sum(outs)):
         return math.nan, math.nan
     return sum(ins), sum(outs)
 
@@ -118,6 +121,11 @@ def _strip_suffix(sample_id: str, fmt: str) -> str:
         if fmt and sample_id.endswith(sep + fmt):
             return sample_id[: -len(fmt) - 1]
     return sample_id
+
+
+def _numeric(values: pd.Series, limit: float = NUMBER_LIMIT) -> pd.Series:
+    """Each value as a bounded float (``bounded.number``): lists, huge integers and infinities become NaN."""
+    return pd.Series([number(v, limit) for v in values.tolist()], index=values.index, dtype=float)
 
 
 def _meta(df: pd.DataFrame, key: str) -> pd.Series:
@@ -227,16 +235,22 @@ def _expand(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def _read_frames(logs: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """evals_df and the expanded samples of the logs, each log bounded first (``bounded.check_log``: size, depth,
+    archive) and Inspect's reading bounded in time."""
     from inspect_ai.analysis import evals_df, samples_df
 
+    size = sum(check_log(p) for p in logs)
     eval_cols, sample_cols = _columns()
-    try:
-        evals = evals_df([str(p) for p in logs], columns=eval_cols, quiet=True)
-        samples = _expand(samples_df([str(p) for p in logs], columns=sample_cols, quiet=True))
-    except Exception as err:  # noqa: BLE001 - a corrupt or foreign file: name it in one line
-        bad = _first_unreadable(logs)
-        where = f"{bad}: " if bad else ""
-        raise ReportInputError(f"{where}unreadable Inspect log ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})") from None
+    what = str(logs[0]) if len(logs) == 1 else f"the {len(logs)} logs in {logs[0].parent}"
+    with time_limit(read_seconds(size), what):
+        try:
+            evals = evals_df([str(p) for p in logs], columns=eval_cols, quiet=True)
+            samples = _expand(samples_df([str(p) for p in logs], columns=sample_cols, quiet=True))
+        except Exception as err:  # noqa: BLE001 - a corrupt or foreign file: name it in one line
+            bad = _first_unreadable(logs)
+            where = f"{bad}: " if bad else ""
+            raise ReportInputError(f"{where}unreadable Inspect log ({type(err).__name__}: {first_line(err)})") \
+                from None
     return evals, samples
 
 
@@ -268,28 +282,28 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     out["solver"] = raw["eval_id"].map(solver).astype("object").where(lambda s: s.notna(), "").astype(str)
     out["system"] = [m if not s or s == "<NA>" else f"{m} [{s}]" for m, s in zip(out["model"], out["solver"])]
     out["id"] = raw["id"].astype(str)
-    out["epoch"] = raw["epoch"].astype(int)
+    out["epoch"] = [int(e) if math.isfinite(e) else 0 for e in _numeric(raw["epoch"], 1e9)]
     fmt = _meta(raw, "format").astype("object")
     out["format"] = fmt.where(fmt.notna(), "default").astype(str)
     for key in ("question_type", "complexity"):
         col = _meta(raw, key).astype("object")
         out[key] = col.where(col.notna(), "-").astype(str)
-    out["input_tokens"] = pd.to_numeric(_meta(raw, "input_tokens"), errors="coerce").astype(float)
-    out["input_tokens_o200k"] = pd.to_numeric(_meta(raw, "input_tokens_o200k"), errors="coerce").astype(float)
+    out["input_tokens"] = _numeric(_meta(raw, "input_tokens"))
+    out["input_tokens_o200k"] = _numeric(_meta(raw, "input_tokens_o200k"))
     tokenizer = _meta(raw, "tokenizer").astype("object")
     out["tokenizer"] = tokenizer.where(tokenizer.notna(), pd.NA)
     usage = [_usage(u) for u in (raw["model_usage"] if "model_usage" in raw.columns else [None] * len(raw))]
     out["usage_input_tokens"] = [u[0] for u in usage]
     out["usage_output_tokens"] = [u[1] for u in usage]
     for key in ("total_time", "working_time"):
-        out[key] = pd.to_numeric(raw[key], errors="coerce").astype(float) if key in raw.columns else math.nan
+        out[key] = _numeric(raw[key]) if key in raw.columns else math.nan
     pair = _meta(raw, PAIR_KEY).astype("object")
     stripped = pd.Series([_strip_suffix(i, f) for i, f in zip(out["id"], out["format"])], index=raw.index)
     out["pair"] = pair.where(pair.notna(), stripped).astype(str)
     out["cluster"], out["cluster_level"] = _clusters(raw, out)
     primer = _meta(raw, "primer").astype("object")
     out["primer"] = primer.where(primer.notna(), pd.NA)
-    out["primer_tokens"] = pd.to_numeric(_meta(raw, "primer_tokens"), errors="coerce").astype(float)
+    out["primer_tokens"] = _numeric(_meta(raw, "primer_tokens"))
     err = raw["error"].astype("object") if "error" in raw.columns else pd.Series([""] * len(raw), index=raw.index)
     out["error"] = err.where(err.notna(), "").astype(str)
     out["created"] = raw["eval_id"].map(info["created"]).astype(str) if "created" in info.columns else ""
@@ -299,6 +313,7 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     scores = _score_columns(raw)
     scores = scores.drop(columns=[c for c in scores.columns if c in out.columns])  # e.g. input_tokens: same figure
     samples = pd.concat([out.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
+    check_distinct({k: samples[k].tolist() for k in MAX_DISTINCT}, ", ".join(map(str, paths)))
     samples, warnings = drop_reruns(samples)
     samples.attrs["warnings"] = warnings
     return samples, evals

@@ -9,7 +9,6 @@ planned minimum detectable difference beside the one the run gave.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from coonbench.report.bounded import read_json
 from coonbench.report.cost import usd
 from coonbench.report.load import ReportInputError
 from coonbench.report.tables import Section, Table, sample_tokens
@@ -33,13 +33,23 @@ def find_plan(paths: Sequence[str | Path]) -> Path | None:
 def read_plan(path: str | Path) -> dict[str, Any]:
     """A plan file; ReportInputError naming the file when it is not one."""
     p = Path(path)
-    try:
-        plan = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ReportInputError(f"{p}: cannot read the plan ({str(err).splitlines()[0]})") from None
+    plan = read_json(p, "plan")  # bounded: size, nesting, integer length
     if not isinstance(plan, dict) or plan.get(PLAN_KEY) != 1 or not isinstance(plan.get("models"), list):
         raise ReportInputError(f"{p}: not a plan written by `coonbench plan -o` (no '{PLAN_KEY}: 1' and 'models')")
     return plan
+
+
+def plan_section_of(
+    path: Path, samples: pd.DataFrame, prices: dict[str, dict[str, float]] | None, sections: list[Section],
+) -> Section:
+    """``plan_section`` of the plan file at ``path``; a file that has the marker but not a plan's shape (a value of
+    the wrong type, a missing key) is one ReportInputError naming it, not a traceback."""
+    plan = read_plan(path)
+    try:
+        return plan_section(plan, path, samples, prices, sections)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as err:
+        raise ReportInputError(f"{path}: not a plan written by `coonbench plan -o` ({type(err).__name__}: "
+                               f"{str(err)[:200]})") from None
 
 
 def _observed(samples: pd.DataFrame, model: str, category: str) -> pd.DataFrame:

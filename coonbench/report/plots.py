@@ -1,7 +1,9 @@
 """PNG charts (matplotlib, Agg backend: no display needed), written under OUT/plots/.
 
 Charts are drawn 1,200 px wide (the page's width), labels wrapped rather than squeezing the bars, a 0 written
-where a bar has no length, titles wrapped to fit.
+where a bar has no length, titles wrapped to fit. Every label comes from the logs, so text is drawn as it is
+(``PLAIN_TEXT``: no mathtext, whose ``$…$`` a log could use to crash or hang the report), and a chart with more
+bars than ``MAX_BARS`` shows the first of them and says how many it left out.
 """
 
 from __future__ import annotations
@@ -16,16 +18,30 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from coonbench.report.safe import file_stem  # noqa: E402
 from coonbench.report.tables import Section  # noqa: E402
 
 WIDTH_IN, DPI = 12.0, 100  # 1,200 px
 LABEL_CHARS = 34
 TITLE_CHARS = 110
 COLOR, SIGNIFICANT, MUTED = "#4C72B0", "#C44E52", "#8C8C8C"
+PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False}
+MAX_BARS = 120
+MAX_LINES = 4  # a label or title wraps to at most this many lines, its end cut with '…'
 
 
 def _wrap(label: str, width: int = LABEL_CHARS) -> str:
-    return "\n".join(textwrap.wrap(str(label), width, break_long_words=True, break_on_hyphens=False)) or str(label)
+    text = str(label)
+    if len(text) > width * MAX_LINES:
+        text = text[: width * MAX_LINES - 1] + "…"
+    return "\n".join(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False)) or text
+
+
+def _capped(labels: list[str], title: str) -> tuple[list[str], str]:
+    """At most ``MAX_BARS`` labels; the title says when some were left out."""
+    if len(labels) <= MAX_BARS:
+        return labels, title
+    return labels[:MAX_BARS], f"{title} (the first {MAX_BARS} of {len(labels)}; every row is in the table)"
 
 
 def _figure(labels: list[str], title: str) -> tuple[plt.Figure, plt.Axes, list[str]]:
@@ -46,6 +62,9 @@ def _save(fig: plt.Figure, path: Path) -> None:
 def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xlabel: str,
               low: list[float] | None = None, high: list[float] | None = None, fmt: str = "{:.1f}") -> None:
     """Horizontal bars with optional CIs and each bar's value written at its end (a zero bar shows '0')."""
+    labels, title = _capped(labels, title)
+    values = list(values)[: len(labels)]
+    low, high = (None, None) if low is None or high is None else (list(low)[: len(labels)], list(high)[: len(labels)])
     fig, ax, wrapped = _figure(labels, title)
     y = np.arange(len(labels))
     v = np.nan_to_num(np.asarray(values, dtype=float))
@@ -90,6 +109,7 @@ def answer_figure(path: Path, points: list[dict], x_label: str, title: str) -> N
 def forest_plot(path: Path, labels: list[str], diff: list[float], low: list[float], high: list[float],
                 sim_low: list[float], sim_high: list[float], significant: list[bool], title: str) -> None:
     """Paired differences in points: the 95% interval thick, the simultaneous one thin, significant ones red."""
+    labels, title = _capped(labels, title)
     fig, ax, wrapped = _figure(labels, title)
     for i, (d, lo, hi, slo, shi, sig) in enumerate(zip(diff, low, high, sim_low, sim_high, significant)):
         color = SIGNIFICANT if sig else COLOR
@@ -109,10 +129,20 @@ def plot_section(section: Section, out_dir: Path) -> None:
     bars (accuracy sections, details), completion bars (code sections); file names appended to the section. The
     answer figure and the forest plot draw ``section.plot_data``, which report.json keeps beside them."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    with plt.rc_context(PLAIN_TEXT):
+        _plot_section(section, out_dir)
+
+
+def _name(section: Section, kind: str) -> str:
+    """The chart's file name: the section id made a plain file name (``safe.file_stem``), never a path."""
+    return file_stem(f"{section.id}_{kind}") + ".png"
+
+
+def _plot_section(section: Section, out_dir: Path) -> None:
     tables = {t.name: t.frame for t in section.all_tables()}
     answer = section.plot_data.get(f"{section.id}_answer.png")
     if answer and answer["points"]:
-        name = f"{section.id}_answer.png"
+        name = _name(section, "answer")
         who = "pooled over the models under test" if answer["system"] == "all" else answer["system"]
         answer_figure(out_dir / name, answer["points"], answer["x_label"],
                       f"{section.id}: accuracy against tokens per correct answer, {who}, {answer['questions']}")
@@ -120,7 +150,7 @@ def plot_section(section: Section, out_dir: Path) -> None:
     forest = section.plot_data.get(f"{section.id}_forest.png")
     if forest and forest["points"]:
         rows = forest["points"]
-        name = f"{section.id}_forest.png"
+        name = _name(section, "forest")
         forest_plot(out_dir / name, [f"{r['format_a']} − {r['format_b']}" for r in rows],
                     [r["diff"] for r in rows], [r["diff_low"] for r in rows], [r["diff_high"] for r in rows],
                     [r["sim_low"] for r in rows], [r["sim_high"] for r in rows],
@@ -129,7 +159,7 @@ def plot_section(section: Section, out_dir: Path) -> None:
         section.plots.append(name)
     acc = tables.get(f"{section.id}_accuracy")
     if acc is not None and not acc.empty:
-        name = f"{section.id}_accuracy.png"
+        name = _name(section, "accuracy")
         label = [f"{s} · {f}" + (f" ({q})" if "questions" in acc.columns and q != acc["questions"].iloc[0] else "")
                  for s, f, q in zip(acc["system"], acc["format"], acc.get("questions", acc["format"]))]
         bar_chart(out_dir / name, label, list(acc["accuracy"] * 100), f"{section.id}: accuracy (95% CI)",
@@ -137,7 +167,7 @@ def plot_section(section: Section, out_dir: Path) -> None:
         section.plots.append(name)
     comp = tables.get(f"{section.id.removesuffix('_code')}_completion")
     if comp is not None and not comp.empty and "correct" in comp.columns:
-        name = f"{section.id}_completion.png"
+        name = _name(section, "completion")
         bar_chart(out_dir / name, [f"{s} · {f}" for s, f in zip(comp["system"], comp["format"])],
                   list(comp["correct"] * 100), f"{section.id}: task completion", "correct %")
         section.plots.append(name)

@@ -18,6 +18,7 @@ import pandas as pd
 import numpy as np
 
 from coonbench.report import provenance, stats, wording
+from coonbench.report.safe import csv_frame, file_stem, md_text
 from coonbench.report.tables import Section, Table
 
 SCHEMA_VERSION = 3  # 3: comparisons' test/p_value, like-for-like ``questions``, headline, provenance, plot_data
@@ -103,11 +104,16 @@ def _columns(frame: pd.DataFrame) -> list[str]:
 def markdown_table(table: Table | pd.DataFrame) -> str:
     frame = _shown(table)
     cols = _columns(frame)
-    lines = ["| " + " | ".join(_label(c) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines = ["| " + " | ".join(_md_cell(_label(str(c))) for c in cols) + " |", "|" + "---|" * len(cols)]
     for _, row in frame.iterrows():
-        cells = [" ".join(_cell(c, row[c]).split()).replace("|", "\\|") for c in cols]
+        cells = [_md_cell(_cell(c, row[c])) for c in cols]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _md_cell(text: str) -> str:
+    """A Markdown table cell: one line, no HTML, no link, ``|`` escaped."""
+    return md_text(" ".join(text.split())).replace("|", "\\|")
 
 
 def write_csv(sections: list[Section], out: Path) -> list[Path]:
@@ -117,13 +123,13 @@ def write_csv(sections: list[Section], out: Path) -> list[Path]:
     for sec in sections:
         for table in sec.all_tables():
             path = folder / f"{_safe(table.name)}.csv"
-            table.frame.to_csv(path, index=False)
+            csv_frame(table.frame).to_csv(path, index=False)
             paths.append(path)
     return paths
 
 
 def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+    return file_stem(name)
 
 
 def interval_methods(sections: list[Section]) -> list[str]:
@@ -166,23 +172,26 @@ def _provenance_items(header: dict[str, Any]) -> list[str]:
 
 def write_markdown(sections: list[Section], out: Path, header: dict[str, Any]) -> Path:
     lines = ["# coonbench report", ""]
-    lines += [f"> **Warning:** {w}" for w in header.get("warnings", [])] + ([""] if header.get("warnings") else [])
+    md = md_text  # every text from the logs or about them: one line, no HTML (``safe.md_text``)
+    lines += [f"> **Warning:** {md(w)}" for w in header.get("warnings", [])] + ([""] if header.get("warnings") else [])
     for sec in sections:
-        lines += [f"## {sec.title}", ""]
+        lines += [f"## {md(sec.title)}", ""]
         if sec.headline:
-            lines += [f"**{sec.headline.replace('**', '')}**", ""]
+            lines += [f"**{md(sec.headline.replace('**', ''))}**", ""]
         lines += [f"![{plot}](plots/{plot})" for plot in sec.lead_plots] + ([""] if sec.lead_plots else [])
         for table in sec.lead:
-            lines += [f"**{table.caption}** (`tables/{_safe(table.name)}.csv`)", "", markdown_table(table), ""]
+            lines += [f"**{md(table.caption)}** (`tables/{_safe(table.name)}.csv`)", "", markdown_table(table), ""]
         if sec.summary:
-            lines += [" ".join(sec.summary), ""]
+            lines += [md(" ".join(sec.summary)), ""]
         if not (sec.findings or sec.tables or sec.plots):
             continue
-        lines += [f"### {sec.title}: details", ""] + [f"- {f}" for f in sec.findings] + ([""] if sec.findings else [])
+        lines += [f"### {md(sec.title)}: details", ""] + [f"- {md(f)}" for f in sec.findings] \
+            + ([""] if sec.findings else [])
         lines += [f"![{plot}](plots/{plot})" for plot in sec.plots] + ([""] if sec.plots else [])
         for table in sec.tables:
-            lines += [f"#### {table.caption}", "", f"`tables/{_safe(table.name)}.csv`", "", markdown_table(table), ""]
-    lines += ["## Provenance", ""] + [f"- {item}" for item in _provenance_items(header)] + [""]
+            lines += [f"#### {md(table.caption)}", "", f"`tables/{_safe(table.name)}.csv`", "", markdown_table(table),
+                      ""]
+    lines += ["## Provenance", ""] + [f"- {md(item)}" for item in _provenance_items(header)] + [""]
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
