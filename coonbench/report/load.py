@@ -14,10 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-# Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
-# from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
-# without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
-CLUSTER_KEYS = ("dataset", "sample_id", "source", "problem_id")
+from coonbench.tasks.samples import CLUSTER_KEYS  # the source item a question comes from: clustered on
+
 # Metadata key naming the same question across formats (set by the tasks that compare formats).
 PAIR_KEY = "pair_id"
 BASE_COLUMNS = (
