@@ -22,7 +22,7 @@ BASE_COLUMNS = (
     "category", "task", "model", "solver", "system", "log", "id", "epoch", "format", "question_type",
     "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
     "cluster", "cluster_level", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
-    "tokenizer", "input_tokens_o200k",
+    "tokenizer", "input_tokens_o200k", "usage_cache_read_tokens", "usage_cache_write_tokens", "batch",
 )
 REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
 """Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
@@ -96,19 +96,24 @@ def _number(value: Any) -> float:
     return math.nan
 
 
-def _usage(raw: Any) -> tuple[float, float]:
-    """(input, output) tokens the provider reported, summed over models; NaN when none reported."""
+def _usage(raw: Any) -> tuple[float, float, float, float]:
+    """(input, output, cache read, cache write) tokens the provider reported, summed over models; input counts
+    every input token (Inspect's full-rate ``input_tokens`` plus its cache reads and writes); NaN when none."""
+    none = (math.nan, math.nan, math.nan, math.nan)
     if not isinstance(raw, str) or not raw.strip():
-        return math.nan, math.nan
+        return none
     try:
         usage = json.loads(raw)
     except json.JSONDecodeError:
-        return math.nan, math.nan
-    ins = [float(u.get("input_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
-    outs = [float(u.get("output_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
-    if not ins or not (sum(ins) or sum(outs)):
-        return math.nan, math.nan
-    return sum(ins), sum(outs)
+        return none
+    rows = [u for u in usage.values() if isinstance(u, dict)]
+    read = sum(float(u.get("cache_read") or 0) for u in rows)
+    write = sum(float(u.get("cache_write") or 0) for u in rows)
+    ins = [float(u.get("input_tokens") or 0) for u in rows]
+    outs = [float(u.get("output_tokens") or 0) for u in rows]
+    if not ins or not (sum(ins) or sum(outs) or read or write):
+        return none
+    return sum(ins) + read + write, sum(outs), read, write
 
 
 def _strip_suffix(sample_id: str, fmt: str) -> str:
@@ -144,10 +149,18 @@ def _columns() -> tuple[list[Any], list[Any]]:
         EvalColumn("created", path="eval.created"),
         EvalColumn("sandbox", path=_sandbox),
         EvalColumn("provenance", path=_provenance),
+        EvalColumn("batch", path=_batch),
     ]
     # One column computed in Python per sample (a callable path): one JSON path per key costs far more.
     sample_cols = [SampleColumn("record", path=_record, required=True)]
     return eval_cols, sample_cols
+
+
+def _batch(log: Any) -> bool:
+    """Whether the run sent its requests as a provider batch (``inspect eval --batch``: the generation config)."""
+    configs = [getattr(getattr(log, "plan", None), "config", None),
+               getattr(log.eval, "model_generate_config", None)]
+    return any(bool(getattr(c, "batch", None)) for c in configs if c is not None)
 
 
 def _sandbox(log: Any) -> str:
@@ -188,7 +201,8 @@ def _record(sample: Any) -> str:
     for name, score in (sample.scores or {}).items():
         value = getattr(score, "value", None)
         scores[name] = value
-    usage = {name: {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens}
+    usage = {name: {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens,
+                    "cache_read": u.input_tokens_cache_read, "cache_write": u.input_tokens_cache_write}
              for name, u in (sample.model_usage or {}).items()}
     return json.dumps({
         "id": sample.id, "epoch": sample.epoch, "metadata": {k: meta.get(k) for k in METADATA_KEYS if k in meta},
@@ -279,6 +293,9 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     usage = [_usage(u) for u in (raw["model_usage"] if "model_usage" in raw.columns else [None] * len(raw))]
     out["usage_input_tokens"] = [u[0] for u in usage]
     out["usage_output_tokens"] = [u[1] for u in usage]
+    out["usage_cache_read_tokens"] = [u[2] for u in usage]
+    out["usage_cache_write_tokens"] = [u[3] for u in usage]
+    out["batch"] = raw["eval_id"].map(info["batch"]).fillna(False).astype(bool) if "batch" in info.columns else False
     for key in ("total_time", "working_time"):
         out[key] = pd.to_numeric(raw[key], errors="coerce").astype(float) if key in raw.columns else math.nan
     pair = _meta(raw, PAIR_KEY).astype("object")

@@ -5,9 +5,9 @@ variables by betting", JRSS-B, Theorem 3 with the predictable plug-in bets of th
 are mapped to x = (d + 1) / 2 in [0, 1]; for each candidate mean m on a grid two gamblers bet that the mean is above
 and below m with the predictable stake
 
-    λ_t = min(√(2 log(2/α) / (σ̂²_{t−1} · t · log(1 + t))), c),  c = ½,
+    λ_t = √(2 log(2/α) / (σ̂²_{t−1} · t · log(1 + t)))
 
-truncated to c/m (betting up) and c/(1 − m) (betting down), and their average wealth K_t(m) is a nonnegative
+truncated to c/m (betting up) and c/(1 − m) (betting down), c = ¾, and their average wealth K_t(m) is a nonnegative
 martingale when m is the true mean (observations independent with a common mean, or any sequence whose conditional
 mean given the past is m). Ville's inequality bounds the chance that it ever reaches 1/α by α, so the set of m
 whose wealth has never reached 1/α covers the mean at every time at once: a run may look after every observation
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 GRID = 801  # candidate means on [-1, 1]: a step of 0.0025 in the difference
-BET_CAP = 0.5  # c: the largest fraction of wealth a gambler stakes
+BET_CAP = 0.75  # c: a gambler betting on m stakes at most c/m (up) or c/(1 − m) (down) of its wealth
 METHOD = ("hedged betting confidence sequence (Waudby-Smith & Ramdas 2023), anytime-valid: holds at every "
           "look at once, so stopping once decided keeps its level")
 
@@ -61,7 +61,7 @@ class BettingCS:
         t = self.t + 1
         mean_before = (0.5 + self.sum_x) / t  # μ̂_{t−1} (with the prior point ½)
         var_before = (0.25 + self.sum_sq) / t  # σ̂²_{t−1}
-        lam = np.minimum(np.sqrt(2 * math.log(2 / self.alpha) / (var_before * t * np.log1p(t))), BET_CAP)
+        lam = np.sqrt(2 * math.log(2 / self.alpha) / (var_before * t * np.log1p(t)))
         lam = lam[..., None]
         up = np.minimum(lam, BET_CAP / self.m)
         down = np.minimum(lam, BET_CAP / (1 - self.m))
