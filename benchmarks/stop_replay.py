@@ -7,7 +7,7 @@ rule a run uses (``Monitor``: a betting confidence sequence per pair of formats 
 per model the questions asked until every comparison was decided (or all of them), against the budget, over
 ``--orders`` random orders, and how the comparisons were decided.
 
-    python benchmarks/stop_replay.py [--orders 20] [--margin 0.05]
+    python benchmarks/stop_replay.py [--orders 20] [--margin 0.05] [--formats toon,json-pretty]
 """
 
 from __future__ import annotations
@@ -32,13 +32,16 @@ RESULTS = TOON / "benchmarks" / "results" / "accuracy" / "models"
 QUESTIONS = TOON / "generated" / "questions.json"
 
 
-def samples_of(path: Path, questions: dict[str, dict[str, str]]) -> tuple[list[Sample], dict[str, float]]:
-    """One model's answers as samples (id ``<question>-<format>``, its dataset the cluster) and their verdicts."""
+def samples_of(path: Path, questions: dict[str, dict[str, str]], per_question: bool = False
+               ) -> tuple[list[Sample], dict[str, float]]:
+    """One model's answers as samples (id ``<question>-<format>``, its dataset the cluster, or with
+    ``per_question`` the question itself) and their verdicts."""
     samples, verdict = [], {}
     for rec in json.loads(path.read_text(encoding="utf-8")):
         qid, fmt = str(rec["questionId"]), str(rec["format"])
         sid = f"{qid}-{fmt}"
-        meta = {"format": fmt, "pair_id": qid, "dataset": questions.get(qid, {}).get("dataset", qid)}
+        meta = {"format": fmt, "pair_id": qid,
+                "dataset": qid if per_question else questions.get(qid, {}).get("dataset", qid)}
         samples.append(Sample(id=sid, input="", metadata=meta))
         verdict[sid] = 1.0 if rec["isCorrect"] else 0.0
     return samples, verdict
@@ -60,15 +63,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--orders", type=int, default=20, help="random orders per model (seeds 0…N−1)")
     parser.add_argument("--margin", type=float, default=DEFAULT_MARGIN, help="the equivalence margin")
+    parser.add_argument("--formats", default="", help="only these formats (comma list; default: all six)")
+    parser.add_argument("--per-question", action="store_true",
+                        help="each question its own unit, as if questions were independent (TOON's are not: they "
+                             "cluster in 13 datasets; this shows what a task whose questions are independent saves)")
     args = parser.parse_args()
     if not RESULTS.is_dir() or not QUESTIONS.is_file():
         print(f"skipped: TOON's reference data is not at {TOON} (results/accuracy/models and generated/questions.json)")
         return 0
     questions = read_questions(QUESTIONS)
-    print(f"TOON's answers replayed under -T stop=decided (margin ±{args.margin * 100:g} points, {args.orders} orders)")
+    print(f"TOON's answers replayed under -T stop=decided (margin ±{args.margin * 100:g} points, {args.orders} orders, "
+          f"formats: {args.formats or 'all'}; unit: {'question' if args.per_question else 'dataset (cluster)'})")
     total_asked, total_budget = 0.0, 0
     for path in sorted(RESULTS.glob("*.json")):
-        samples, verdict = samples_of(path, questions)
+        samples, verdict = samples_of(path, questions, args.per_question)
+        keep = set(filter(None, args.formats.split(",")))
+        samples = [s for s in samples if not keep or (s.metadata or {})["format"] in keep]
         runs = [replay(samples, verdict, seed, args.margin) for seed in range(args.orders)]
         asked = [r[0] for r in runs]
         budget = runs[0][1]

@@ -89,6 +89,7 @@ def _cached_task() -> Task:
                          for i in range(3)], scorer=match())
 
 
+@pytest.mark.slow  # a mockllm run and its report: 5-15 s
 def test_a_run_records_cache_tokens_and_batch_and_the_report_bills_them(tmp_path: Path) -> None:
     usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=1110, input_tokens_cache_read=900,
                        input_tokens_cache_write=100)
@@ -114,6 +115,7 @@ def test_a_run_records_cache_tokens_and_batch_and_the_report_bills_them(tmp_path
     assert "a --batch run, priced at batch prices" in paths.markdown.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # plans the comprehension task: 10-20 s on a loaded machine
 def test_plan_prices_show_cached_and_batch_money(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "plan.json"
     assert main(["plan", "evals/comprehension.py", "-T", "questions=4", "-T", "formats=coon,coon-noprimer,dart",
