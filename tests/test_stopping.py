@@ -219,3 +219,18 @@ def test_a_run_whose_formats_agree_runs_to_its_budget(tmp_path: Path) -> None:
     meta = log.results.early_stopping.metadata
     assert not meta["stopped_early"] and meta["questions_asked"] == meta["questions_budget"] == 30
     assert meta["comparisons"][0]["decision"] in ("undecided", "equivalent")
+
+
+def test_the_plan_predicts_an_early_stop_only_where_formats_differ() -> None:
+    import pandas as pd
+
+    from coonbench.plan.stopping import describe, stop_prediction
+
+    frame = pd.DataFrame([{"format": f, "pair": f"q{q}", "cluster": f"d{q // 2}"}
+                          for q in range(160) for f in ("coon", "dart")])
+    pred = stop_prediction(frame, discordance=0.4, difference=0.4, sims=40)
+    differ, same = pred["cases"]
+    assert pred["questions"] == 160 and pred["clusters"] == 80 and pred["comparisons"] == 1
+    assert differ["mean_questions"] < 100 and differ["stopped_early"] > 0.9
+    assert same["mean_questions"] == 160 and same["stopped_early"] == 0  # ±5 points needs far more than 80 items
+    assert "stops after" in "\n".join(describe(pred))
