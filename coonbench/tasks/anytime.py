@@ -29,7 +29,6 @@ BET_CAP = 0.75  # c: a gambler betting on m stakes at most c/m (up) or c/(1 − 
 METHOD = ("hedged betting confidence sequence (Waudby-Smith & Ramdas 2023), anytime-valid: holds at every "
           "look at once, so stopping once decided keeps its level")
 
-Decision = str  # "differ", "equivalent" or "" (undecided)
 
 
 @dataclass
