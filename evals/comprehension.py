@@ -7,6 +7,7 @@ from typing import Any
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
@@ -27,6 +28,8 @@ def comprehension(
     tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
+    stop: str = "budget",
+    stop_margin: float | None = None,
     **unknown: Any,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
@@ -46,6 +49,11 @@ def comprehension(
         over band and question type (``coonbench.tasks.subset``): a small run that stays paired (``--limit``
         takes the first samples, so the formats get different questions).
       seed: the seed of the ``questions`` draw.
+      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
+        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
+        docs/planning.md "Stop when decided").
+      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
+        interval lies inside ±margin is decided as equivalent.
     """
     reject_unknown(comprehension, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
@@ -53,11 +61,11 @@ def comprehension(
         samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
     print_skips("comprehension", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
-    return Task(
+    return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),
         scorer=answer_match(aliases="coon"),  # widget names may be answered as COON abbreviations
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
         epochs=Epochs(1, epoch_mean()),
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
-    )
+    ), stop, stop_margin, seed)

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 
+from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.correction import correction_dataset
@@ -32,6 +33,8 @@ def correction(
     memory_mb: int = 1024,
     suite: Literal["coonbench", "humaneval", "humaneval-base"] = "coonbench",
     tokenizer: str | None = None,
+    stop: str = "budget",
+    stop_margin: float | None = None,
     **unknown: Any,
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
@@ -43,17 +46,19 @@ def correction(
     EvalPlus-style) or ``humaneval-base`` (HumanEval's own tests only: its attempt-1 pass rate is published pass@1).
     ``tokenizer``: the tokenizer ``input_tokens`` count in (default: the model under test's family, docs/usage.md
     "Tokenizers"); ``input_tokens_o200k`` always.
+    ``stop``: ``budget`` (ask every question) or ``decided`` (stop once every paired comparison of formats is
+    decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05).
     """
     reject_unknown(correction, unknown)
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
     with counted_for_model(tokenizer) as counted_in:
         dataset = correction_dataset(target, problems=problems, categories=categories, limit=limit, suite=suite)
-    return Task(
+    return stop_when(Task(
         dataset=dataset,
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),
         scorer=correction_scorer(case_timeout=case_timeout),
         sandbox=spec,
         metadata={"target": target, "max_retries": max_retries, "suite": suite, "tokenizer": counted_in,
                   SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
-    )
+    ), stop, stop_margin, 0)

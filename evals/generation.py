@@ -7,6 +7,7 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
@@ -31,6 +32,8 @@ def generation(
     tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
+    stop: str = "budget",
+    stop_margin: float | None = None,
     **unknown: Any,
 ) -> Task:
     """Corpus-derived generation tasks, answered in ``format`` (COON) with validator feedback retries.
@@ -53,6 +56,11 @@ def generation(
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
+      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
+        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
+        docs/planning.md "Stop when decided").
+      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
+        interval lies inside ±margin is decided as equivalent.
     """
     reject_unknown(generation, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
@@ -61,9 +69,9 @@ def generation(
         samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
     print_skips("generation", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
-    return Task(
+    return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-generation"),
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
         solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
         scorer=with_judge(code_check(), judge),
-    )
+    ), stop, stop_margin, seed)

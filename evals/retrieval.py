@@ -16,6 +16,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
@@ -41,6 +42,8 @@ def retrieval(
     tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
+    stop: str = "budget",
+    stop_margin: float | None = None,
     **unknown: Any,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
@@ -64,6 +67,11 @@ def retrieval(
         question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the formats different
         questions).
       seed: the seed of the ``questions`` draw.
+      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
+        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
+        docs/planning.md "Stop when decided").
+      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
+        interval lies inside ±margin is decided as equivalent.
     """
     reject_unknown(retrieval, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
@@ -74,7 +82,7 @@ def retrieval(
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
     if questions is not None:  # every mode: a paired subset of its questions
         task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)
-    return task
+    return stop_when(task, stop, stop_margin, seed)
 
 
 def _retrieval(

@@ -14,6 +14,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
@@ -29,6 +30,8 @@ def structure(
     questions: int | None = None,
     seed: int = 0,
     tokenizer: str | None = None,
+    stop: str = "budget",
+    stop_margin: float | None = None,
     **unknown: Any,
 ) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
@@ -43,15 +46,20 @@ def structure(
         balanced over question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the
         conditions different questions).
       seed: the seed of the ``questions`` draw.
+      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
+        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
+        docs/planning.md "Stop when decided").
+      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
+        interval lies inside ±margin is decided as equivalent.
     """
     reject_unknown(structure, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:
         dataset = structure_dataset(kinds, primer)
-    return Task(
+    return stop_when(Task(
         dataset=MemoryDataset(paired_subset(list(dataset), questions, seed), name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
         scorer=answer_match(),
         metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
         metadata={"tokenizer": counted_in},
-    )
+    ), stop, stop_margin, seed)

@@ -4,6 +4,7 @@ detectable differences; a JSON-able dict that ``coonbench report`` reads back to
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -11,11 +12,13 @@ from typing import Any
 
 import pandas as pd
 
-from coonbench.plan import power
+from coonbench.plan import power, stopping
 from coonbench.plan.workload import Workload
+from coonbench.report import billing, cost
 from coonbench.report.cost import _price_of
 from coonbench.report.planned import PLAN_KEY
 from coonbench.report.tables import sample_tokens
+from coonbench.tokens import count_tokens
 from coonbench.tokens.families import FALLBACK, MODEL_FAMILIES
 
 
@@ -52,9 +55,15 @@ def output_per_sample(settings: Settings, model: str) -> tuple[dict[str, float],
 
 
 def _usd(tokens_in: float, tokens_out: float, price: dict[str, float] | None) -> float:
-    if price is None or not math.isfinite(tokens_out):
-        return math.nan
-    return (tokens_in * price["input"] + tokens_out * price["output"]) / 1e6
+    return billing.prompt_usd(tokens_in, tokens_out, price)
+
+
+def shared_prefix(work: Workload, idx: Any) -> float:
+    """Tokens of the prompt prefix that every sample of ``idx`` opens with (system prompt, primer): what a
+    provider's prompt cache can serve after the first call."""
+    texts = work.pool.loc[idx, "text"].tolist()
+    prefix = os.path.commonprefix(texts) if len(texts) > 1 else ""
+    return float(count_tokens(prefix, work.tokenizer)) if prefix else 0.0
 
 
 def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str, Any]], str, pd.Series, pd.Series]:
@@ -67,8 +76,11 @@ def _rows(work: Workload, settings: Settings, model: str) -> tuple[list[dict[str
     rows = []
     for fmt, idx in work.frame.groupby("format").groups.items():
         i, o = float(tokens_in[idx].sum()), float(tokens_out[idx].sum())
+        calls, prefix = len(idx) * settings.epochs, shared_prefix(work, idx)
         rows.append({"format": str(fmt), "samples": len(idx), "input_tokens": i, "output_tokens": o,
-                     "usd": _usd(i, o, price)})
+                     "usd": _usd(i, o, price), "cacheable_prefix_tokens": prefix,
+                     "usd_cached": billing.prompt_usd(i, o, price, prefix=prefix, calls=calls),
+                     "usd_batch": billing.prompt_usd(i, o, price, batch=True)})
     return rows, source, tokens_in, tokens_out
 
 
@@ -86,6 +98,16 @@ def _detect(work: Workload, settings: Settings, model: str, estimates: dict, tok
         i, o = float(tokens[0][rows].sum()) * scale, float(tokens[1][rows].sum()) * scale
         out.update(input_tokens=i, output_tokens=o, usd=_usd(i, o, _price_of(model, settings.prices or {})))
     return out
+
+
+def _primer(work: Workload, model: str, prices: dict[str, dict[str, float]] | None) -> list[dict[str, Any]]:
+    """The primer's tokens and break-even, without and (with a cached-input price) with caching: the report's
+    own rule (``coonbench.report.cost.primer_table``) on the planned prompts."""
+    frame = work.frame.assign(category=work.category, system=model, model=model, epoch=1,
+                              input_tokens=work.tokens()[work.frame.index])
+    table = cost.cached_break_even(cost.primer_table(frame), frame, prices)
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+            for row in table.to_dict("records")]
 
 
 def _stand_in(model: str, tokenizer: str) -> bool:
@@ -106,11 +128,17 @@ def make_plan(works: Mapping[str, Workload], settings: Settings, task_args: dict
             "model": model, "tokenizer": work.tokenizer, "stand_in": _stand_in(model, work.tokenizer),
             "price": _price_of(model, settings.prices or {}),
             "output_source": source, "formats": rows,
-            "total": {k: float(sum(r[k] for r in rows)) for k in ("samples", "input_tokens", "output_tokens", "usd")},
+            "total": {k: float(sum(r[k] for r in rows))
+                      for k in ("samples", "input_tokens", "output_tokens", "usd", "usd_cached", "usd_batch")},
             "comparisons": [c.as_dict() for c in power.plan_comparisons(work.frame, settings.epochs, estimates)],
         }
         if settings.detect is not None:
             entry["detect"] = _detect(work, settings, model, estimates, (tokens_in, tokens_out))
+        entry["primer"] = _primer(work, model, settings.prices)
+        if task_args.get("stop") == "decided":
+            q = [e.discordance for e in estimates.values()] or [power.ASSUMED_DISCORDANCE]
+            margin = float(task_args.get("stop_margin") or stopping.DEFAULT_MARGIN)
+            entry["stopping"] = stopping.stop_prediction(work.frame, float(sum(q) / len(q)), settings.detect, margin)
         models.append(entry)
     work = works[settings.models[0]]
     return {

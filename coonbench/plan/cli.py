@@ -42,15 +42,26 @@ def _assumption(plan: dict[str, Any]) -> str:
 
 
 def _model_lines(plan: dict[str, Any], entry: dict[str, Any]) -> list[str]:
-    price = entry["price"]
-    priced = f"USD {price['input']:.2f} in / {price['output']:.2f} out per 1M tokens" if price else "no price given"
+    from coonbench.plan.stopping import describe as stop_lines
+    from coonbench.report.billing import describe as price_text
+
+    priced = price_text(entry["price"])
     tokenizer = entry["tokenizer"] + (", standing in: none of this family ships offline" if entry.get("stand_in")
                                       else "")
     lines = [f"{entry['model']}  (tokenizer {tokenizer}; {priced}; output: {entry['output_source']})",
-             f"  {'format':<22}{'samples':>9}{'input tokens':>15}{'output tokens':>15}{'USD':>10}"]
+             f"  {'format':<22}{'samples':>9}{'input tokens':>15}{'output tokens':>15}{'USD':>10}"
+             f"{'USD cached':>12}{'USD batch':>11}"]
     for r in [*entry["formats"], {"format": "total", **entry["total"]}]:
         lines.append(f"  {r['format']:<22}{_num(r['samples']):>9}{_num(r['input_tokens']):>15}"
-                     f"{_num(r['output_tokens']):>15}{_money(r['usd']):>10}")
+                     f"{_num(r['output_tokens']):>15}{_money(r['usd']):>10}"
+                     f"{_money(r.get('usd_cached', math.nan)):>12}{_money(r.get('usd_batch', math.nan)):>11}")
+    if entry["price"]:
+        lines.append("  USD cached: each format's shared prompt prefix (system prompt, primer) written to the "
+                     "provider's cache once and read from it on every other call; USD batch: at batch prices "
+                     "(inspect eval --batch)")
+    lines.extend(_primer_lines(entry.get("primer") or []))
+    if "stopping" in entry:
+        lines.extend(stop_lines(entry["stopping"]))
     cmps = entry["comparisons"]
     if cmps:
         m = cmps[0]["family"]
@@ -63,6 +74,17 @@ def _model_lines(plan: dict[str, Any], entry: dict[str, Any]) -> list[str]:
     if "detect" in entry:
         lines.append("  " + _detect_line(entry["detect"]))
     return lines
+
+
+def _primer_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """The primer's tokens and break-even, with caching where the price table gives a cached-input price."""
+    from coonbench.report.cost import primer_findings
+
+    if not rows:
+        return []
+    import pandas as pd
+
+    return ["  primer: " + text for text in primer_findings(pd.DataFrame(rows).fillna(math.nan))]
 
 
 def _detect_line(d: dict[str, Any]) -> str:

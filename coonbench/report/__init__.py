@@ -32,6 +32,7 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     from coonbench.report.cost import cost_section, read_prices
     from coonbench.report.provenance import provenance
     from coonbench.report.sections import sections_for
+    from coonbench.report.stopped import stopping_section
 
     price_table = read_prices(prices) if prices is not None else None
     samples, evals = load_samples(logs)
@@ -39,6 +40,7 @@ def build_report(logs: Sequence[str | Path], out: str | Path, prices: str | Path
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = sections_for(samples, price_table)
     sections.append(cost_section(samples, price_table))
+    sections.extend(s for s in [stopping_section(samples["log"].unique())] if s is not None)
     plan_path = Path(plan) if plan is not None else planned.find_plan(logs)
     if plan_path is not None:
         sections.append(planned.plan_section_of(plan_path, samples, price_table, sections))

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from coonbench.report import stats, wording
+from coonbench.report import billing, stats, wording
 from coonbench.report.bounded import number, read_yaml
 from coonbench.report.load import ReportInputError
 from coonbench.resources import shipped_path
@@ -27,21 +27,19 @@ from coonbench.report.tables import (
 
 
 def read_prices(path: str | Path) -> dict[str, dict[str, float]]:
-    """A price table: ``{model: {input: USD per 1M tokens, output: USD per 1M tokens}}`` (JSON or YAML);
-    ``docs/prices-example.yaml`` is found in the installed package too (``shipped_path``)."""
+    """A price table: ``{model: {input: …, output: …[, cached_input, cache_write, batch_input, batch_output]}}`` in
+    USD per 1M tokens (JSON or YAML; ``coonbench.report.billing`` says what each key bills); ``docs/prices-example.yaml``
+    is found in the installed package too (``shipped_path``)."""
     p = shipped_path(path)
     data = read_yaml(p, "price table")  # bounded: size, nesting, integer length
     if not isinstance(data, dict):
         raise ReportInputError(f"{p}: the price table must map model names to {{input: …, output: …}}")
     out: dict[str, dict[str, float]] = {}
     for model, entry in data.items():
-        if not isinstance(entry, dict) or not {"input", "output"} <= set(entry):
-            raise ReportInputError(f"{p}: entry '{model}' needs 'input' and 'output' (USD per 1M tokens)")
-        price = {"input": number(entry["input"]), "output": number(entry["output"])}
-        if any(math.isnan(v) or v < 0 for v in price.values()):
-            raise ReportInputError(f"{p}: entry '{model}': prices must be numbers from 0 to 10^15 (USD per 1M "
-                                   "tokens)")
-        out[str(model)] = price
+        try:
+            out[str(model)] = billing.parse_price(entry, f"entry '{model}'")
+        except ValueError as err:
+            raise ReportInputError(f"{p}: {err}") from None
     return out
 
 
@@ -85,14 +83,35 @@ def _share(part: pd.Series, whole: pd.Series) -> float:
     return float(part.sum() / whole.sum())
 
 
-def usd(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.Series:
-    """Each sample's cost in USD from the price table (NaN for a model it does not name)."""
+def usd(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None, *, uncached: bool = False,
+        batch: bool | None = None) -> pd.Series:
+    """Each sample's cost in USD as billed (NaN for a model the price table does not name): full-rate input, cache
+    reads and writes (Inspect's ``ModelUsage``) and output at the model's prices, a ``--batch`` run's at its batch
+    prices. ``uncached``: every input token at the full rate; ``batch``: price every sample as a batch (True) or
+    standard (False) run, whatever it was."""
+    out = pd.Series(math.nan, index=frame.index, dtype=float)
     if frame.empty:
-        return pd.Series(dtype=float, index=frame.index)
+        return out
     ins, outs = sample_tokens(frame)
-    price_in = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("input", math.nan))
-    price_out = frame["model"].map(lambda m: (_price_of(str(m), prices or {}) or {}).get("output", math.nan))
-    return (ins.fillna(0) * price_in + outs * price_out) / 1e6
+    ins = ins.fillna(0)
+    zero = pd.Series(0.0, index=frame.index)
+    read = zero if uncached else _column(frame, "usage_cache_read_tokens")
+    write = zero if uncached else _column(frame, "usage_cache_write_tokens")
+    ran_batch = frame["batch"].fillna(False).astype(bool) if "batch" in frame.columns else zero.astype(bool)
+    for model, idx in frame.groupby("model").groups.items():
+        price = _price_of(str(model), prices or {})
+        if price is None:
+            continue
+        for as_batch in (False, True):
+            rows = idx[(ran_batch[idx] if batch is None else pd.Series(batch, index=idx)) == as_batch]
+            r = billing.rates(price, as_batch)
+            out[rows] = ((ins[rows] - read[rows] - write[rows]) * r["input"] + read[rows] * r["cache_read"]
+                         + write[rows] * r["cache_write"] + outs[rows] * r["output"]) / 1e6
+    return out
+
+
+def _column(frame: pd.DataFrame, name: str) -> pd.Series:
+    return frame[name].fillna(0.0).astype(float) if name in frame.columns else pd.Series(0.0, index=frame.index)
 
 
 def per_correct(frame: pd.DataFrame, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
@@ -122,6 +141,8 @@ def token_table(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | Non
     rows = []
     ins, outs = sample_tokens(samples)
     data = samples.assign(_in=ins, _out=outs, _primer=primer_tokens(samples), _usd=usd(samples, prices),
+                          _usd_full=usd(samples, prices, uncached=True, batch=False),
+                          _usd_batch=usd(samples, prices, batch=True), _read=_column(samples, "usage_cache_read_tokens"),
                           _unit=token_units(samples))
     for (cat, system, fmt), g in data.groupby(["category", "system", "format"], sort=True):
         k = int(g["correct"].sum()) if "correct" in g.columns and g["correct"].notna().any() else 0
@@ -142,8 +163,12 @@ def token_table(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | Non
             "latency_p95_s": stats.percentile(g["total_time"], 95),
         }
         if g["_usd"].notna().all():
-            row["usd_total"] = float(g["_usd"].sum())
+            row["usd_total"] = float(g["_usd"].sum())  # as billed: cache reads/writes and --batch at their prices
             row["usd_per_correct"] = row["usd_total"] / k if k else math.nan
+            row["usd_uncached_standard"] = float(g["_usd_full"].sum())  # every input token at the full rate
+            row["usd_batch"] = float(g["_usd_batch"].sum())  # the same tokens at batch prices
+            row["cache_read_share"] = float(g["_read"].sum() / g["_in"].sum()) if g["_in"].sum() else math.nan
+            row["batch_run"] = bool(g["batch"].any()) if "batch" in g.columns else False
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -198,6 +223,10 @@ def primer_findings(primer: pd.DataFrame) -> list[str]:
             be = r["break_even_baseline_tokens"]
             text += (f"; it pays for itself on documents over {be:,.0f} {r['baseline']} tokens" if math.isfinite(be)
                      else f"; it never pays for itself ({r['format']} alone is not smaller than {r['baseline']})")
+            cached = r.get("break_even_cached_baseline_tokens", math.nan)
+            if isinstance(cached, float) and not math.isnan(cached) and math.isfinite(be):
+                text += (f" (read from the provider's prompt cache at {r['cache_price_ratio']:.0%} of the input "
+                         f"price, over {cached:,.0f})")
         out.append(text + ".")
     return out
 
@@ -238,15 +267,54 @@ def cost_section(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
                        "tokenizer), else the log's count in the tokenizer it names (o200k_base in older logs); "
                        "tokens of different tokenizers are never added.")
     sec.summary.extend(output_sentences(tokens))
-    primer = primer_table(samples)
+    primer = cached_break_even(primer_table(samples), samples, prices)
     if not primer.empty:
         sec.tables.append(Table("cost_primer", "The primer's tokens and the amortised break-even document size", primer))
         sec.summary.extend(wording.unique(primer_findings(primer)))
     if tokens["usage_input_tokens"].isna().all() and (tokens["tokenizer"] == DEFAULT_TOKENIZER).all():
         sec.summary.append("No provider reported token usage (e.g. the gold solver): input tokens are tiktoken o200k counts.")
+    sec.summary.extend(billing_sentences(tokens))
     if prices is None:
         sec.summary.append("No price table given (`--prices FILE`): money is not shown.")
     elif "usd_total" not in tokens.columns:
         sec.summary.append("The price table names none of the models in these logs.")
     return sec
 
+
+
+def cached_break_even(primer: pd.DataFrame, samples: pd.DataFrame,
+                      prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
+    """``primer`` with the break-even when the primer is a cached prefix: billed at the cached-input share ρ of
+    the input price on every call after the first, F + primer beats the baseline in money on documents over
+    ρ × P ÷ (1 − r) baseline tokens. ρ is the largest of the category's priced models (the least saving); the
+    columns are absent without prices or a ``cached_input`` price."""
+    if primer.empty or not prices or "break_even_baseline_tokens" not in primer.columns:
+        return primer
+    ratios = {}
+    for cat, g in samples.groupby("category"):
+        found = [billing.cache_ratio(p) for m in g["model"].unique()
+                 if (p := _price_of(str(m), prices)) is not None and billing.has_cache(p)]
+        if found:
+            ratios[cat] = max(found)
+    if not ratios:
+        return primer
+    rho = primer["category"].map(ratios).astype(float)
+    return primer.assign(cache_price_ratio=rho, break_even_cached_baseline_tokens=rho * primer["break_even_baseline_tokens"])
+
+
+def billing_sentences(tokens: pd.DataFrame) -> list[str]:
+    """Per system with prices: what it cost as billed, against every input token at the full rate and at batch
+    prices."""
+    if "usd_total" not in tokens.columns:
+        return []
+    out = []
+    for system, g in tokens.dropna(subset=["usd_total"]).groupby("system"):
+        billed, full, batch = (float(g[c].sum()) for c in ("usd_total", "usd_uncached_standard", "usd_batch"))
+        ran = "a --batch run, priced at batch prices" if g["batch_run"].any() else "a standard run"
+        text = f"Cost as billed: {system} spent USD {billed:,.4f} ({ran}"
+        if abs(full - billed) > 1e-12:
+            text += f"; every input token at the full standard rate: USD {full:,.4f}"
+        if not g["batch_run"].any() and abs(batch - billed) > 1e-12:
+            text += f"; the same tokens at batch prices: USD {batch:,.4f}"
+        out.append(text + ").")
+    return out

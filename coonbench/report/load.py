@@ -25,18 +25,15 @@ from coonbench.report.bounded import (
     read_seconds,
     time_limit,
 )
+from coonbench.tasks.samples import CLUSTER_KEYS  # the source item a question comes from: clustered on
 
-# Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
-# from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
-# without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
-CLUSTER_KEYS = ("dataset", "sample_id", "source", "problem_id")
 # Metadata key naming the same question across formats (set by the tasks that compare formats).
 PAIR_KEY = "pair_id"
 BASE_COLUMNS = (
     "category", "task", "model", "solver", "system", "log", "id", "epoch", "format", "question_type",
     "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
     "cluster", "cluster_level", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
-    "tokenizer", "input_tokens_o200k",
+    "tokenizer", "input_tokens_o200k", "usage_cache_read_tokens", "usage_cache_write_tokens", "batch",
 )
 REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
 """Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
@@ -99,21 +96,26 @@ def _number(value: Any) -> float:
     return number(value)
 
 
-def _usage(raw: Any) -> tuple[float, float]:
-    """(input, output) tokens the provider reported, summed over models; NaN when none reported."""
+def _usage(raw: Any) -> tuple[float, float, float, float]:
+    """(input, output, cache read, cache write) tokens the provider reported, summed over models; input counts
+    every input token (Inspect's full-rate ``input_tokens`` plus its cache reads and writes); NaN when none."""
+    none = (math.nan, math.nan, math.nan, math.nan)
     if not isinstance(raw, str) or not raw.strip():
-        return math.nan, math.nan
+        return none
     try:
         usage = json.loads(raw)
     except (ValueError, RecursionError):
-        return math.nan, math.nan
+        return none
     if not isinstance(usage, dict):
-        return math.nan, math.nan
-    ins = [number(u.get("input_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
-    outs = [number(u.get("output_tokens") or 0) for u in usage.values() if isinstance(u, dict)]
-    if not ins or not (sum(ins) or sum(outs)) or math.isnan(sum(ins) + sum(outs)):
-        return math.nan, math.nan
-    return sum(ins), sum(outs)
+        return none
+    rows = [u for u in usage.values() if isinstance(u, dict)]
+    read = sum(number(u.get("cache_read") or 0) for u in rows)
+    write = sum(number(u.get("cache_write") or 0) for u in rows)
+    ins = [number(u.get("input_tokens") or 0) for u in rows]
+    outs = [number(u.get("output_tokens") or 0) for u in rows]
+    if not ins or not (sum(ins) or sum(outs) or read or write) or math.isnan(sum(ins) + sum(outs) + read + write):
+        return none
+    return sum(ins) + read + write, sum(outs), read, write
 
 
 def _strip_suffix(sample_id: str, fmt: str) -> str:
@@ -154,10 +156,18 @@ def _columns() -> tuple[list[Any], list[Any]]:
         EvalColumn("created", path="eval.created"),
         EvalColumn("sandbox", path=_sandbox),
         EvalColumn("provenance", path=_provenance),
+        EvalColumn("batch", path=_batch),
     ]
     # One column computed in Python per sample (a callable path): one JSON path per key costs far more.
     sample_cols = [SampleColumn("record", path=_record, required=True)]
     return eval_cols, sample_cols
+
+
+def _batch(log: Any) -> bool:
+    """Whether the run sent its requests as a provider batch (``inspect eval --batch``: the generation config)."""
+    configs = [getattr(getattr(log, "plan", None), "config", None),
+               getattr(log.eval, "model_generate_config", None)]
+    return any(bool(getattr(c, "batch", None)) for c in configs if c is not None)
 
 
 def _sandbox(log: Any) -> str:
@@ -198,7 +208,8 @@ def _record(sample: Any) -> str:
     for name, score in (sample.scores or {}).items():
         value = getattr(score, "value", None)
         scores[name] = value
-    usage = {name: {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens}
+    usage = {name: {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens,
+                    "cache_read": u.input_tokens_cache_read, "cache_write": u.input_tokens_cache_write}
              for name, u in (sample.model_usage or {}).items()}
     return json.dumps({
         "id": sample.id, "epoch": sample.epoch, "metadata": {k: meta.get(k) for k in METADATA_KEYS if k in meta},
@@ -295,6 +306,9 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     usage = [_usage(u) for u in (raw["model_usage"] if "model_usage" in raw.columns else [None] * len(raw))]
     out["usage_input_tokens"] = [u[0] for u in usage]
     out["usage_output_tokens"] = [u[1] for u in usage]
+    out["usage_cache_read_tokens"] = [u[2] for u in usage]
+    out["usage_cache_write_tokens"] = [u[3] for u in usage]
+    out["batch"] = raw["eval_id"].map(info["batch"]).fillna(False).astype(bool) if "batch" in info.columns else False
     for key in ("total_time", "working_time"):
         out[key] = _numeric(raw[key]) if key in raw.columns else math.nan
     pair = _meta(raw, PAIR_KEY).astype("object")

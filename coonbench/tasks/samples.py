@@ -11,6 +11,11 @@ from coonbench.tasks.errors import OneLineError
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens, tokenizer_in_use
 
 GOLD_KEY = "gold"  # metadata key: the reply a perfect model would give (read by the coonbench/gold solver)
+# Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
+# from the same item are correlated, so standard errors are clustered on the first key present (Miller 2024 §3);
+# without one, on the question (the sample id less its format suffix), which pools one question's formats/models.
+# The report clusters on them, and so does -T stop=decided (coonbench.tasks.stopping).
+CLUSTER_KEYS = ("dataset", "sample_id", "source", "problem_id")
 
 # How prompts name the Dart code formats ("Convert this … to {label}"); other names are shown as they are.
 FORMAT_LABELS: dict[str, str] = {
