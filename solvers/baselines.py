@@ -98,6 +98,10 @@ def _answers_by_type(category: str) -> dict[str, list[tuple[str, str]]]:
         from coonbench.datasets.retrieval import retrieval_dataset
 
         dataset = retrieval_dataset()
+    elif category == "tools":
+        from coonbench.datasets.tools import tools_samples
+
+        dataset = tools_samples("json")[0]  # one format: the pool counts each question once
     else:
         return {}
     out: dict[str, list[tuple[str, str]]] = defaultdict(list)

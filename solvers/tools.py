@@ -33,9 +33,8 @@ def tool_agent(max_calls: int = DEFAULT_MAX_CALLS) -> Solver:
     """``react()`` with the sample's dataset tools, no submit tool, and at most ``max_calls`` tool calls."""
 
     async def keep_going(state: AgentState) -> bool:
-        last = state.messages[-1] if state.messages else None
-        made_calls = isinstance(last, ChatMessageAssistant) and bool(last.tool_calls)
-        return made_calls and _calls_made(state.messages) < max_calls
+        """Go on after a turn that called tools, until ``max_calls``; a reply without calls is the answer."""
+        return bool(state.output.message.tool_calls) and _calls_made(state.messages) < max_calls
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         agent = react(prompt=None, tools=dataset_tools(dict(state.metadata)), submit=False, on_continue=keep_going)

@@ -115,8 +115,9 @@ def _templates(coll: Collection) -> dict[str, tuple[str, dict[str, Any]]]:
     values = {f.path: sorted({str(_get(r, f.path)) for _, r in records if _get(r, f.path) is not None}) for f in cats}
     for fld in nums:
         for how in ("total", "average"):
-            out[f"What is the {how} {fld.label} across all {spec.entities}?"] = ("all", {})
-        out[f"Which {spec.entity} has the highest {fld.label}? Answer with its {spec.id_field}."] = ("all", {})
+            out[f"What is the {how} {fld.label} across all {spec.entities}?"] = ("all", {"path": fld.path, "how": how})
+        out[f"Which {spec.entity} has the highest {fld.label}? Answer with its {spec.id_field}."] = (
+            "all", {"path": fld.path, "how": "highest"})
     for fld in bools:
         out[f"How many {spec.entities} are {fld.label}?"] = ("find_count", {})
     for fc in cats:
@@ -193,6 +194,6 @@ def tool_questions() -> list[dict[str, Any]]:
         kind, params = matched
         fewest, calls, evidence = plan(colls[name], kind, params)
         if fewest >= MIN_CALLS:
-            out.append({**rec, "kind": kind, "plan": calls, "evidence": evidence, "min_calls": fewest,
-                        "collection": name})
+            out.append({**rec, "kind": kind, "params": params, "plan": calls, "evidence": evidence,
+                        "min_calls": fewest, "collection": name})
     return out
