@@ -18,7 +18,6 @@ from coonbench.scorers.handoff import handoff_score
 from coonbench.solvers.handoff import handoff_agents
 from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.tasks.samples import reject_unknown
-from coonbench.tasks.subset import paired_subset
 from coonbench.tasks.tokenizer import counted_for_model
 
 
@@ -40,14 +39,14 @@ def handoff(
       modes: B's task: ``comprehension`` (the comprehension task's questions) and/or ``modification`` (its edits,
         answered in Dart).
       tokenizer: the tokenizer handed tokens are counted in (default: the model under test's family).
-      questions: keep this many whole questions (every format of each), seeded and balanced.
+      questions: keep this many whole questions or edits (every format of each), drawn with ``seed`` and
+        balanced over band and question type before any sample is built.
       seed: the seed of the ``questions`` draw.
     """
     reject_unknown(handoff, unknown)
     with counted_for_model(tokenizer) as counted_in:
-        samples, skips = handoff_samples(formats, modes)
+        samples, skips = handoff_samples(formats, modes, questions, seed)
     print_skips("handoff", skips, kept=len(samples))
-    samples = paired_subset(samples, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-handoff"),
         solver=handoff_agents(),

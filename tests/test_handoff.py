@@ -11,6 +11,7 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.datasets.handoff import FREE, MESSAGE_KEY, b_prompt, handoff_samples
+from coonbench.datasets.corpus import load_corpus
 from coonbench.datasets.generation import fenced
 from coonbench.evals.handoff import handoff
 from coonbench.formats import get_format
@@ -28,7 +29,7 @@ def _metrics(log: Any) -> dict[str, float]:
 
 
 def test_samples_hide_the_question_from_a_and_show_b_only_the_message() -> None:
-    samples, _ = handoff_samples("coon,dart,free", "comprehension")
+    samples, _ = handoff_samples("coon,dart,free", "comprehension", questions=5)
     first = samples[0]
     question = first.metadata["b_task"]
     assert "Question:" in question and question.split("\n")[0] not in str(first.input)
@@ -42,9 +43,9 @@ def test_samples_hide_the_question_from_a_and_show_b_only_the_message() -> None:
 
 
 def test_the_gold_message_round_trips_in_every_code_format() -> None:
-    samples, _ = handoff_samples(",".join([*CODE_FORMATS, FREE]), "comprehension")
+    samples, _ = handoff_samples(",".join([*CODE_FORMATS, FREE]), "comprehension,modification", questions=8)
     seen = set()
-    for s in samples[: 8 * (len(CODE_FORMATS) + 1)]:
+    for s in samples:
         decodes, roundtrips, why = carried(s.metadata[MESSAGE_KEY], s.metadata["handoff_format"], s.metadata["source"])
         assert decodes and roundtrips, why
         seen.add(s.metadata["format"])
@@ -52,14 +53,14 @@ def test_the_gold_message_round_trips_in_every_code_format() -> None:
 
 
 def test_a_garbled_message_neither_decodes_nor_round_trips() -> None:
-    samples, _ = handoff_samples("coon", "comprehension")
+    samples, _ = handoff_samples("coon", "comprehension", questions=6)
     source = samples[0].metadata["source"]
     coon = get_format("coon").encode(source)
     assert carried(None, "coon", source)[:2] == (False, False)
     assert carried("", "coon", source)[:2] == (False, False)
     assert carried(fenced(coon[: len(coon) // 2], "coon"), "coon", source)[1] is False
     assert carried("{" * 10_000, "coon", source)[:2] == (False, False)
-    other = next(s.metadata["source"] for s in samples if s.metadata["source"] != source)
+    other = next(c.source for c in load_corpus() if c.source != source)
     decodes, roundtrips, why = carried(fenced(other, "dart"), None, source)
     assert decodes and not roundtrips and "differs" in why
 

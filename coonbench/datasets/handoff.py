@@ -14,6 +14,7 @@ no primer). A is told what kind of task B will do, never the question: the code 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from inspect_ai.dataset import Sample
@@ -24,6 +25,7 @@ from coonbench.datasets.generation import fenced
 from coonbench.datasets.modification import build_modification_tasks, modification_sample
 from coonbench.tasks.conditions import Condition, Skip, parse_conditions, refusal
 from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata
+from coonbench.tasks.subset import balanced_draw, check_questions
 
 CATEGORY = "handoff"
 FREE = "free"
@@ -121,51 +123,54 @@ def _handoff_sample(base: Sample, source: str, mode: str, cond: Condition | None
                   target=base.target, metadata=meta)
 
 
-def _comprehension_samples(conditions: list[Condition | None]) -> tuple[list[Sample], list[Skip]]:
-    corpus = {s.id: s for s in load_corpus()}
-    samples, skips = [], []
-    for q in load_questions():
-        source = corpus[q.sample_id]
-        base = question_sample(q, "dart", source)
+@lru_cache(maxsize=4)
+def _base_items(modes: tuple[str, ...]) -> tuple[tuple[str, str, str, str, Any], ...]:
+    """(mode, id, band, question type, item) of every base question or edit of the chosen modes (no sample is
+    built yet; cached: deriving the edits parses the whole corpus)."""
+    items: list[tuple[str, str, str, str, Any]] = []
+    if "comprehension" in modes:
+        corpus = {s.id: s for s in load_corpus()}
+        items += [("comprehension", q.id, corpus[q.sample_id].band, q.question_type, (q, corpus[q.sample_id]))
+                  for q in load_questions()]
+    if "modification" in modes:
+        items += [("modification", t.id, t.band, t.kind, t) for t in build_modification_tasks()]
+    return tuple(items)
+
+
+def _base(mode: str, item: Any) -> tuple[Sample, str, str]:
+    """(the base sample in plain Dart, the program A reads, B's task) of one question or edit."""
+    if mode == "comprehension":
+        q, source = item
         rules = ANSWER_RULES[q.answer_type if q.answer_type in ANSWER_RULES else "string"]
-        b_task = B_TASKS["comprehension"].format(question=q.question, rules=rules)
-        for cond in conditions:
-            reason = None if cond is None else refusal(cond.format, source.source, need_roundtrip=True)
-            if reason is not None:
-                skips.append(Skip(q.id, _label(cond), reason))
-                continue
-            samples.append(_handoff_sample(base, source.source, "comprehension", cond, b_task, q.question_type,
-                                           source.band))
-    return samples, skips
-
-
-def _modification_samples(conditions: list[Condition | None]) -> tuple[list[Sample], list[Skip]]:
-    samples, skips = [], []
-    for task in build_modification_tasks():
-        base = modification_sample(task, "dart")
-        b_task = B_TASKS["modification"].format(instruction=task.instruction)
-        for cond in conditions:
-            reason = None if cond is None else refusal(cond.format, task.before, need_roundtrip=True)
-            if reason is not None:
-                skips.append(Skip(task.id, _label(cond), reason))
-                continue
-            samples.append(_handoff_sample(base, task.before, "modification", cond, b_task, task.kind, task.band))
-    return samples, skips
+        return question_sample(q, "dart", source), source.source, B_TASKS[mode].format(question=q.question,
+                                                                                        rules=rules)
+    return modification_sample(item, "dart"), item.before, B_TASKS[mode].format(instruction=item.instruction)
 
 
 def handoff_samples(
-    formats: str | Sequence[str] | None = DEFAULT_FORMATS, modes: str | Sequence[str] | None = "comprehension"
+    formats: str | Sequence[str] | None = DEFAULT_FORMATS, modes: str | Sequence[str] | None = "comprehension",
+    questions: int | None = None, seed: int = 0,
 ) -> tuple[list[Sample], list[Skip]]:
     """Every base question (or edit) of the chosen ``modes`` in every condition, and the skips (a format that
-    cannot carry a program exactly is skipped for it, with its reason)."""
+    cannot carry a program exactly is skipped for it, with its reason). ``questions`` draws that many base items
+    first (seeded, balanced over band and question type: ``coonbench.tasks.subset``), so a small run builds only
+    what it runs."""
     conditions = handoff_conditions(formats)
     chosen = choose("modes", modes, MODES, "mode") or ["comprehension"]
+    items = list(_base_items(tuple(chosen)))
+    if questions is not None and check_questions(questions) < len(items):
+        keep = set(balanced_draw({f"{m}-{i}": (band, kind) for m, i, band, kind, _ in items}, questions, seed))
+        items = [item for item in items if f"{item[0]}-{item[1]}" in keep]
     samples: list[Sample] = []
     skips: list[Skip] = []
-    for mode in chosen:
-        got, skipped = (_comprehension_samples if mode == "comprehension" else _modification_samples)(conditions)
-        samples.extend(got)
-        skips.extend(skipped)
+    for mode, item_id, band, kind, item in items:
+        base, source, b_task = _base(mode, item)
+        for cond in conditions:
+            reason = None if cond is None else refusal(cond.format, source, need_roundtrip=True)
+            if reason is not None:
+                skips.append(Skip(item_id, _label(cond), reason))
+                continue
+            samples.append(_handoff_sample(base, source, mode, cond, b_task, kind, band))
     return samples, skips
 
 
