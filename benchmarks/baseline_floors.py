@@ -18,7 +18,7 @@ from coonbench.solvers import baselines
 
 SEED = 17
 BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty")
-TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction")
+TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction", "tools", "handoff")
 
 
 def main() -> None:
