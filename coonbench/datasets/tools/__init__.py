@@ -15,7 +15,8 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from coonbench.datasets.retrieval.common import YES_NO_RULE, format_label
+from coonbench.datasets.retrieval.common import PROMPT as RETRIEVAL_PROMPT
+from coonbench.datasets.retrieval.common import format_label
 from coonbench.datasets.retrieval.conditions import parse_conditions
 from coonbench.datasets.tools.questions import PAGE_SIZE, collections, tool_questions
 from coonbench.datasets.tools.server import ToolServer, dataset_tools
@@ -24,6 +25,8 @@ from coonbench.tasks.samples import sample_metadata
 CATEGORY = "tools"
 DEFAULT_FORMATS = "all"
 PLAN_KEY = "tool_plan"
+ANSWER_RULES = RETRIEVAL_PROMPT[RETRIEVAL_PROMPT.index("Answer format requirements:"):RETRIEVAL_PROMPT.rindex("\nAnswer:")]
+"""The retrieval prompt's answer rules (TOON's, and the yes/no rule), shown after the question."""
 PROMPT = """You can call tools over a dataset of {entities} ({description}). The tools return their data in \
 {format_label} format.{primer}
 
@@ -33,12 +36,7 @@ answer alone and call no tool.
 
 Question: {question}
 
-Answer format requirements:
-- Provide only the value itself, no explanation
-- For numbers: output digits only (no commas, currency symbols, or units)
-- For dates/field names: use the exact string from the data
-- For lists: output comma-separated values with no spaces
-""" + YES_NO_RULE
+""" + ANSWER_RULES
 
 
 def _prompt(rec: dict[str, Any], fmt: str, primer: str | None) -> str:
