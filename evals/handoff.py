@@ -1,7 +1,7 @@
 """Handoff: agent A passes a Dart program on in a told format; agent B, seeing only A's message, answers or edits.
 
     inspect eval evals/handoff.py --model mockllm/model --solver coonbench/gold -T formats=coon,dart
-    inspect eval evals/handoff.py -T formats=coon,dart-minified,dart,free -T modes=comprehension,modification --model …
+    inspect eval evals/handoff.py -T formats=coon,dart-minified,dart,free -T modes=modification --model …
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ from coonbench.tasks.samples import sample_metadata
 CATEGORY = "tools"
 DEFAULT_FORMATS = "all"
 PLAN_KEY = "tool_plan"
-ANSWER_RULES = RETRIEVAL_PROMPT[RETRIEVAL_PROMPT.index("Answer format requirements:"):RETRIEVAL_PROMPT.rindex("\nAnswer:")]
+_RULES_START = RETRIEVAL_PROMPT.index("Answer format requirements:")
+ANSWER_RULES = RETRIEVAL_PROMPT[_RULES_START:RETRIEVAL_PROMPT.rindex("\nAnswer:")]
 """The retrieval prompt's answer rules (TOON's, and the yes/no rule), shown after the question."""
 PROMPT = """You can call tools over a dataset of {entities} ({description}). The tools return their data in \
 {format_label} format.{primer}

@@ -32,7 +32,8 @@ from coonbench.datasets.retrieval.questions import _get, _ref
 PAGE_SIZE = 5
 """Records per ``list_records`` page (fewer than any dataset holds, so no figure over all records fits one call)."""
 KEY_FIELD = "key"
-"""The identifier field of a keyed collection's records (``{"flag_x": {...}}`` is listed as ``{"key": "flag_x", …}``)."""
+"""The identifier field of a keyed collection's records (``{"flag_x": {…}}`` is listed as
+``{"key": "flag_x", …}``)."""
 MIN_CALLS = 2
 
 
@@ -95,7 +96,8 @@ def _text(value: Any) -> str:
 def matching(coll: Collection, path: str, value: Any) -> list[str]:
     """Identifiers of the rows whose ``path`` equals ``value`` (``find_records``'s rule)."""
     want = _text(value)
-    return [str(row[coll.id_field]) for row in coll.rows if _get(row, path) is not None and _text(_get(row, path)) == want]
+    return [str(row[coll.id_field]) for row in coll.rows
+            if _get(row, path) is not None and _text(_get(row, path)) == want]
 
 
 def _templates(coll: Collection) -> dict[str, tuple[str, dict[str, Any]]]:
