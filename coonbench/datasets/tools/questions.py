@@ -20,13 +20,14 @@ the deep configuration (no record collection) and the structural-validation ques
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from coonbench.datasets.retrieval.generate import Spec, dataset_specs
 from coonbench.datasets.retrieval.load import read_questions
-from coonbench.datasets.retrieval.common import QUESTIONS_FILE
+from coonbench.datasets.retrieval.common import QUESTIONS_FILE, RETRIEVAL_DIR
 from coonbench.datasets.retrieval.questions import _get, _ref
 
 PAGE_SIZE = 5
@@ -62,11 +63,12 @@ class Collection:
         return -(-len(self.rows) // PAGE_SIZE)
 
 
-def collection_of(spec: Spec) -> Collection | None:
-    """The spec's records as rows, or None for a dataset without a record collection (the configuration)."""
+def collection_of(spec: Spec, data: Any) -> Collection | None:
+    """The records of ``data`` (the dataset ``spec`` describes) as rows, or None for a dataset without a record
+    collection (the configuration)."""
     if not spec.collection:
         return None
-    raw = spec.data[spec.collection]
+    raw = data[spec.collection]
     if spec.keyed:
         rows = tuple({KEY_FIELD: key, **value} for key, value in raw.items())
         id_field = KEY_FIELD
@@ -77,10 +79,12 @@ def collection_of(spec: Spec) -> Collection | None:
 
 @lru_cache(maxsize=1)
 def collections() -> dict[str, Collection]:
-    """Every dataset with a record collection, by name (the seeded data, the same as ``data/retrieval/datasets``)."""
+    """Every dataset with a record collection, by name: the shipped files the questions' answers were computed
+    over (``data/retrieval/datasets/<name>.json``), named as their generator's spec names them."""
     out = {}
     for spec in dataset_specs():
-        coll = collection_of(spec)
+        path = RETRIEVAL_DIR / "datasets" / f"{spec.name}.json"
+        coll = collection_of(spec, json.loads(path.read_text(encoding="utf-8")))
         if coll is not None:
             out[spec.name] = coll
     return out
@@ -106,7 +110,7 @@ def _templates(coll: Collection) -> dict[str, tuple[str, dict[str, Any]]]:
     spec, out = coll.spec, {}
     records = [(str(row[coll.id_field]), row) for row in coll.rows]
     for ident, row in records:
-        ref = _ref(spec, ident, spec.data[spec.collection][ident] if spec.keyed else row)
+        ref = _ref(spec, ident, {k: v for k, v in row.items() if k != KEY_FIELD} if spec.keyed else row)
         for fld in spec.fields:
             for text in (f"Is {ref} {fld.label}?", f"How many {fld.label} does {ref} have?",
                          f"What is the {fld.label} of {ref}?"):
