@@ -18,7 +18,7 @@ from coonbench.solvers import baselines
 
 SEED = 17
 BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty")
-TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction")
+TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction", "tools", "handoff")
 
 
 def main() -> None:
@@ -43,7 +43,8 @@ def main() -> None:
                 for score in log.results.scores if log.results else []:
                     # exact-answer tasks: answer_match's accuracy; program tasks: the per-key ``correct`` mean
                     main_metric = score.metrics.get("accuracy") or score.metrics.get("mean")
-                    if score.name in ("answer_match", "correct") and main_metric is not None:
+                    exact = ("answer_match", "correct", "tool_answer", "handoff_score")
+                    if score.name in exact and main_metric is not None:
                         acc = float(main_metric.value)
                         se = float(score.metrics["stderr"].value) if "stderr" in score.metrics else float("nan")
                 cells.append(f"{100 * acc:6.1f}±{100 * se:4.1f}% n={n:<4}")

@@ -30,3 +30,9 @@ from coonbench.solvers.retry import retry_generate
 from coonbench.scorers.code import ast_equivalence, requirements, code_check
 from coonbench.evals.generation import generation
 from coonbench.evals.modification import modification
+from coonbench.evals.tools import tools
+from coonbench.solvers.tools import tool_agent, no_tool_agent
+from coonbench.scorers.tools import tool_answer
+from coonbench.evals.handoff import handoff
+from coonbench.solvers.handoff import handoff_agents
+from coonbench.scorers.handoff import handoff_score

@@ -98,6 +98,14 @@ def _answers_by_type(category: str) -> dict[str, list[tuple[str, str]]]:
         from coonbench.datasets.retrieval import retrieval_dataset
 
         dataset = retrieval_dataset()
+    elif category == "tools":
+        from coonbench.datasets.tools import tools_samples
+
+        dataset = tools_samples("json")[0]  # one format: the pool counts each question once
+    elif category == "handoff":
+        from coonbench.datasets.handoff import handoff_samples
+
+        dataset = handoff_samples("dart")[0]
     else:
         return {}
     out: dict[str, list[tuple[str, str]]] = defaultdict(list)

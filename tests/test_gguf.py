@@ -266,15 +266,6 @@ def test_prompt_over_the_context_is_model_length(fake_model: tuple[Any, FakeLlam
     assert "context window of 256" in (output.error or "")
 
 
-def test_tools_are_refused(fake_model: tuple[Any, FakeLlama]) -> None:
-    from inspect_ai.tool import ToolInfo
-
-    model, _ = fake_model
-    tool = ToolInfo(name="add", description="add two numbers")
-    with pytest.raises(GGUFProviderError, match="does not support tool calling"):
-        anyio.run(lambda: model.generate("hi", tools=[tool]))
-
-
 def test_response_schema_becomes_a_llama_cpp_json_schema_grammar(fake_model: tuple[Any, FakeLlama]) -> None:
     """Inspect's structured output reaches llama.cpp as ``response_format`` (a grammar); no schema, no key."""
     from coonbench.scorers.judge_parsing import report_schema

@@ -451,11 +451,15 @@ class GGUFModelAPI(ModelAPI):
         config: GenerateConfig,
     ) -> tuple[ModelOutput, ModelCall]:
         """Run one chat completion in a worker thread and translate the answer, stop reason and usage."""
-        if tools and tool_choice != "none":
-            raise GGUFProviderError("the gguf provider does not support tool calling")
-        request: dict[str, Any] = {
-            "messages": chat_messages(input, system_role=self.system_role), **sampling_args(config, self.seed)
-        }
+        tooled = bool(tools) and tool_choice != "none"
+        if tooled:  # the file's template renders the tools, or the <tool_call> convention is written out
+            from coonbench.providers.gguf_tools import tool_request
+
+            messages = tool_request(self.model.llama, input, tools, tool_choice, system_role=self.system_role,
+                                    text_messages=chat_messages)
+        else:
+            messages = {"messages": chat_messages(input, system_role=self.system_role)}
+        request: dict[str, Any] = {**messages, **sampling_args(config, self.seed)}
         response_format = structured_output(config)
         if response_format is not None:
             request["response_format"] = response_format
@@ -480,6 +484,11 @@ class GGUFModelAPI(ModelAPI):
         elapsed = time.perf_counter() - start
 
         choice = response["choices"][0]
+        content, calls = choice["message"].get("content") or "", None
+        if tooled:
+            from coonbench.providers.gguf_tools import split_tool_calls
+
+            content, calls = split_tool_calls(content, tools)
         usage = response.get("usage") or {}
         prompt_tokens = int(usage.get("prompt_tokens", 0))
         completion_tokens = int(usage.get("completion_tokens", 0))
@@ -489,9 +498,10 @@ class GGUFModelAPI(ModelAPI):
             choices=[
                 ChatCompletionChoice(
                     message=ChatMessageAssistant(
-                        content=choice["message"].get("content") or "", model=self.model_name, source="generate"
+                        content=content, tool_calls=calls or None, model=self.model_name, source="generate"
                     ),
-                    stop_reason=stop_reason(choice.get("finish_reason"), total_tokens, self.model.n_ctx),
+                    stop_reason="tool_calls" if calls else stop_reason(
+                        choice.get("finish_reason"), total_tokens, self.model.n_ctx),
                 )
             ],
             # Inspect's convention (as for OpenAI's cached tokens): input_tokens are the prompt tokens evaluated,

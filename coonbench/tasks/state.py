@@ -34,3 +34,26 @@ def retry_state(store: Store) -> RetryState:
 def correction_state(store: Store) -> CorrectionState:
     """The correction state bound to a sample's store (``state.store``)."""
     return CorrectionState(store=store)
+
+
+class ToolsState(StoreModel):
+    """The tool task's calls, as the tool server recorded them: ``{function, arguments, full, named, error}`` per
+    call (``full``: identifiers whose whole record the result held; ``named``: those it only named)."""
+
+    calls: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def tools_state(store: Store) -> ToolsState:
+    """The tool calls bound to a sample's store (``state.store``)."""
+    return ToolsState(store=store)
+
+
+class HandoffState(StoreModel):
+    """The handoff task's first agent: the message A sent B (what crossed between them)."""
+
+    message: str | None = None
+
+
+def handoff_state(store: Store) -> HandoffState:
+    """The handoff bookkeeping bound to a sample's store (``state.store``)."""
+    return HandoffState(store=store)

@@ -34,11 +34,11 @@ from coonbench.validity.families import (
     rng_for,
 )
 
-TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction")
+TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction", "tools", "handoff")
 GOALS = {EQUIVALENT: 0.99, NEAR_MISS: 1.0, GARBAGE: 1.0}
 """Share of variants that must get the expected verdict: equivalents CORRECT, the rest INCORRECT."""
 SHOWN_CHARS = 2000
-EXACT_TASKS = ("comprehension", "structure", "retrieval")
+EXACT_TASKS = ("comprehension", "structure", "retrieval", "tools", "handoff")
 
 
 def _task(name: str) -> Task:
@@ -67,6 +67,14 @@ def _task(name: str) -> Task:
         from coonbench.evals.correction import correction
 
         return correction(sandbox="local")
+    if name == "tools":
+        from coonbench.evals.tools import tools
+
+        return tools()
+    if name == "handoff":  # B's comprehension answers (the default mode): exact answers
+        from coonbench.evals.handoff import handoff
+
+        return handoff()
     raise ValueError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
 
 
@@ -95,7 +103,7 @@ def variants_for(name: str, sample: Sample, everything: Sequence[Sample]) -> lis
         qtype = meta.get("question_type")
         siblings = sorted({str(s.target) for s in everything if (s.metadata or {}).get("question_type") == qtype})
         aliases = None
-        if name == "comprehension":
+        if name in ("comprehension", "handoff"):  # both scorers accept COON's widget abbreviations
             from coonbench.formats.coon import widget_aliases
 
             aliases = widget_aliases()

@@ -1,0 +1,80 @@
+"""The tool-use task's samples: retrieval questions that need two or more tool calls, one per data format.
+
+* ``questions`` — which retrieval questions need ≥ 2 calls, and the calls a perfect agent makes (``plan``);
+* ``server``    — the four tools over a dataset, their results encoded in the format under test.
+
+A sample's metadata names its dataset (``collection``) and format (``encoding``); the solver builds the tools from
+them. ``plan`` (the gold agent's calls) and ``evidence`` (what an answer needs to have been fetched) are in the
+metadata too, so the gold solver replays real calls and the scorer can tell a misread from a fetch never made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from coonbench.datasets.retrieval.common import PROMPT as RETRIEVAL_PROMPT
+from coonbench.datasets.retrieval.common import format_label
+from coonbench.datasets.retrieval.conditions import parse_conditions
+from coonbench.datasets.tools.questions import PAGE_SIZE, collections, tool_questions
+from coonbench.datasets.tools.server import ToolServer, dataset_tools
+from coonbench.tasks.samples import sample_metadata
+
+CATEGORY = "tools"
+DEFAULT_FORMATS = "all"
+PLAN_KEY = "tool_plan"
+_RULES_START = RETRIEVAL_PROMPT.index("Answer format requirements:")
+ANSWER_RULES = RETRIEVAL_PROMPT[_RULES_START:RETRIEVAL_PROMPT.rindex("\nAnswer:")]
+"""The retrieval prompt's answer rules (TOON's, and the yes/no rule), shown after the question."""
+PROMPT = """You can call tools over a dataset of {entities} ({description}). The tools return their data in \
+{format_label} format.{primer}
+
+Use the tools to answer the question; a list_records page holds {page} records, find_records returns refs and \
+identifiers only, get_record returns one full record by its ref. When you know the answer, reply with the \
+answer alone and call no tool.
+
+Question: {question}
+
+""" + ANSWER_RULES
+
+
+def _prompt(rec: dict[str, Any], fmt: str, primer: str | None) -> str:
+    coll = collections()[rec["collection"]]
+    shown = f"\n\n{primer.strip()}" if primer else ""
+    return PROMPT.format(entities=coll.entities, description=coll.description, format_label=format_label(fmt),
+                         primer=shown, page=PAGE_SIZE, question=rec["question"])
+
+
+def tools_samples(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tuple[list[Sample], dict[str, Any]]:
+    """Samples for every kept question in every format condition, and per format the datasets it cannot carry
+    (``{format: {dataset: reason}}``, the format's own error; their questions are skipped)."""
+    conditions = parse_conditions(formats)
+    records = tool_questions()
+    refused: dict[str, dict[str, str]] = {}
+    checked: dict[tuple[str, str], str | None] = {}
+    samples = []
+    for rec in records:
+        for cond in conditions:
+            name = rec["collection"]
+            if (cond.format, name) not in checked:
+                checked[cond.format, name] = ToolServer(collections()[name], cond.format).check()
+            reason = checked[cond.format, name]
+            if reason is not None:
+                refused.setdefault(cond.label, {})[name] = reason
+                continue
+            prompt = _prompt(rec, cond.format, cond.primer_text())
+            meta = sample_metadata(
+                format=cond.label, category=CATEGORY, question_type=rec["question_type"],
+                complexity=rec["complexity"], input_text=prompt, answer_type=rec["answer_type"],
+                normalize_options=rec.get("normalize_options"), pair_id=rec["id"], collection=name,
+                encoding=cond.format, primer=cond.shows_primer, kind=rec["kind"], min_calls=rec["min_calls"],
+                evidence=rec["evidence"], **{PLAN_KEY: rec["plan"]},
+            )
+            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{cond.label}", input=prompt, target=str(rec["answer"]),
+                                  metadata=meta))
+    return samples, refused
+
+
+__all__ = ["CATEGORY", "DEFAULT_FORMATS", "PLAN_KEY", "PROMPT", "dataset_tools", "tool_questions", "tools_samples"]

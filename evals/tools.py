@@ -1,0 +1,61 @@
+"""Tool use: an agent answers retrieval questions through tools whose results come back in the format under test.
+
+    inspect eval evals/tools.py --model mockllm/model --solver coonbench/gold -T formats=json,toon
+    inspect eval evals/tools.py -T formats=json,toon,csv --model …
+    inspect eval evals/tools.py -T agent=no_tools --model …      # the floor: the same prompts, no tools
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import MemoryDataset
+
+from coonbench.datasets.tools import DEFAULT_FORMATS, tools_samples
+from coonbench.scorers.answer import epoch_mean
+from coonbench.scorers.tools import tool_answer
+from coonbench.solvers.tools import DEFAULT_MAX_CALLS, no_tool_agent, tool_agent
+from coonbench.tasks.samples import TaskArgumentError, reject_unknown
+from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.tokenizer import counted_for_model
+
+
+@task(name="tools")
+def tools(
+    formats: str | Sequence[str] | None = DEFAULT_FORMATS,
+    agent: Literal["react", "no_tools"] = "react",
+    max_calls: int = DEFAULT_MAX_CALLS,
+    tokenizer: str | None = None,
+    questions: int | None = None,
+    seed: int = 0,
+    **unknown: Any,
+) -> Task:
+    """Retrieval questions that need two or more calls to tools (describe_dataset, list_records, find_records,
+    get_record) whose results are encoded in each format.
+
+    Args:
+      formats: comma-separated data-format conditions (``NAME``, ``NAME:noprimer``, ``NAME:full``) or ``all``
+        (default: every registered data format). A format that cannot carry a dataset's results (CSV on nested
+        records) skips that dataset; the eval's metadata says which and why.
+      agent: ``react`` (Inspect's ReAct agent with the tools) or ``no_tools`` (the same prompt, no tools: the floor).
+      max_calls: tool calls allowed per task before the agent is stopped.
+      tokenizer: the tokenizer that tokens are counted in (default: the model under test's family).
+      questions: keep this many whole questions (every format of each), seeded and balanced (``--limit`` would
+        give the formats different questions).
+      seed: the seed of the ``questions`` draw.
+    """
+    reject_unknown(tools, unknown)
+    if agent not in ("react", "no_tools"):
+        raise TaskArgumentError(f"-T agent={agent}: unknown agent (choose from react, no_tools)")
+    with counted_for_model(tokenizer) as counted_in:
+        samples, refused = tools_samples(formats)
+    samples = paired_subset(samples, questions, seed)
+    return Task(
+        dataset=MemoryDataset(samples, name="coonbench-tools"),
+        solver=tool_agent(max_calls) if agent == "react" else no_tool_agent(),
+        scorer=tool_answer(),
+        epochs=Epochs(1, epoch_mean()),
+        metadata={"tokenizer": counted_in, "agent": agent, "skipped": refused},
+    )
