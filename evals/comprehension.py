@@ -7,6 +7,7 @@ from typing import Any
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
@@ -27,6 +28,7 @@ def comprehension(
     tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
@@ -46,10 +48,13 @@ def comprehension(
         over band and question type (``coonbench.tasks.subset``): a small run that stays paired (``--limit``
         takes the first samples, so the formats get different questions).
       seed: the seed of the ``questions`` draw.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
     reject_unknown(comprehension, unknown)
     with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
-        samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
+        samples, skips = each_prompt(prompts, lambda: comprehension_samples(
+            formats, bands, question_types, primer_variant=primer, corpus=corpus))
     print_skips("comprehension", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
     return Task(

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
@@ -31,6 +32,7 @@ def generation(
     tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Corpus-derived generation tasks, answered in ``format`` (COON) with validator feedback retries.
@@ -50,6 +52,8 @@ def generation(
         balanced over band and kind (``coonbench.tasks.subset``; ``--limit`` would give the conditions different
         questions).
       seed: the seed of the ``questions`` draw.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
@@ -57,7 +61,8 @@ def generation(
     reject_unknown(generation, unknown)
     conditions = pick_conditions(formats, format, "format")
     with counted_for_model(tokenizer) as counted_in:
-        samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
+        samples, skips = each_prompt(prompts, lambda: generation_samples(
+            kinds, bands, conditions, corpus, primer_variant=primer))
     print_skips("generation", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
     return Task(

@@ -16,6 +16,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
@@ -40,6 +41,7 @@ def retrieval(
     tokenizer: str | None = None,
     questions: int | None = None,
     seed: int = 0,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
@@ -63,10 +65,12 @@ def retrieval(
         question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the formats different
         questions).
       seed: the seed of the ``questions`` draw.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (our questions only: ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
     reject_unknown(retrieval, unknown)
     with counted_for_model(tokenizer) as counted_in:
-        task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
+        task = each_prompt(prompts, lambda: _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats))
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
     if questions is not None:  # every mode: a paired subset of its questions
         task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)

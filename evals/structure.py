@@ -14,6 +14,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
@@ -29,6 +30,7 @@ def structure(
     questions: int | None = None,
     seed: int = 0,
     tokenizer: str | None = None,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
@@ -43,10 +45,12 @@ def structure(
         balanced over question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the
         conditions different questions).
       seed: the seed of the ``questions`` draw.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
     reject_unknown(structure, unknown)
     with counted_for_model(tokenizer) as counted_in:
-        dataset = structure_dataset(kinds, primer)
+        dataset = each_prompt(prompts, lambda: structure_dataset(kinds, primer))
     return Task(
         dataset=MemoryDataset(paired_subset(list(dataset), questions, seed), name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
