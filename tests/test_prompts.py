@@ -119,8 +119,8 @@ FENCED = re.compile(r"```[a-z0-9-]*\n(.*?)\n```", re.S)
 
 
 def test_samples_under_every_template_show_the_same_code_ids_and_pairs() -> None:
-    plain = list(comprehension(questions=2, formats="coon,dart").dataset)
-    task = comprehension(questions=2, formats="coon,dart", prompts="all")
+    plain = list(comprehension(questions=2, formats="coon,dart", bands="simple").dataset)
+    task = comprehension(questions=2, formats="coon,dart", bands="simple", prompts="all")
     samples = list(task.dataset)
     assert len(samples) == len(plain) * len(TEMPLATE_IDS)
     by_key = {(s.metadata["pair_id"], s.metadata["format"], s.metadata["prompt_template"]): s for s in samples}
@@ -134,7 +134,6 @@ def test_samples_under_every_template_show_the_same_code_ids_and_pairs() -> None
             other = by_key[(*key, tid)]
             assert other.id == f"{s.metadata['pair_id']}@{tid}-{s.metadata['format']}"
             assert code in _text(other.input) and question in _text(other.input), other.id
-            assert other.metadata["input_tokens"] != s.metadata["input_tokens"] or other.input != s.input
     system = by_key[(plain[0].metadata["pair_id"], "coon", "system")]
     assert [m.role for m in system.input] == ["system", "user"]  # type: ignore[union-attr]
     # question by question: every template and format of a question together
@@ -168,8 +167,8 @@ def _correct_everywhere(log: Any) -> None:
 
 
 def test_gold_scores_everything_under_every_template(tmp_path: Path) -> None:
-    tasks = [comprehension(questions=2, prompts="all"), structure(questions=3, prompts="all"),
-             generation(questions=3, prompts="all"), modification(questions=3, prompts="all"),
+    tasks = [comprehension(questions=2, bands="simple", prompts="all"), structure(questions=3, prompts="all"),
+             generation(questions=3, bands="simple", prompts="all"), modification(questions=3, bands="simple", prompts="all"),
              retrieval(questions=3, prompts="all"), correction(problems="gcd,clamp", prompts="all")]
     logs = inspect_eval(tasks, model="mockllm/model", solver=gold(), display="none", log_dir=str(tmp_path))
     for log in logs:
