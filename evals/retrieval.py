@@ -66,11 +66,13 @@ def retrieval(
         questions).
       seed: the seed of the ``questions`` draw.
       prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
-        each (our questions only: ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
+        each (our questions and questions_file; ids gain ``@<template>``, metadata ``prompt_template``;
+        docs/prompts.md); default: the default only.
     """
     reject_unknown(retrieval, unknown)
     with counted_for_model(tokenizer) as counted_in:
-        task = each_prompt(prompts, lambda: _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats))
+        task = each_prompt(prompts, lambda: _retrieval(
+            formats, questions_file, tasks_file, judge, suite, suite_formats))
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
     if questions is not None:  # every mode: a paired subset of its questions
         task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)

@@ -144,9 +144,10 @@ def test_samples_under_every_template_show_the_same_code_ids_and_pairs() -> None
 def test_prompts_argument_is_validated() -> None:
     with pytest.raises(TaskArgumentError, match="-T prompts=wordy: unknown prompt template 'wordy'"):
         structure(prompts="wordy")
-    ids = [s.metadata["prompt_template"] for s in structure(questions=2, prompts="reworded,system").dataset]
+    task = structure(kinds="prefix_meaning", questions=2, prompts="reworded,system")
+    ids = [s.metadata["prompt_template"] for s in task.dataset]
     assert set(ids) == {"reworded", "system"}
-    assert "prompt_template" not in next(iter(structure(questions=1).dataset)).metadata
+    assert "prompt_template" not in next(iter(structure(kinds="prefix_meaning", questions=1).dataset)).metadata
 
 
 def test_a_fixed_published_prompt_refuses_other_templates() -> None:
@@ -159,6 +160,18 @@ def test_a_fixed_published_prompt_refuses_other_templates() -> None:
         each_prompt("all", fixed)
 
 
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+
+
+@pytest.mark.parametrize("mode", ["tasks_file", "suite"])
+def test_retrieval_modes_with_published_prompts_refuse_other_templates(mode: str) -> None:
+    path = REFERENCE / ("tealeaf/tasks/synthetic.json" if mode == "tasks_file" else "toon/generated")
+    if not path.exists():
+        pytest.skip(f"{path} absent (the reference data beside a checkout: README.md, Reference data)")
+    with pytest.raises(TaskArgumentError, match="fixed published prompt"):
+        retrieval(**{mode: str(path)}, prompts="all")
+
+
 def _correct_everywhere(log: Any) -> None:
     assert log.status == "success", log.error
     for sample in log.samples:
@@ -167,9 +180,12 @@ def _correct_everywhere(log: Any) -> None:
 
 
 def test_gold_scores_everything_under_every_template(tmp_path: Path) -> None:
-    tasks = [comprehension(questions=2, bands="simple", prompts="all"), structure(questions=3, prompts="all"),
-             generation(questions=3, bands="simple", prompts="all"), modification(questions=3, bands="simple", prompts="all"),
-             retrieval(questions=3, prompts="all"), correction(problems="gcd,clamp", prompts="all")]
+    tasks = [comprehension(questions=2, bands="simple", prompts="all"),
+             structure(kinds="prefix_meaning", questions=3, prompts="all"),
+             generation(questions=3, bands="simple", prompts="all"),
+             modification(questions=3, bands="simple", prompts="all"),
+             retrieval(formats="json,toon", questions=3, prompts="all"),
+             correction(problems="gcd,clamp", prompts="all")]
     logs = inspect_eval(tasks, model="mockllm/model", solver=gold(), display="none", log_dir=str(tmp_path))
     for log in logs:
         _correct_everywhere(log)
