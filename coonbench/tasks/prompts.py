@@ -211,17 +211,17 @@ def each_prompt(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> 
     chosen = chosen_templates(prompts)
     if chosen is None:
         return build()
-    merged = _Merged()
-    first: Any = None
-    for template in chosen:
+    results: dict[str, Any] = {}
+    for template in sorted(chosen, key=lambda t: t == DEFAULT_TEMPLATE):  # a refusal comes before any default build
         with using_template(template) as state:
-            result = build()
-        if template != DEFAULT_TEMPLATE and not state.rendered and _samples_of(result):
+            results[template] = build()
+        if template != DEFAULT_TEMPLATE and not state.rendered and _samples_of(results[template]):
             raise TaskArgumentError(
                 f"-T prompts={','.join(chosen)}: this mode of the task asks in a fixed published prompt, which has "
                 f"no '{template}' template (leave prompts out, or give prompts={DEFAULT_TEMPLATE})"
             )
-        first = result if first is None else first
-        for sample in _samples_of(result):
+    merged = _Merged()
+    for template in chosen:
+        for sample in _samples_of(results[template]):
             merged.add(mark(sample, template))
-    return _with_samples(first, merged.samples())  # type: ignore[no-any-return]
+    return _with_samples(results[chosen[0]], merged.samples())  # type: ignore[no-any-return]
