@@ -8,6 +8,7 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
@@ -30,6 +31,7 @@ def comprehension(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """AST-derived questions about the Dart corpus, each shown in every selected format condition.
@@ -54,11 +56,14 @@ def comprehension(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
     reject_unknown(comprehension, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
-        samples, skips = comprehension_samples(formats, bands, question_types, primer_variant=primer, corpus=corpus)
+        samples, skips = each_prompt(prompts, lambda: comprehension_samples(
+            formats, bands, question_types, primer_variant=primer, corpus=corpus))
     print_skips("comprehension", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
     return stop_when(Task(

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 
 from coonbench.tasks.stopping import stop_when
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.correction import correction_dataset
@@ -35,6 +36,7 @@ def correction(
     tokenizer: str | None = None,
     stop: str = "budget",
     stop_margin: float | None = None,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
@@ -45,7 +47,8 @@ def correction(
     target; hidden tests: HumanEval's own plus about 120 per problem generated inside each docstring's contract,
     EvalPlus-style) or ``humaneval-base`` (HumanEval's own tests only: its attempt-1 pass rate is published pass@1).
     ``tokenizer``: the tokenizer ``input_tokens`` count in (default: the model under test's family, docs/usage.md
-    "Tokenizers"); ``input_tokens_o200k`` always.
+    "Tokenizers"); ``input_tokens_o200k`` always. ``prompts``: ``all`` or template ids (default, reworded,
+    question-first, system): each problem under each (docs/prompts.md; the HumanEval suites keep HumanEval's prompt).
     ``stop``: ``budget`` (ask every question) or ``decided`` (stop once every paired comparison of formats is
     decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05).
     """
@@ -53,7 +56,8 @@ def correction(
     get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
     spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
     with counted_for_model(tokenizer) as counted_in:
-        dataset = correction_dataset(target, problems=problems, categories=categories, limit=limit, suite=suite)
+        dataset = each_prompt(prompts, lambda: correction_dataset(
+            target, problems=problems, categories=categories, limit=limit, suite=suite))
     return stop_when(Task(
         dataset=dataset,
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),

@@ -8,6 +8,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
@@ -34,6 +35,7 @@ def generation(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Corpus-derived generation tasks, answered in ``format`` (COON) with validator feedback retries.
@@ -53,6 +55,8 @@ def generation(
         balanced over band and kind (``coonbench.tasks.subset``; ``--limit`` would give the conditions different
         questions).
       seed: the seed of the ``questions`` draw.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
       tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
         them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
@@ -66,7 +70,8 @@ def generation(
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     conditions = pick_conditions(formats, format, "format")
     with counted_for_model(tokenizer) as counted_in:
-        samples, skips = generation_samples(kinds, bands, conditions, corpus, primer_variant=primer)
+        samples, skips = each_prompt(prompts, lambda: generation_samples(
+            kinds, bands, conditions, corpus, primer_variant=primer))
     print_skips("generation", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
     return stop_when(Task(

@@ -17,6 +17,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.tasks.stopping import stop_when
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_samples
 from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
@@ -44,6 +45,7 @@ def retrieval(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Exact-answer retrieval (default, or ``questions_file``) or TeaLeaf analysis (``tasks_file``).
@@ -72,13 +74,17 @@ def retrieval(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (our questions and questions_file; ids gain ``@<template>``, metadata ``prompt_template``;
+        docs/prompts.md); default: the default only.
     """
     reject_unknown(retrieval, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     if tasks_file is None:  # (a TeaLeaf task file names its own formats)
         check_formats_argument(formats)
     with counted_for_model(tokenizer) as counted_in:
-        task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats)
+        task = each_prompt(prompts, lambda: _retrieval(
+            formats, questions_file, tasks_file, judge, suite, suite_formats))
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
     if questions is not None:  # every mode: a paired subset of its questions
         task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)

@@ -15,6 +15,7 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.tasks.stopping import stop_when
+from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.structure import structure_dataset
@@ -32,6 +33,7 @@ def structure(
     tokenizer: str | None = None,
     stop: str = "budget",
     stop_margin: float | None = None,
+    prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
@@ -51,11 +53,13 @@ def structure(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
+        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
     reject_unknown(structure, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:
-        dataset = structure_dataset(kinds, primer)
+        dataset = each_prompt(prompts, lambda: structure_dataset(kinds, primer))
     return stop_when(Task(
         dataset=MemoryDataset(paired_subset(list(dataset), questions, seed), name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata

@@ -24,6 +24,7 @@ from coonbench.datasets.corpus import BANDS, CorpusSample, load_corpus
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.resources import DATA_DIR
 from coonbench.tokens import tokenizer_in_use
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 DATASET_VERSION = 1
@@ -43,6 +44,38 @@ Question: {question}
 
 {rules}
 Reply with the answer only, on one line, with no explanation."""
+
+# Equivalent wordings of USER_PROMPT (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content.
+TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, USER_PROMPT),
+    PromptTemplate("reworded", """The following Flutter/Dart program is given in {format_label}.
+
+```{fence}
+{code}
+```
+
+Please answer this question about it: {question}
+
+{rules}
+Give only the answer, on a single line, without explaining it."""),
+    PromptTemplate("question-first", """Question: {question}
+
+{rules}
+Reply with the answer only, on one line, with no explanation.
+
+The question is about this Flutter/Dart code, written in {format_label}:
+
+```{fence}
+{code}
+```"""),
+    PromptTemplate("system", system="""You answer questions about Flutter/Dart code written in {format_label}.
+{rules}
+Reply with the answer only, on one line, with no explanation.""", user="""```{fence}
+{code}
+```
+
+Question: {question}"""),
+)
 
 ANSWER_RULES: dict[str, str] = {
     "integer": "Answer with a single integer.",
@@ -109,7 +142,8 @@ def question_sample(
     cond = parse_condition(condition) if isinstance(condition, str) else condition
     fmt = cond.fmt
     code, primer = _shown(sample.source, cond, primer_variant, tokenizer_in_use())
-    prompt = USER_PROMPT.format(
+    prompt = render(
+        TEMPLATES,
         format_label=FORMAT_LABELS.get(cond.format, f"{cond.format} ({fmt.description})"),
         fence=fmt.fence,
         code=code.strip("\n"),
@@ -118,14 +152,14 @@ def question_sample(
     )
     return Sample(
         id=f"{q.id}-{cond.label}",
-        input=prompt,
+        input=prompt.input,
         target=q.answer,
         metadata=sample_metadata(
             format=cond.label,
             category="comprehension",
             question_type=q.question_type,
             complexity=sample.band,
-            input_text=f"{primer}\n\n{prompt}" if primer else prompt,
+            input_text=prompt.text(primer),
             **cond.metadata(primer_variant, primer),
             **dict(lossy_roundtrip(cond.format, sample.source)),
             pair_id=q.id,

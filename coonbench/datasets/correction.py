@@ -25,6 +25,7 @@ from coonbench.execution.problem import Problem
 from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.resources import DATA_DIR
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
@@ -39,6 +40,37 @@ Examples:
 {examples}
 {error_rule}
 {reply_rule}"""
+
+# Equivalent wordings of PROMPT (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content. HumanEval's
+# suites keep HumanEval's own prompt (a published one), so they refuse another template.
+TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, PROMPT),
+    PromptTemplate("reworded", """Write the function described below in {label}.
+
+Name: {name}
+Signature: {signature}
+What it does: {description}
+Examples:
+{examples}
+{error_rule}
+{reply_rule}"""),
+    PromptTemplate("question-first", """{reply_rule}
+{error_rule}
+Implement the following function in {label}.
+
+Function: {name}
+Signature: {signature}
+Description: {description}
+Examples:
+{examples}"""),
+    PromptTemplate("system", system="""You implement functions in {label}.
+{error_rule}
+{reply_rule}""", user="""Function: {name}
+Signature: {signature}
+Description: {description}
+Examples:
+{examples}"""),
+)
 
 ERROR_RULES = {
     "python": "For invalid input, raise ValueError.",
@@ -169,11 +201,12 @@ def render_examples(problem: Problem) -> str:
     return "\n".join(lines)
 
 
-def build_prompt(problem: Problem, target: str) -> str:
-    """The user prompt of a problem for a target."""
+def build_prompt(problem: Problem, target: str) -> Rendered:
+    """The prompt of a problem for a target, under the current template (``coonbench.tasks.prompts``)."""
     executor = get_executor(target)
     has_errors = any(c.expected_error for c in problem.tests)
-    return PROMPT.format(
+    return render(
+        TEMPLATES,
         label=executor.label,
         name=problem.signature.name,
         signature=render_signature(problem, target),
@@ -187,8 +220,8 @@ def build_prompt(problem: Problem, target: str) -> str:
 def problem_to_sample(problem: Problem, target: str) -> Sample:
     """One Sample: input = prompt, target = the target's reference program (empty for goth), full metadata."""
     executor = get_executor(target)
-    prompt = build_prompt(problem, target)
     system = SYSTEM_PRIMERS.get(target)
+    prompt = build_prompt(problem, target).with_system_first(system)  # the solver adds it only to a bare input
     gold = executor.gold_reply(problem)
     reference = executor.reference(problem)
     python_ref = problem.solutions["python"].strip()
@@ -203,14 +236,14 @@ def problem_to_sample(problem: Problem, target: str) -> Sample:
     }
     return Sample(
         id=f"correction-{problem.id}-{target}",
-        input=prompt,
+        input=prompt.input,
         target=reference or "",
         metadata=sample_metadata(
             format=target,
             category="correction",
             question_type=problem.category,
             complexity=problem.complexity,
-            input_text=(system + "\n\n" if system else "") + prompt,
+            input_text=prompt.text(None if prompt.system else system),
             gold=gold,
             **extra,
         ),

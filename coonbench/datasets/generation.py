@@ -48,6 +48,7 @@ from coonbench.tokens import count_tokens, tokenizer_in_use
 from coonbench.dart.query import node_text
 from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
 from coonbench.formats import FormatError, get_format
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
@@ -81,6 +82,68 @@ NL_PROMPT = """Write a Flutter widget in {format_label} that meets every require
 
 Reply with the complete program in {format_name}, in one ```{fence} code block."""
 
+# Equivalent wordings of each kind's prompt (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content.
+DART_TO_COON_TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, DART_TO_COON_PROMPT),
+    PromptTemplate("reworded", """Rewrite the Flutter/Dart program below in {format_label}.
+
+```dart
+{code}
+```
+
+Give back the whole program in {format_name}, inside a single ```{fence} code block."""),
+    PromptTemplate("question-first", """Convert the Flutter/Dart code at the end of this message to {format_label}. Reply with the complete \
+program in {format_name}, in one ```{fence} code block.
+
+```dart
+{code}
+```"""),
+    PromptTemplate("system", system="""You convert Flutter/Dart code to {format_label}. Reply with the complete program in \
+{format_name}, in one ```{fence} code block.""", user="""```dart
+{code}
+```"""),
+)
+COMPLETION_TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, COMPLETION_PROMPT),
+    PromptTemplate("reworded", """This program, written in {format_label}, has a gap marked {hole}.
+What belongs in the gap is {description}.
+
+```{fence}
+{code}
+```
+
+Fill the gap and give back the whole program, in a single ```{fence} code block."""),
+    PromptTemplate("question-first", """Fill in the part marked {hole} in the program below: the missing part is {description}.
+Reply with the complete program, with the hole filled in, in one ```{fence} code block.
+
+The program, in {format_label}:
+
+```{fence}
+{code}
+```"""),
+    PromptTemplate("system", system="""You complete programs written in {format_label}. The user's program has one part missing, \
+marked {hole}. Reply with the complete program, with the hole filled in, in one ```{fence} code block.""",
+                   user="""The missing part is {description}.
+
+```{fence}
+{code}
+```"""),
+)
+NL_TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, NL_PROMPT),
+    PromptTemplate("reworded", """Requirements for a Flutter widget, to be written in {format_label}:
+
+{requirements}
+
+Give back the whole program in {format_name}, inside a single ```{fence} code block, meeting every requirement."""),
+    PromptTemplate("question-first", """Reply with a complete Flutter program in {format_name}, in one ```{fence} code block: a widget in \
+{format_label} that meets every requirement below.
+
+{requirements}"""),
+    PromptTemplate("system", system="""You write Flutter widgets in {format_label}. Meet every requirement the user lists, and reply \
+with the complete program in {format_name}, in one ```{fence} code block.""", user="""{requirements}"""),
+)
+
 
 @dataclass(frozen=True)
 class GenerationTask:
@@ -90,12 +153,13 @@ class GenerationTask:
     sample_id: str
     kind: str
     band: str
-    prompt: str
+    prompt: str  # the user message, under the template current when the task was built (``coonbench.tasks.prompts``)
     gold_program: str  # Dart source of a right answer
     check: str  # "ast" (AST-equivalent to reference) or "requirements"
     reference: str | None = None  # Dart source an "ast" answer must equal
     requirements: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    system: str | None = None  # the template's system message, if it has one
 
 
 def stable_pick(items: Sequence[T], *key: str) -> T:
@@ -195,7 +259,8 @@ def describe_subtree(w: WidgetCall, source_bytes: bytes) -> str | None:
 
 def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask:
     fmt = get_format(fmt_name)
-    prompt = DART_TO_COON_PROMPT.format(
+    prompt = render(
+        DART_TO_COON_TEMPLATES,
         format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
         fence=fmt.fence,
@@ -206,7 +271,8 @@ def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "c
         sample_id=sample_id,
         kind="dart-to-coon",
         band=band,
-        prompt=prompt,
+        prompt=prompt.user,
+        system=prompt.system,
         gold_program=source,
         check="ast",
         reference=source,
@@ -253,7 +319,8 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     if encoded.count(_PLACEHOLDER) != 1:
         return None
     shown = encoded.replace(_PLACEHOLDER, HOLE)
-    prompt = COMPLETION_PROMPT.format(
+    prompt = render(
+        COMPLETION_TEMPLATES,
         format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
         hole=HOLE,
         description=desc,
@@ -265,7 +332,8 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
         sample_id=sample_id,
         kind="coon-completion",
         band=band,
-        prompt=prompt,
+        prompt=prompt.user,
+        system=prompt.system,
         gold_program=source,
         check="ast",
         reference=source,
@@ -344,7 +412,8 @@ def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> G
         return None
     fmt = get_format(fmt_name)
     lines = "\n".join(f"{i}. It contains {r.describe()}." for i, r in enumerate(reqs, start=1))
-    prompt = NL_PROMPT.format(
+    prompt = render(
+        NL_TEMPLATES,
         format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
         fence=fmt.fence,
@@ -355,7 +424,8 @@ def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> G
         sample_id=sample_id,
         kind="nl-to-coon",
         band=band,
-        prompt=prompt,
+        prompt=prompt.user,
+        system=prompt.system,
         gold_program=source,
         check="requirements",
         requirements=dump_requirements(reqs),
@@ -444,14 +514,14 @@ def task_sample(
     label = FORMAT_LABELS.get(cond.format, cond.format)
     return Sample(
         id=task.id + LABEL_SUFFIX[cond.primer],
-        input=task.prompt,
+        input=Rendered(task.prompt, task.system).input,
         target=gold_text,
         metadata=sample_metadata(
             format=input_format or cond.label,
             category=category,
             question_type=task.kind,
             complexity=task.band,
-            input_text=f"{primer}\n\n{task.prompt}" if primer else task.prompt,
+            input_text=Rendered(task.prompt, task.system).text(primer),
             gold=fenced(gold_text, fmt.fence),
             **cond.metadata(primer_variant, primer),
             answer_format=cond.format,

@@ -107,11 +107,11 @@ def hf_retrieval_samples(
             prompt = build_prompt(fmt, text, record["question"], cond.primer_text() if cond.primer != "short" else "")
             meta = sample_metadata(
                 format=label, category=CATEGORY, question_type=record.get("question_type") or "custom",
-                complexity=record.get("complexity") or "custom", input_text=prompt,
+                complexity=record.get("complexity") or "custom", input_text=prompt.text(),
                 answer_type=record["answer_type"], normalize_options=options, pair_id=record["id"],
                 dataset=record.get("dataset"), corruption=corruption, encoding=fmt, primer=cond.primer != "none",
             )
-            out.append(Sample(id=f"{CATEGORY}-{record['id']}-{label}", input=prompt, target=str(record["answer"]),
+            out.append(Sample(id=f"{CATEGORY}-{record['id']}-{label}", input=prompt.input, target=str(record["answer"]),
                               metadata=meta))
         return out
 

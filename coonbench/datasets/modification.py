@@ -52,6 +52,7 @@ from coonbench.datasets.generation import (
 from coonbench.tasks.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
@@ -66,6 +67,36 @@ MODIFICATION_PROMPT = """Here is a Flutter program in {format_label}.
 Task: {instruction}
 
 Reply with the complete modified program in {format_name}, in one ```{fence} code block. Change nothing else."""
+
+# Equivalent wordings of MODIFICATION_PROMPT (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content.
+TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, MODIFICATION_PROMPT),
+    PromptTemplate("reworded", """The Flutter program below is written in {format_label}.
+
+```{fence}
+{code}
+```
+
+Make this change: {instruction}
+
+Leave everything else as it is, and give back the whole edited program in {format_name}, in one ```{fence} code block."""),
+    PromptTemplate("question-first", """Task: {instruction}
+
+Reply with the complete modified program in {format_name}, in one ```{fence} code block. Change nothing else.
+
+The Flutter program to modify, in {format_label}:
+
+```{fence}
+{code}
+```"""),
+    PromptTemplate("system", system="""You edit Flutter programs written in {format_label}. Apply the task the user gives to the program \
+they show, change nothing else, and reply with the complete modified program in {format_name}, in one ```{fence} code \
+block.""", user="""```{fence}
+{code}
+```
+
+Task: {instruction}"""),
+)
 
 NEW_TEXTS = ("See all", "Last updated today", "Terms apply", "More options", "Need help?", "Swipe for more")
 NEW_WIDGETS: tuple[tuple[str, str], ...] = (
@@ -591,7 +622,8 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
     shown, primer = cond.show(task.before, primer_variant, economise=False)
     gold_text = fmt.encode(task.after)
     label = FORMAT_LABELS.get(cond.format, cond.format)
-    prompt = MODIFICATION_PROMPT.format(
+    prompt = render(
+        TEMPLATES,
         format_label=label,
         format_name="COON" if cond.format == "coon" else label,
         fence=fmt.fence,
@@ -601,14 +633,14 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
     gold = fenced(gold_text, fmt.fence)
     return Sample(
         id=f"{task.id}-{cond.label}",
-        input=prompt,
+        input=prompt.input,
         target=gold_text,
         metadata=sample_metadata(
             format=cond.label,
             category="modification",
             question_type=task.kind,
             complexity=task.band,
-            input_text=f"{primer}\n\n{prompt}" if primer else prompt,
+            input_text=prompt.text(primer),
             gold=gold,
             **cond.metadata(primer_variant, primer),
             answer_format=cond.format,

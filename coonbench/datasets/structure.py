@@ -35,6 +35,7 @@ from coonbench.dart.query import iter_nodes, node_text
 from coonbench.formats import FormatError, get_format
 from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon import HEADER_PREFIX, TABLES, VERSION, macro_table, prefix_meanings
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import choose, sample_metadata
 
 SEED = 20261122
@@ -56,6 +57,26 @@ USER_PROMPT = """This is a question about COON, a compressed notation for Flutte
 
 {rules}
 Reply with the answer only, on one line, with no explanation."""
+
+# Equivalent wordings of USER_PROMPT (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content.
+TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, USER_PROMPT),
+    PromptTemplate("reworded", """The question below concerns COON, a compact notation in which Flutter/Dart source code is written.
+
+{question}
+
+{rules}
+Give only the answer, on a single line, without explaining it."""),
+    PromptTemplate("question-first", """{rules}
+Reply with the answer only, on one line, with no explanation.
+
+{question}
+
+(This is a question about COON, a compressed notation for Flutter/Dart source code.)"""),
+    PromptTemplate("system", system="""You answer questions about COON, a compressed notation for Flutter/Dart source code.
+{rules}
+Reply with the answer only, on one line, with no explanation.""", user="{question}"),
+)
 
 RULE_NAME = "Answer with the Dart name exactly (names are case-sensitive)."
 RULE_ABBREV = "Answer with the COON abbreviation exactly as written in COON (letters are case-sensitive)."
@@ -493,9 +514,9 @@ def build_questions(kinds: str | Sequence[str] | None = None, seed: int = SEED) 
     return questions
 
 
-def render_prompt(q: StructureQuestion) -> str:
-    """The user message for a question."""
-    return USER_PROMPT.format(question=q.question, rules=q.rules)
+def render_prompt(q: StructureQuestion) -> Rendered:
+    """The prompt of a question under the current template (``coonbench.tasks.prompts``)."""
+    return render(TEMPLATES, question=q.question, rules=q.rules)
 
 
 def question_sample(q: StructureQuestion, primer: str = "short") -> Sample:
@@ -505,14 +526,14 @@ def question_sample(q: StructureQuestion, primer: str = "short") -> Sample:
     primer_text = get_format("coon").primer(variant) if shown else None  # type: ignore[arg-type]
     return Sample(
         id=f"{q.id}-{condition}",
-        input=prompt,
+        input=prompt.input,
         target=q.answer,
         metadata=sample_metadata(
             format=condition,
             category=CATEGORY,
             question_type=q.question_type,
             complexity=q.complexity,
-            input_text=f"{primer_text}\n\n{prompt}" if primer_text else prompt,
+            input_text=prompt.text(primer_text),
             encoding="coon",
             primer=shown,
             primer_variant=variant,

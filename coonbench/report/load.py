@@ -29,11 +29,15 @@ from coonbench.tasks.samples import CLUSTER_KEYS  # the source item a question c
 
 # Metadata key naming the same question across formats (set by the tasks that compare formats).
 PAIR_KEY = "pair_id"
+# Metadata key naming the prompt template a sample was asked in (``-T prompts=``); absent: the task's default.
+TEMPLATE_KEY = "prompt_template"
+DEFAULT_TEMPLATE = "default"
 BASE_COLUMNS = (
     "category", "task", "model", "solver", "system", "log", "id", "epoch", "format", "question_type",
     "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
     "cluster", "cluster_level", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
     "tokenizer", "input_tokens_o200k", "usage_cache_read_tokens", "usage_cache_write_tokens", "batch",
+    "prompt_template",
 )
 REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
 """Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
@@ -141,7 +145,7 @@ def _meta(df: pd.DataFrame, key: str) -> pd.Series:
 # of every sample would dominate the time on 10,000 samples).
 METADATA_KEYS = (
     "category", "format", "question_type", "complexity", "input_tokens", PAIR_KEY, "primer", "primer_tokens",
-    "tokenizer", "input_tokens_o200k", *CLUSTER_KEYS,
+    "tokenizer", "input_tokens_o200k", TEMPLATE_KEY, *CLUSTER_KEYS,
 )
 
 
@@ -313,8 +317,11 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
         out[key] = _numeric(raw[key]) if key in raw.columns else math.nan
     pair = _meta(raw, PAIR_KEY).astype("object")
     stripped = pd.Series([_strip_suffix(i, f) for i, f in zip(out["id"], out["format"])], index=raw.index)
+    template = _meta(raw, TEMPLATE_KEY).astype("object")
+    out["prompt_template"] = template.where(template.notna(), DEFAULT_TEMPLATE).astype(str)
     out["pair"] = pair.where(pair.notna(), stripped).astype(str)
-    out["cluster"], out["cluster_level"] = _clusters(raw, out)
+    out["cluster"], out["cluster_level"] = _clusters(raw, out)  # a question's templates: one cluster at least
+    out["pair"] = _paired_within_template(out["pair"], out["prompt_template"])
     primer = _meta(raw, "primer").astype("object")
     out["primer"] = primer.where(primer.notna(), pd.NA)
     out["primer_tokens"] = _numeric(_meta(raw, "primer_tokens"))
@@ -331,6 +338,13 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     samples, warnings = drop_reruns(samples)
     samples.attrs["warnings"] = warnings
     return samples, evals
+
+
+def _paired_within_template(pair: pd.Series, template: pd.Series) -> pd.Series:
+    """The question a sample is paired on across formats: under a template other than the default, the question
+    and its template (``q@reworded``), so the paired comparisons pair each question's formats in one wording."""
+    other = template != DEFAULT_TEMPLATE
+    return pair.where(~other, pair + "@" + template)
 
 
 RUN_KEY = ["task", "system", "format", "id", "epoch"]

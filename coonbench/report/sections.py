@@ -16,6 +16,7 @@ from coonbench.report.blocks import Block, question_blocks, restrict
 from coonbench.report.correction import correction_section
 from coonbench.report.cost import per_correct
 from coonbench.report.load import is_reference
+from coonbench.report.prompts import prompt_section
 from coonbench.report.tables import (
     Section,
     Table,
@@ -175,4 +176,7 @@ def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
             out.append(accuracy_section(cat, frame, prices))
         if any(c.startswith("judge:") for c in frame.columns):
             out.append(judge_section(cat, frame))
+        prompts = prompt_section(cat, frame) if "prompt_template" in frame.columns else None
+        if prompts is not None:  # only when the logs ask in two templates or more
+            out.append(prompts)
     return out

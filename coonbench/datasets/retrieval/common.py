@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from coonbench.resources import DATA_DIR, REPO_ROOT, absent_reason
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, template_set
 from coonbench.tasks.samples import TaskArgumentError
 
 DATASET_VERSION = 1
@@ -37,6 +38,53 @@ Answer:"""
 # Our retrieval prompt: TOON's, with one more rule for the yes/no validation questions.
 YES_NO_RULE = "- For yes/no questions: answer YES or NO\n"
 PROMPT = SUITE_PROMPT.replace("{name}", "{format_label}").replace("\n\nAnswer:", "\n" + YES_NO_RULE + "\nAnswer:")
+_RULES = """- Provide only the value itself, no explanation
+- For numbers: output digits only (no commas, currency symbols, or units)
+- For dates/field names: use the exact string from the data
+- For lists: output comma-separated values with no spaces
+""" + YES_NO_RULE
+# Equivalent wordings of PROMPT (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same rules. A peer's suite
+# keeps TOON's prompt unchanged, so it refuses another template.
+TEMPLATES = template_set(
+    PromptTemplate(DEFAULT_TEMPLATE, PROMPT),
+    PromptTemplate("reworded", """{primer}
+
+The data below is written in {format_label}:
+
+```{fence}
+{data}
+```
+
+Answer this question about it: {question}
+
+How to write the answer:
+""" + _RULES + """
+Answer:"""),
+    PromptTemplate("question-first", """{primer}
+
+Question: {question}
+
+Answer format requirements:
+""" + _RULES + """
+Answer the question from the following data in {format_label} format:
+
+```{fence}
+{data}
+```
+
+Answer:"""),
+    PromptTemplate("system", system="""{primer}
+
+You answer questions about data given in {format_label} format.
+Answer format requirements:
+""" + _RULES, user="""```{fence}
+{data}
+```
+
+Question: {question}
+
+Answer:"""),
+)
 
 FORMAT_LABELS: dict[str, str] = {
     "json": "JSON",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +19,15 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from coonbench.datasets.retrieval.common import (
     CATEGORY,
     CORRUPTIONS,
-    PROMPT,
     QUESTIONS_FILE,
     REQUIRED_FIELDS,
+    TEMPLATES,
     format_label,
 )
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.conditions import parse_conditions
 from coonbench.formats import FormatError, get_format
+from coonbench.tasks.prompts import Rendered, render
 from coonbench.tasks.samples import sample_metadata
 
 logger = logging.getLogger(__name__)
@@ -88,13 +90,13 @@ def _load_json(path: str, cache: dict[str, Any]) -> Any:
     return cache[path]
 
 
-def build_prompt(fmt: str, data_text: str, question: str, primer: str | None = "") -> str:
-    """The full prompt for one question in one format (TOON's layout); ``primer`` None shows none, "" the
-    format's short primer."""
+def build_prompt(fmt: str, data_text: str, question: str, primer: str | None = "") -> Rendered:
+    """The full prompt for one question in one format (TOON's layout, under the current template:
+    ``coonbench.tasks.prompts``); ``primer`` None shows none, "" the format's short primer."""
     f = get_format(fmt)
-    text = PROMPT.format(primer=f.primer("short") if primer == "" else (primer or ""), format_label=format_label(fmt),
-                         fence=f.fence, data=data_text.rstrip("\n"), question=question)
-    return text.removeprefix("\n\n") if primer is None else text
+    shown = render(TEMPLATES, primer=f.primer("short") if primer == "" else (primer or ""),
+                   format_label=format_label(fmt), fence=f.fence, data=data_text.rstrip("\n"), question=question)
+    return replace(shown, user=shown.user.removeprefix("\n\n")) if primer is None else shown
 
 
 def retrieval_samples_with_skips(
@@ -126,12 +128,12 @@ def retrieval_samples_with_skips(
             prompt = build_prompt(fmt, text, rec["question"], cond.primer_text() if cond.primer != "short" else "")
             meta = sample_metadata(
                 format=label, category=CATEGORY, question_type=rec.get("question_type", "custom"),
-                complexity=rec.get("complexity", "custom"), input_text=prompt,
+                complexity=rec.get("complexity", "custom"), input_text=prompt.text(),
                 answer_type=rec["answer_type"], normalize_options=rec.get("normalize_options"),
                 pair_id=rec["id"], dataset=rec["dataset"], corruption=corruption, encoding=fmt,
                 primer=cond.primer != "none",
             )
-            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{label}", input=prompt, target=str(rec["answer"]),
+            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{label}", input=prompt.input, target=str(rec["answer"]),
                                   metadata=meta))
     for fmt, items in skipped.items():
         logger.warning("retrieval: format %s cannot hold the data of %d questions (skipped; first reason: %s)",

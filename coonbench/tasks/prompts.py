@@ -1,0 +1,227 @@
+"""Prompt sensitivity: every task's question under several semantically equivalent prompt templates.
+
+Each task keeps its templates as a module-level constant beside its default prompt (a ``TemplateSet``: one
+``PromptTemplate`` per id in ``TEMPLATE_IDS``, the same ids in every task, so a report can line the tasks up):
+
+- ``default``: the task's own prompt, unchanged (a run without ``-T prompts=`` sees only it, under the same ids);
+- ``reworded``: the same content in other words;
+- ``question-first``: the question or instruction before the code or data;
+- ``system``: the instruction in a system message, the code/data and the question in the user message.
+
+A loader renders its prompt with ``render(TEMPLATES, **fields)``, which uses the template that ``each_prompt`` made
+current (``default`` outside it). ``-T prompts=all`` (or ``-T prompts=reworded,system``) has the task function wrap
+its loader in ``each_prompt``: the loader runs once per chosen template, and each sample gets its template's id in
+its sample id (``<question>@<template>-<format>``; the default template's ids stay as they were) and in metadata
+``prompt_template``, while ``pair_id`` stays the question, so ``-T questions=N`` keeps every template and format of
+each question drawn. A loader path that never calls ``render`` (a fixed published prompt, such as TOON's suite or
+HumanEval's) refuses a non-default template rather than run the same prompt under another name.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+from inspect_ai import Task
+from inspect_ai.dataset import Dataset, MemoryDataset, Sample
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
+
+from coonbench.tasks.samples import TaskArgumentError, choose
+from coonbench.tasks.subset import question_group
+
+DEFAULT_TEMPLATE = "default"
+TEMPLATE_IDS: tuple[str, ...] = (DEFAULT_TEMPLATE, "reworded", "question-first", "system")
+"""The template ids every task has, in the order ``-T prompts=all`` runs them."""
+TEMPLATE_KEY = "prompt_template"  # sample metadata: the template a sample's prompt was rendered with
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """One wording of a task's prompt: ``user`` (and ``system``, when the instruction goes in a system message) are
+    ``str.format`` templates over the same fields as the task's default prompt."""
+
+    id: str
+    user: str
+    system: str | None = None
+
+    def fields(self) -> set[str]:
+        """The names of the fields the template fills."""
+        parts = [self.user] + ([self.system] if self.system else [])
+        return {name for text in parts for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+TemplateSet = Mapping[str, PromptTemplate]
+
+
+def template_set(*templates: PromptTemplate) -> dict[str, PromptTemplate]:
+    """A task's templates by id; ValueError unless they are exactly ``TEMPLATE_IDS``, each filling the same fields
+    as the default (checked when the task's module is imported)."""
+    ids = [t.id for t in templates]
+    if sorted(ids) != sorted(TEMPLATE_IDS):
+        raise ValueError(f"prompt templates {ids}: expected exactly {list(TEMPLATE_IDS)}")
+    out = {t.id: t for t in templates}
+    wanted = out[DEFAULT_TEMPLATE].fields()
+    for t in templates:
+        if t.fields() != wanted:
+            raise ValueError(f"prompt template '{t.id}' fills {sorted(t.fields())}, the default {sorted(wanted)}")
+    return out
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered prompt: the user message and the system message (None when the template has none)."""
+
+    user: str
+    system: str | None = None
+
+    @property
+    def input(self) -> str | list[ChatMessage]:
+        """The Sample input: the user text alone, or a system and a user message."""
+        if self.system is None:
+            return self.user
+        return [ChatMessageSystem(content=self.system), ChatMessageUser(content=self.user)]
+
+    def text(self, before: str | None = None) -> str:
+        """Everything the model reads, ``before`` (a primer) first: what ``sample_metadata`` counts."""
+        return "\n\n".join(part for part in (before, self.system, self.user) if part)
+
+    def with_system_first(self, text: str | None) -> Rendered:
+        """The prompt with ``text`` at the head of its system message (when it has one): for a task whose solver
+        adds its own system message only when the input has none."""
+        if self.system is None or not text:
+            return self
+        return replace(self, system=f"{text}\n\n{self.system}")
+
+
+@dataclass
+class _Current:
+    template: str = DEFAULT_TEMPLATE
+    rendered: int = 0
+
+
+_CURRENT: ContextVar[_Current | None] = ContextVar("coonbench_prompt_template", default=None)
+
+
+def current_template() -> str:
+    """The id of the template ``render`` uses now."""
+    state = _CURRENT.get()
+    return state.template if state is not None else DEFAULT_TEMPLATE
+
+
+def render(templates: TemplateSet, **fields: Any) -> Rendered:
+    """The current template of ``templates`` filled with ``fields`` (the system part stripped of blank edges)."""
+    state = _CURRENT.get()
+    template = templates[state.template if state is not None else DEFAULT_TEMPLATE]
+    if state is not None:
+        state.rendered += 1
+    system = template.system.format(**fields).strip() if template.system is not None else None
+    return Rendered(user=template.user.format(**fields), system=system)
+
+
+@contextmanager
+def using_template(template: str) -> Iterator[_Current]:
+    """``render`` uses ``template`` inside this block."""
+    state = _Current(template)
+    token = _CURRENT.set(state)
+    try:
+        yield state
+    finally:
+        _CURRENT.reset(token)
+
+
+def chosen_templates(prompts: str | Sequence[str] | None) -> list[str] | None:
+    """``-T prompts=``: None (not given), ``all``, or template ids; TaskArgumentError naming an unknown one."""
+    if prompts is None:
+        return None
+    if prompts == "all" or (not isinstance(prompts, str) and list(prompts) == ["all"]):
+        return list(TEMPLATE_IDS)
+    ids = choose("prompts", prompts, [*TEMPLATE_IDS, "all"], "prompt template") or []
+    if "all" in ids or not ids:
+        raise TaskArgumentError(f"-T prompts={prompts}: give all, or template ids ({', '.join(TEMPLATE_IDS)})")
+    return list(dict.fromkeys(ids))
+
+
+def templated_id(sample_id: str, fmt: str, template: str) -> str:
+    """``<question>@<template>-<format>`` (``<id>@<template>`` when the id does not end in its format); the
+    default template's id unchanged."""
+    if template == DEFAULT_TEMPLATE:
+        return sample_id
+    suffix = f"-{fmt}"
+    if fmt and sample_id.endswith(suffix):
+        return f"{sample_id[: -len(suffix)]}@{template}{suffix}"
+    return f"{sample_id}@{template}"
+
+
+def mark(sample: Sample, template: str) -> Sample:
+    """The sample tagged with its template: id, metadata ``prompt_template``, and ``pair_id`` (the question)."""
+    meta = dict(sample.metadata or {})
+    sid = str(sample.id)
+    meta.setdefault("pair_id", question_group(sid, meta))
+    meta[TEMPLATE_KEY] = template
+    return sample.model_copy(update={"id": templated_id(sid, str(meta.get("format", "")), template),
+                                     "metadata": meta})
+
+
+def _samples_of(result: Any) -> list[Sample]:
+    if isinstance(result, tuple):
+        return _samples_of(result[0])
+    if isinstance(result, Task):
+        return list(result.dataset)
+    return list(result)
+
+
+def _with_samples(result: Any, samples: list[Sample]) -> Any:
+    if isinstance(result, tuple):
+        return (_with_samples(result[0], samples), *result[1:])
+    if isinstance(result, Task):
+        result.dataset = MemoryDataset(samples, name=result.dataset.name)
+        return result
+    if isinstance(result, Dataset):
+        return MemoryDataset(samples, name=result.name)
+    return samples
+
+
+@dataclass
+class _Merged:
+    order: list[str] = field(default_factory=list)
+    groups: dict[str, list[Sample]] = field(default_factory=dict)
+
+    def add(self, sample: Sample) -> None:
+        key = str((sample.metadata or {}).get("pair_id"))
+        if key not in self.groups:
+            self.order.append(key)
+            self.groups[key] = []
+        self.groups[key].append(sample)
+
+    def samples(self) -> list[Sample]:
+        return [s for key in self.order for s in self.groups[key]]
+
+
+def each_prompt(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> R:
+    """``build()`` (a loader call: a list of samples, a dataset, a Task, or a tuple whose first item is one of
+    those) once under each template ``-T prompts=`` chooses, its samples marked (``mark``) and merged question by
+    question (every template and format of a question together, as ``--limit`` expects); the rest of the result
+    (skips, names) is the first template's. ``prompts`` None: ``build()`` as it is, unmarked."""
+    chosen = chosen_templates(prompts)
+    if chosen is None:
+        return build()
+    results: dict[str, Any] = {}
+    for template in sorted(chosen, key=lambda t: t == DEFAULT_TEMPLATE):  # a refusal comes before any default build
+        with using_template(template) as state:
+            results[template] = build()
+        if template != DEFAULT_TEMPLATE and not state.rendered and _samples_of(results[template]):
+            raise TaskArgumentError(
+                f"-T prompts={','.join(chosen)}: this mode of the task asks in a fixed published prompt, which has "
+                f"no '{template}' template (leave prompts out, or give prompts={DEFAULT_TEMPLATE})"
+            )
+    merged = _Merged()
+    for template in chosen:
+        for sample in _samples_of(results[template]):
+            merged.add(mark(sample, template))
+    return _with_samples(results[chosen[0]], merged.samples())  # type: ignore[no-any-return]
