@@ -131,9 +131,13 @@ def system_order(systems: list[str]) -> list[str]:
     return sorted(set(systems), key=lambda s: (s != POOLED, is_reference(s), s))
 
 
-def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
-    """Every pair of formats of each system under test, paired on (question, epoch); one Holm family per system.
-    Tokens (and so the efficiency ratio) are left out of a pooled comparison whose models' tokenizers differ."""
+def comparisons(frame: pd.DataFrame, key: str = "correct", families: dict[str, int] | None = None) -> pd.DataFrame:
+    """Every pair of formats of each system under test, paired on (question, epoch). Tokens (and so the efficiency
+    ratio) are left out of a pooled comparison whose models' tokenizers differ.
+
+    Without ``families``: one Holm family per system, its comparisons here. With it (system → m, counting the
+    comparisons on every question set of one report question): each comparison is made in a family of m and the
+    caller adjusts the whole family at once (``adjust_families``)."""
     rows = []
     data = frame[frame[key].notna() & ~frame["system"].map(is_reference)]
     if data.empty:
@@ -152,20 +156,42 @@ def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
             both = wide[[(key, fa), (key, fb)]].dropna()
             if not both.empty:
                 pairs.append((fa, fb, both.index))
-        block = []
+        family = (families or {}).get(str(system), len(pairs))
         for fa, fb, idx in pairs:
             cmp = stats.paired_comparison(
                 wide.loc[idx, (key, fa)].to_numpy(), wide.loc[idx, (key, fb)].to_numpy(),
                 _column(wide, "input_tokens", fa, idx), _column(wide, "input_tokens", fb, idx),
-                clusters.reindex(idx).to_numpy(), family=len(pairs),
+                clusters.reindex(idx).to_numpy(), family=family,
             )
-            block.append({"system": system, "format_a": fa, "format_b": fb, **cmp.__dict__})
-        for row, p in zip(block, stats.holm([r["p_value"] for r in block])):
-            row["p_holm"] = p
-            row["conclusion"] = conclusion(row)
-            row["fragile"] = fragile(row)
-        rows.extend(block)
-    return pd.DataFrame(rows)
+            rows.append({"system": system, "format_a": fa, "format_b": fb, **cmp.__dict__})
+    out = pd.DataFrame(rows)
+    return out if families is not None or out.empty else adjust_families(out)
+
+
+def family_sizes(frames: list[pd.DataFrame]) -> dict[str, int]:
+    """Per system under test, how many paired comparisons ``comparisons`` makes over all of ``frames`` (the question
+    sets of one report question: its Holm family), every format of a system paired with every other."""
+    sizes: dict[str, int] = {}
+    for frame in frames:
+        data = frame[frame["correct"].notna() & ~frame["system"].map(is_reference)]
+        if data.empty:
+            continue
+        for system, g in with_pooled(data).groupby("system", sort=True):
+            k = g["format"].nunique()
+            sizes[str(system)] = sizes.get(str(system), 0) + k * (k - 1) // 2
+    return sizes
+
+
+def adjust_families(cmp: pd.DataFrame) -> pd.DataFrame:
+    """Holm's correction over each system's comparisons (its family: every question set of the report question),
+    then each row's conclusion and whether it is fragile."""
+    cmp = cmp.copy()
+    cmp["p_holm"] = np.nan
+    for _, idx in cmp.groupby("system", sort=False).groups.items():
+        cmp.loc[idx, "p_holm"] = stats.holm(cmp.loc[idx, "p_value"].tolist())
+    cmp["conclusion"] = [conclusion(r) for _, r in cmp.iterrows()]
+    cmp["fragile"] = [fragile(r) for _, r in cmp.iterrows()]
+    return cmp
 
 
 def _column(wide: pd.DataFrame, value: str, fmt: str, idx: pd.Index) -> np.ndarray:
@@ -173,11 +199,17 @@ def _column(wide: pd.DataFrame, value: str, fmt: str, idx: pd.Index) -> np.ndarr
     return wide.loc[idx, col].to_numpy(dtype=float) if col in wide.columns else np.full(len(idx), math.nan)
 
 
+UNDECIDABLE = "too few clusters to decide"
+
+
 def conclusion(row: dict | pd.Series) -> str:
-    """'A more accurate' when the Holm-adjusted p < α; otherwise 'cannot tell apart'."""
+    """'A more accurate' when the Holm-adjusted p < α; otherwise 'cannot tell apart', or, where the clustered test
+    has fewer than ``stats.MIN_DF`` effective degrees of freedom, 'too few clusters to decide' (not a tie)."""
     if row["p_holm"] < stats.ALPHA:
         better = row["format_a"] if row["diff"] > 0 else row["format_b"]
         return f"{better} more accurate"
+    if row.get("test") == stats.TEST_CLUSTERED and not row.get("df", math.inf) >= stats.MIN_DF:
+        return UNDECIDABLE
     return "cannot tell apart"
 
 
