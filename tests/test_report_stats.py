@@ -203,7 +203,7 @@ def test_clustered_proportion_uses_t_on_the_cr2_se_with_imbens_kolesar_df() -> N
     est = stats.mean_estimate(x, clusters)
     se, df = cr2_direct(x, clusters)
     half = sps.t.ppf(0.975, df) * se
-    assert est.interval == stats.CLUSTER_T and est.design_effect > 1.5 and df < 9
+    assert est.interval == stats.CLUSTER_T and est.design_effect > 1.5 and df == pytest.approx(9)  # equal: G − 1
     assert (est.ci_low, est.ci_high) == pytest.approx((max(0, x.mean() - half), min(1, x.mean() + half)))
     plain = wilson_closed_form(x.sum(), x.size)
     assert est.ci_low < plain[0] and est.ci_high > plain[1]  # clustering widens, never narrows
