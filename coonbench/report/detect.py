@@ -19,6 +19,7 @@ of m is first tested at, α/m. ``tests/test_plan.py`` checks it against a Monte 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy import optimize, stats
@@ -32,60 +33,71 @@ def _discordance(delta: float, discordance: float) -> float:
     return min(max(discordance, abs(delta)), 1.0)
 
 
-def _t_power(delta: float, pairs: int, discordance: float, deff: float, df: float, alpha: float) -> float:
-    q = _discordance(delta, discordance)
-    var = max(q - delta * delta, 0.0) * max(deff, 1.0) / pairs
-    if var <= 0:
-        return 1.0 if delta else 0.0
+def _t_power(pairs: int, discordance: float, deff: float, df: float, alpha: float) -> Callable[[float], float]:
     crit = float(stats.t.ppf(1 - alpha / 2, df))
-    ncp = abs(delta) / math.sqrt(var)
-    power = float(stats.nct.sf(crit, df, ncp) + stats.nct.cdf(-crit, df, ncp))
-    return power if math.isfinite(power) else float(ncp > crit)  # scipy's tails give NaN far out
+
+    def power(delta: float) -> float:
+        q = _discordance(delta, discordance)
+        var = max(q - delta * delta, 0.0) * max(deff, 1.0) / pairs
+        if var <= 0:
+            return 1.0 if delta else 0.0
+        ncp = abs(delta) / math.sqrt(var)
+        found = float(stats.nct.sf(crit, df, ncp) + stats.nct.cdf(-crit, df, ncp))
+        return found if math.isfinite(found) else float(ncp > crit)  # scipy's tails give NaN far out
+
+    return power
 
 
-def _mcnemar_power(delta: float, pairs: int, discordance: float, alpha: float) -> float:
-    q = _discordance(delta, discordance)
-    if q <= 0:
-        return 0.0
+def _mcnemar_power(pairs: int, discordance: float, alpha: float) -> Callable[[float], float]:
     d = np.arange(pairs + 1)
     k = stats.binom.ppf(alpha / 2, d, 0.5).astype(int)  # the largest k with 2·P(A ≤ k) < α is k or k − 1
-    k = np.where(2 * stats.binom.cdf(k, d, 0.5) < alpha, k, k - 1)
-    share = (q + abs(delta)) / (2 * q)
-    reject = stats.binom.cdf(k, d, share) + stats.binom.sf(d - k - 1, d, share)  # k = −1: never
-    return float(np.sum(stats.binom.pmf(d, pairs, q) * reject))
+    k = np.where(2 * stats.binom.cdf(k, d, 0.5) < alpha, k, k - 1)  # k = −1: no split of d rejects
+
+    def power(delta: float) -> float:
+        q = _discordance(delta, discordance)
+        if q <= 0:
+            return 0.0
+        share = (q + abs(delta)) / (2 * q)
+        reject = stats.binom.cdf(k, d, share) + stats.binom.sf(d - k - 1, d, share)
+        return float(np.sum(stats.binom.pmf(d, pairs, q) * reject))
+
+    return power
+
+
+def power_function(pairs: int, discordance: float, deff: float = 1.0, df: float | None = None,
+                   alpha: float = ALPHA) -> Callable[[float], float] | None:
+    """δ ↦ the probability that the report's paired test at level ``alpha`` declares a true difference δ: exact
+    McNemar when ``df`` is None (independent pairs), else the clustered t on ``df`` degrees of freedom; None when
+    no test can be made (fewer than two pairs, no degrees of freedom)."""
+    if pairs < 2:
+        return None
+    if df is None:
+        if pairs <= MAX_EXACT_PAIRS:
+            return _mcnemar_power(pairs, discordance, alpha)
+        df = pairs - 1.0
+    return _t_power(pairs, discordance, deff, df, alpha) if df > 0 else None
 
 
 def paired_power(delta: float, pairs: int, discordance: float, deff: float = 1.0, df: float | None = None,
                  alpha: float = ALPHA) -> float:
-    """Probability that the report's paired test at level ``alpha`` declares a true difference ``delta``:
-    exact McNemar when ``df`` is None (independent pairs), else the clustered t on ``df`` degrees of freedom."""
-    if pairs < 2:
-        return math.nan
-    if df is None:
-        if pairs <= MAX_EXACT_PAIRS:
-            return _mcnemar_power(delta, pairs, discordance, alpha)
-        df = pairs - 1.0
-    if not df > 0:
-        return math.nan
-    return _t_power(delta, pairs, discordance, deff, df, alpha)
+    """Probability that the report's paired test at level ``alpha`` declares a true difference ``delta``."""
+    power = power_function(pairs, discordance, deff, df, alpha)
+    return power(delta) if power is not None else math.nan
 
 
 def paired_detectable_difference(pairs: int, discordance: float, deff: float = 1.0, df: float | None = None,
                                  alpha: float = ALPHA, power: float = POWER) -> float:
     """The smallest true difference (0–1) the report's paired test detects with probability ``power``; NaN when
-    none can be (too few pairs or degrees of freedom), > 1 never: a bound above 100 points returns inf."""
-    if pairs < 2 or (df is not None and not df > 0):
+    no test can be made, inf when not even a difference of 100 points would be detected."""
+    at = power_function(pairs, discordance, deff, df, alpha)
+    if at is None:
         return math.nan
-
-    def gap(delta: float) -> float:
-        return paired_power(delta, pairs, discordance, deff, df, alpha) - power
-
-    if gap(1.0) < 0:
+    if at(1.0) < power:
         return math.inf
     low = 1e-6
-    if gap(low) >= 0:
+    if at(low) >= power:
         return low
-    return float(optimize.brentq(gap, low, 1.0, xtol=1e-5))
+    return float(optimize.brentq(lambda delta: at(delta) - power, low, 1.0, xtol=1e-4))
 
 
 def planned_detectable_difference(pairs: int, clusters: int, discordance: float, icc: float = 0.0,

@@ -1,4 +1,4 @@
-"""Error bars done right (Miller, "Adding Error Bars to Evals", arXiv 2411.00640), from scipy and statsmodels.
+"""Error bars done right (Miller, "Adding Error Bars to Evals", arXiv 2411.00640), from scipy and numpy.
 
 - a mean with its naive and cluster-robust standard error: questions from one source item (a dataset, a Dart file)
   are correlated, so inference is clustered at the coarsest level the data declares, with CR2 (bias-reduced)
@@ -11,14 +11,14 @@
   from the same t, a leave-one-cluster-out check of results that rest on few clusters, a seeded cluster bootstrap
   for the ratio of accuracy per 1K tokens, Holm's correction across a family, and the minimum detectable
   difference at 80% power at the family's corrected α (``coonbench.report.detect``, which ``coonbench plan``
-  uses too) — so a report says "cannot tell apart" rather than rank noise. statsmodels is imported module by module, inside the functions that use it:
-``statsmodels.api`` alone takes seconds to import.
+  uses too) — so a report says "cannot tell apart" rather than rank noise. Every formula is written here or in
+``cluster`` and ``detect`` from its closed form (Wilson, Clopper-Pearson, exact McNemar, Holm): statsmodels, which
+the tests use as an independent check, takes seconds to import and seconds more in per-call overhead.
 """
 
 from __future__ import annotations
 
 import functools
-import gc
 import math
 from dataclasses import dataclass
 
@@ -130,23 +130,26 @@ def design_effect(se_naive: float, se_clustered: float) -> float:
 
 
 def wilson(successes: float, n: float, alpha: float = ALPHA) -> tuple[float, float]:
-    """Wilson interval of a proportion (statsmodels ``proportion_confint``)."""
-    from statsmodels.stats.proportion import proportion_confint
-
+    """Wilson score interval of a proportion (Wilson 1927): centre (p̂ + z²/2n)/(1 + z²/n), half-width
+    z/(1 + z²/n)·√(p̂(1−p̂)/n + z²/4n²), clipped to [0, 1]."""
     if n <= 0:
         return math.nan, math.nan
-    low, high = proportion_confint(successes, n, alpha=alpha, method="wilson")
-    return float(low), float(high)
+    z = float(stats.norm.ppf(1 - alpha / 2))
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def clopper_pearson(successes: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """Exact (Clopper-Pearson) interval of a proportion (statsmodels ``proportion_confint(method="beta")``)."""
-    from statsmodels.stats.proportion import proportion_confint
-
+    """Exact (Clopper-Pearson) interval of a proportion: the beta quantiles B(α/2; k, n − k + 1) and
+    B(1 − α/2; k + 1, n − k), 0 and 1 at the ends."""
     if n <= 0:
         return math.nan, math.nan
-    low, high = proportion_confint(successes, n, alpha=alpha, method="beta")
-    return float(np.nan_to_num(low)), float(np.nan_to_num(high, nan=1.0))
+    low = float(stats.beta.ppf(alpha / 2, successes, n - successes + 1)) if successes > 0 else 0.0
+    high = float(stats.beta.ppf(1 - alpha / 2, successes + 1, n - successes)) if successes < n else 1.0
+    return low, high
 
 
 def _groups(clusters: np.ndarray | pd.Series | None, keep: np.ndarray, n: int) -> np.ndarray:
@@ -232,13 +235,12 @@ class PairedComparison:
 
 
 def mcnemar_exact(a_only: int, b_only: int, both: int = 0, neither: int = 0) -> float:
-    """Exact McNemar p-value (statsmodels): a binomial test on the discordant pairs."""
-    from statsmodels.stats.contingency_tables import mcnemar
-
-    if a_only + b_only == 0:
+    """Exact McNemar p-value: the two-sided binomial test at 1/2 on the discordant pairs, 2·P(X ≤ min) capped at
+    1 (concordant pairs do not enter it)."""
+    d = a_only + b_only
+    if d == 0:
         return 1.0
-    table = np.array([[both, a_only], [b_only, neither]])
-    return float(mcnemar(table, exact=True).pvalue)
+    return float(min(1.0, 2 * stats.binom.cdf(min(a_only, b_only), d, 0.5)))
 
 
 def minimum_detectable_difference(diffs: np.ndarray, clusters: np.ndarray | None = None, alpha: float = ALPHA
@@ -373,17 +375,16 @@ def paired_comparison(
 
 
 def holm(pvalues: list[float]) -> list[float]:
-    """Holm-adjusted p-values across the comparisons of one family (statsmodels ``multipletests``)."""
-    from statsmodels.stats.multitest import multipletests
-
+    """Holm-adjusted p-values across the comparisons of one family (Holm 1979): sorted ascending, the i-th
+    (0-based) is scaled by m − i, capped at 1, and made non-decreasing (step-down)."""
     if not pvalues:
         return []
-    gc.freeze()  # its Holm branch calls gc.collect(): with the logs in memory, a second per call
-    try:
-        adjusted = multipletests(pvalues, alpha=ALPHA, method="holm")[1]
-    finally:
-        gc.unfreeze()
-    return [float(p) for p in adjusted]
+    p = np.asarray(pvalues, dtype=float)
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return [float(v) for v in adjusted]
 
 
 def consistency(correct: pd.Series, keys: pd.DataFrame) -> pd.DataFrame:
