@@ -12,7 +12,8 @@ Rejection rates are printed at 5% and at the levels a Holm family's first step t
 0.05/25 = 0.2%: TOON's family of 10 comparisons on its 244 questions and 15 on the csv subset); goal for CR2:
 ≤ 5.5% at 5% and ≤ 0.6% at 0.5% (Monte Carlo error at the default 40,000 replications: ±0.22 and ±0.07 points,
 two standard errors). A second table checks the accuracy interval the same way (0/1 answers, per-cluster accuracy
-p_g = 0.7 + 0.2 · U(−s, s)), whose t part alone is checked (the report widens it to Wilson at least).
+p_g = 0.7 + 0.2 · U(−s, s)), whose t part alone is checked (the report widens it to Wilson at least); with strongly
+heterogeneous clusters (s = 1) on TOON's designs it runs above the goal (see docs/report.md), far below CR1.
 
     python benchmarks/null_montecarlo.py [--reps 40000] [--seed 0] [--no-tasks]
 """
@@ -132,7 +133,7 @@ def main() -> int:
         designs.update(task_designs())
     rng = np.random.default_rng(args.seed)
     levels = "  ".join(f"{a * 100:5.1f}%" for a in LEVELS)
-    failed = 0
+    failed = {False: 0, True: 0}
     for title, accuracy in (("paired differences (the report's comparison test)", False),
                             ("accuracy (t part of the interval; rejection = the true mean outside it)", True)):
         print(f"\nNull rejection rates, {title}; {args.reps:,} replications each")
@@ -141,9 +142,11 @@ def main() -> int:
             for spread in SPREADS:
                 df, new, old = null_rates(np.asarray(sizes), spread, args.reps, rng, accuracy)
                 print(_row(name, np.asarray(sizes), spread, df, new, old))
-                failed += any(new[LEVELS.index(a)] > goal for a, goal in GOALS.items())
-    print(f"\ngoal (CR2/IK): ≤ {GOALS[0.05] * 100:g}% at 5%, ≤ {GOALS[0.005] * 100:g}% at 0.5%: "
-          + ("met by every design" if not failed else f"{failed} design(s) over"))
+                failed[accuracy] += any(new[LEVELS.index(a)] > goal for a, goal in GOALS.items())
+    goal = f"≤ {GOALS[0.05] * 100:g}% at 5%, ≤ {GOALS[0.005] * 100:g}% at 0.5%"
+    for accuracy, what in ((False, "paired comparisons"), (True, "accuracy intervals (t part)")):
+        print(f"goal (CR2/IK) for {what}: {goal}: "
+              + ("met by every design and spread" if not failed[accuracy] else f"{failed[accuracy]} row(s) over"))
     return 0
 
 
