@@ -507,3 +507,39 @@ def test_a_difference_interval_never_leaves_minus_to_plus_100_points() -> None:
     cmp = stats.paired_comparison(a, b, np.ones(6), np.ones(6), np.array([0, 0, 0, 1, 1, 1]), family=3)
     assert cmp.test == stats.TEST_CLUSTERED
     assert -1 <= cmp.sim_low <= cmp.diff_low < cmp.diff < cmp.diff_high <= cmp.sim_high <= 1
+
+
+def test_a_subset_is_tested_in_the_same_holm_family_and_the_paragraph_counts_all_of_it() -> None:
+    """Formats a, b, c on 60 questions and d on the first 30: 3 comparisons on the 60 and 6 on the 30 are one
+    family of 9 (Holm over all nine), and the clustering sentence counts the nine."""
+    rng = np.random.default_rng(8)
+    answers = {f: (rng.random(60) < p).astype(float).tolist() for f, p in (("a", 0.5), ("b", 0.7), ("c", 0.9))}
+    frame = _pair_frame(answers, {"a": 100, "b": 200, "c": 300}, 12)
+    d = _pair_frame({"d": (rng.random(60) < 0.6).astype(float).tolist()}, {"d": 150}, 12)
+    frame = pd.concat([frame, d[d["pair"].isin([f"q{i}" for i in range(30)])]], ignore_index=True)
+    sec = accuracy_section("retrieval", frame)
+    cmp = next(t.frame for t in sec.tables if t.name == "retrieval_comparisons")
+    assert len(cmp) == 9 and set(cmp["family"]) == {9} and cmp["questions"].nunique() == 2
+    assert list(cmp["p_holm"]) == pytest.approx(holm_step_down(list(cmp["p_value"])))
+    text = " ".join(sec.summary)
+    assert "(of 9 in the Holm family, every question set)" in text
+
+
+def test_too_few_effective_clusters_decide_nothing_and_rank_nothing() -> None:
+    """Two big source items and three single questions: the clustered test has under 3 degrees of freedom
+    (Bell–McCaffrey, from the sizes alone), so a comparison that does not pass Holm says it cannot decide, and the
+    format is marked '?' against the leader, not tied with it."""
+    clusters = ["f0"] * 30 + ["f1"] * 25 + ["f2", "f3", "f4"]
+    assert cluster.bm_df(np.array([30, 25, 1, 1, 1])) < stats.MIN_DF
+    rng = np.random.default_rng(2)
+    rows = []
+    for fmt, p in (("a", 0.6), ("b", 0.55)):
+        answers = (rng.random(len(clusters)) < p).astype(float).tolist()
+        rows.append(_frame(answers, clusters, fmt, "m/one"))
+    sec = accuracy_section("retrieval", pd.concat(rows, ignore_index=True))
+    [row] = next(t.frame for t in sec.tables if t.name == "retrieval_comparisons").to_dict("records")
+    assert row["test"] == stats.TEST_CLUSTERED and row["df"] < stats.MIN_DF and row["p_holm"] >= 0.05
+    assert row["conclusion"] == "too few clusters to decide"
+    lead = next(t for t in sec.lead if t.name == "retrieval_summary")
+    assert "undecided" in set(lead.frame["rank"]) and "?" in lead.display.to_string()
+    assert "cannot be ranked" in sec.headline and "most accurate" not in sec.headline
