@@ -112,9 +112,9 @@ def _member(codes: np.ndarray, g: int) -> np.ndarray:
 
 
 def _cluster_sums(x: np.ndarray, codes: np.ndarray, g: int) -> np.ndarray:
-    if g <= 256 or x.shape[0] == 1:  # one matrix product gives every row's cluster sums
+    if g <= 256 and x.shape[0] > 1:  # many rows, few clusters: one matrix product gives every row's sums
         return x @ _member(codes, g)
-    return np.stack([np.bincount(codes, weights=r, minlength=g) for r in x])
+    return np.stack([np.bincount(codes, weights=r, minlength=g) for r in x])  # never an n × G matrix
 
 
 def icc(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
