@@ -94,10 +94,17 @@ def paired_detectable_difference(pairs: int, discordance: float, deff: float = 1
         return math.nan
     if at(1.0) < power:
         return math.inf
-    low = 1e-6
+    low, high = 1e-6, 1.0
     if at(low) >= power:
         return low
-    return float(optimize.brentq(lambda delta: at(delta) - power, low, 1.0, xtol=1e-4))
+    # bracket the root near the normal approximation (variance at the discordance): fewer costly evaluations
+    guess = (stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)) * math.sqrt(max(discordance, 1e-4)
+                                                                               * max(deff, 1.0) / pairs)
+    if low < guess / 2 and at(guess / 2) < power:
+        low = guess / 2
+    if 2 * guess < high and at(2 * guess) >= power:
+        high = 2 * guess
+    return float(optimize.brentq(lambda delta: at(delta) - power, low, high, xtol=1e-4))
 
 
 def planned_detectable_difference(pairs: int, clusters: int, discordance: float, icc: float = 0.0,
