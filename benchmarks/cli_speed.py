@@ -44,6 +44,9 @@ def commands(scratch: Path) -> list[tuple[str, list[str], float]]:
         ("plan comprehension",
          ["plan", "evals/comprehension.py", "--model", "openai/gpt-4o", "--prices", "docs/prices-example.yaml",
           "--max-tokens", "64", "--detect", "5"], 5.0),
+        ("plan comprehension (abs)",
+         ["plan", str(REPO_ROOT / "evals" / "comprehension.py"), "--model", "openai/gpt-4o", "--max-tokens", "64"],
+         5.0),
     ]
 
 
@@ -82,12 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per command (the median is shown)")
     parser.add_argument("--importtime", action="store_true", help="also show each command's slowest imports")
+    parser.add_argument("--only", metavar="TEXT", help="only the commands whose label contains TEXT (e.g. plan)")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
     print(f"{'command':<26}{'wall (median)':>15}{'CPU (median)':>14}{'goal (wall)':>13}  within goal")
     missed = 0
     with tempfile.TemporaryDirectory() as scratch:
         for label, cmd, goal in commands(Path(scratch)):
+            if args.only and args.only not in label:
+                continue
             runs = [timed(cmd) for _ in range(args.repeat)]
             wall = statistics.median(w for w, _ in runs)
             cpu = statistics.median(c for _, c in runs)

@@ -217,9 +217,10 @@ async def prompt_messages(task: Any, sample: Any) -> list[Any]:
 
 
 def task_function(spec: str) -> tuple[str, Callable[..., Any]]:
-    """(name, @task function) of ``spec``: ``comprehension``, ``coonbench/comprehension``, its ``evals/`` file."""
+    """(name, @task function) of ``spec``: ``comprehension``, ``coonbench/comprehension``, or its ``evals/`` file
+    by any path, relative or absolute (``/abs/path/evals/comprehension.py``)."""
     tasks = _task_summaries()
-    name = spec.removeprefix("coonbench/").removeprefix("evals/").removesuffix(".py")
+    name = Path(spec).stem if spec.endswith(".py") else spec.removeprefix("coonbench/").removeprefix("evals/")
     if name not in tasks:
         raise CliError(f"{spec}: unknown task (expected one of {', '.join(sorted(tasks))})")
     return name, _task_function(name)

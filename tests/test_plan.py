@@ -18,8 +18,8 @@ from inspect_ai.scorer import Target
 from coonbench.cli import load_task, main
 from coonbench.plan import power
 from coonbench.plan.build import Settings, make_plan
-from coonbench.plan.workload import load_workloads, workload
-from coonbench.report import build_report, stats
+from coonbench.plan.workload import load_workloads, question_clusters, workload
+from coonbench.report import build_report, cluster, stats
 from coonbench.report.load import ReportInputError
 from coonbench.report.planned import PLAN_FILE, read_plan
 from coonbench.resources import REPO_ROOT
@@ -130,10 +130,10 @@ def test_planned_mdd_is_the_reports_on_the_answers_it_assumes() -> None:
     n, q = 600, 0.3
     d = np.zeros(n)
     d[: int(n * q / 2)], d[int(n * q / 2): int(n * q)] = 1, -1  # a share q discordant, no difference
-    report = stats.minimum_detectable_difference(d, 0.5, None, stats.ALPHA / 6)
+    report = stats.minimum_detectable_difference(d, None, stats.ALPHA / 6)
     assert power.comparison("a", "b", n, n, 1, 6, None).mdd == pytest.approx(report, rel=0.01)
     clusters = np.repeat(np.arange(n // 4), 4)  # four identical answers per source item: design effect about 4
-    clustered = stats.minimum_detectable_difference(np.repeat(d[::4], 4), 0.5, clusters, stats.ALPHA / 6)
+    clustered = stats.minimum_detectable_difference(np.repeat(d[::4], 4), clusters, stats.ALPHA / 6)
     four = power.Estimate(q, 1.0, n, 1)  # a pilot whose answers agree within each source item
     assert power.comparison("a", "b", n, n // 4, 1, 6, four).mdd == pytest.approx(clustered, rel=0.05)
 
@@ -235,3 +235,52 @@ def test_each_model_counts_in_its_own_tokenizer(tmp_path: Path) -> None:
         recorded[s.metadata["format"]] = recorded.get(s.metadata["format"], 0) + int(s.metadata["input_tokens"])
     assert {r["format"]: r["input_tokens"] for r in deepseek["formats"]} == recorded
     assert deepseek["total"]["input_tokens"] != o200k["total"]["input_tokens"]
+
+
+def _simulated_power(codes: np.ndarray, q: float, deltas: list[float], alpha: float, reps: int = 2000
+                     ) -> list[float]:
+    """Share of ``reps`` simulated runs in which the report's paired test rejects at ``alpha``, per true difference:
+    independent pairs with discordance max(q, δ), the CR2 t test on Imbens–Kolesár df (``cluster.cr2_tests``, what
+    ``stats.paired_comparison`` runs where pairs share source items; checked on a few runs here). The same random
+    numbers for every δ, so the curve rises smoothly."""
+    draw = np.random.default_rng(44).random((reps, codes.size))
+    design = cluster.Design.of(codes)
+    out = []
+    for delta in deltas:
+        qd = max(q, delta)
+        d = (draw < (qd + delta) / 2).astype(float) - ((draw >= (qd + delta) / 2) & (draw < qd))
+        _, se, _, p = cluster.cr2_tests(d, codes, design)
+        for i in range(3):
+            a, b = (d[i] == 1).astype(float), (d[i] == -1).astype(float)
+            one = stats.paired_comparison(a, b, np.ones(a.size), np.ones(a.size), codes)
+            assert one.test == stats.TEST_CLUSTERED and one.p_value == pytest.approx(p[i])
+        out.append(float(np.mean(p < alpha)))
+    return out
+
+
+@pytest.mark.slow  # builds the comprehension task twice and simulates 10,000 runs: about 30 s
+@pytest.mark.parametrize("questions", [40, None])
+def test_planned_detectable_difference_matches_a_monte_carlo_of_the_reports_test(questions: int | None) -> None:
+    """40 comprehension questions (the task's own paired subset) and all of them: the plan's detectable difference
+    is within 10% of the difference at which a simulation of the report's test reaches 80% power."""
+    args = [] if questions is None else [f"questions={questions}", "seed=0"]
+    frame = question_clusters(load_task("comprehension", args))
+    planned = power.plan_comparisons(frame, 1)
+    first = planned[0]
+    assert first.clusters < first.pairs and len({c.mdd for c in planned}) == 1  # every pair on the same questions
+    codes = cluster.codes_of(frame.drop_duplicates("pair")["cluster"])
+    assert codes.size == first.pairs == (questions or 663)
+    grid = [first.mdd * f for f in (0.8, 0.9, 1.0, 1.1, 1.2)]
+    rates = _simulated_power(codes, power.ASSUMED_DISCORDANCE, grid, stats.ALPHA / first.family)
+    assert rates[0] < 0.8 < rates[-1]
+    simulated = float(np.interp(0.8, rates, grid))
+    assert first.mdd == pytest.approx(simulated, rel=0.10), (first.mdd, simulated, rates)
+
+
+def test_plan_takes_an_absolute_task_path(capsys: pytest.CaptureFixture[str]) -> None:
+    path = (REPO_ROOT / "evals" / "structure.py").resolve()
+    assert path.is_absolute()
+    assert main(["plan", str(path), "-T", "questions=2"]) == 0
+    absolute = capsys.readouterr().out
+    assert main(["plan", "evals/structure.py", "-T", "questions=2"]) == 0
+    assert capsys.readouterr().out == absolute and "coonbench plan: structure" in absolute

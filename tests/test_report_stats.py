@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coonbench.report import stats
+from coonbench.report import cluster, detect, stats
 from coonbench.report.load import is_reference
 from coonbench.report.sections import accuracy_section
 from coonbench.report.tables import accuracy_rows, comparisons
@@ -105,48 +105,110 @@ def sandwich_se(x: np.ndarray, clusters: np.ndarray) -> float:
 
 
 def cr1_se(x: np.ndarray, clusters: np.ndarray) -> float:
-    """The few-cluster correction (Stata's CR1): the sandwich SE × √(G/(G−1)) · √((N−1)/(N−K)), K = 1."""
+    """The earlier few-cluster correction (Stata's CR1): the sandwich SE × √(G/(G−1)) (K = 1)."""
     g = np.unique(clusters).size
     return sandwich_se(x, clusters) * math.sqrt(g / (g - 1))
 
 
-def squared_residuals_mutant(x: np.ndarray, clusters: np.ndarray) -> float:
-    """A wrong clustered SE: squares each residual instead of each cluster's sum (the naive SE in disguise)."""
-    return float(math.sqrt(np.sum((x - x.mean()) ** 2)) / x.size)
+def anova_icc(x: np.ndarray, clusters: np.ndarray) -> float:
+    """One-way ANOVA intra-cluster correlation (Searle's n₀), by loops, truncated to [0, 0.99]."""
+    labels = list(dict.fromkeys(clusters.tolist()))
+    groups = [x[clusters == c] for c in labels]
+    n, g = x.size, len(groups)
+    if g < 2 or n <= g:
+        return 0.0
+    grand = x.mean()
+    msb = sum(len(v) * (v.mean() - grand) ** 2 for v in groups) / (g - 1)
+    msw = sum(((v - v.mean()) ** 2).sum() for v in groups) / (n - g)
+    n0 = (n - sum(len(v) ** 2 for v in groups) / n) / (g - 1)
+    denom = msb + (n0 - 1) * msw
+    return min(max((msb - msw) / denom, 0.0), 0.99) if denom > 0 else 0.0
 
 
-def _is_clustered_se(impl: Callable[[np.ndarray, np.ndarray], float]) -> bool:
+def cr2_direct(x: np.ndarray, clusters: np.ndarray, rho: float | None = None) -> tuple[float, float]:
+    """(CR2 SE, degrees of freedom) of the mean of x by the general matrices (Bell & McCaffrey 2002; Imbens &
+    Kolesár 2016 §3): A_g = (I − H_gg)^(−1/2) by eigendecomposition, V = M Σ_g X_g'A_g e_g e_g'A_g X_g M, and the
+    Satterthwaite df (Σλ)²/Σλ² of the eigenvalues λ of G'ΩG, G's column g = (I − H)_g' A_g X_g M, Ω the working
+    model: (1 − ρ)I + ρ·(same cluster), ρ the ANOVA estimate unless given (ρ = 0: Bell–McCaffrey)."""
+    n = x.size
+    X = np.ones((n, 1))
+    M = np.linalg.inv(X.T @ X)
+    H = X @ M @ X.T
+    e = x - H @ x
+    meat, cols = 0.0, []
+    for c in dict.fromkeys(clusters.tolist()):
+        idx = clusters == c
+        w, v = np.linalg.eigh(np.eye(idx.sum()) - H[np.ix_(idx, idx)])
+        A = v @ np.diag(w ** -0.5) @ v.T
+        s = (X[idx].T @ A @ e[idx]).item()
+        meat += s * s
+        cols.append(((np.eye(n) - H)[:, idx] @ A @ X[idx] @ M).ravel())
+    G = np.array(cols).T
+    r = anova_icc(x, clusters) if rho is None else rho
+    omega = (1 - r) * np.eye(n) + r * (clusters[:, None] == clusters[None, :])
+    lam = np.linalg.eigvalsh(G.T @ omega @ G)
+    return float(np.sqrt(M.item() ** 2 * meat)), float(lam.sum() ** 2 / (lam ** 2).sum())
+
+
+def _designs() -> list[tuple[np.ndarray, np.ndarray]]:
     rng = np.random.default_rng(7)
-    ok = True
-    for files, per in ((12, 6), (5, 20), (30, 3)):
-        clusters = np.repeat(np.arange(files), per)
-        effect = rng.random(files)[clusters]  # answers within a file share a difficulty: correlated
-        x = (rng.random(clusters.size) < effect).astype(float)
-        ok &= bool(np.isclose(impl(x, clusters), cr1_se(x, clusters), rtol=1e-9))
-    return ok
+    out = []
+    for sizes in ([6] * 12, [20] * 5, [3] * 30, [41, 33, 30, 1, 1, 1, 1, 1], [12, 9, 2, 1, 7]):
+        clusters = np.repeat(np.arange(len(sizes)), sizes)
+        effect = rng.random(len(sizes))[clusters]  # answers within a file share a difficulty: correlated
+        out.append(((rng.random(clusters.size) < effect).astype(float), clusters))
+    return out
 
 
-def test_clustered_se_is_the_sandwich_formula_with_the_few_cluster_correction() -> None:
-    assert _is_clustered_se(lambda x, c: stats.clustered_mean(x, c).se)
-    assert _is_clustered_se(lambda x, c: stats.mean_estimate(x, c).se_clustered)
-    assert not _is_clustered_se(squared_residuals_mutant)
-    assert not _is_clustered_se(sandwich_se)  # no small-sample correction: too narrow with few clusters
+def _is_cr2(impl: Callable[[np.ndarray, np.ndarray], tuple[float, float]]) -> bool:
+    return all(np.allclose(impl(x, c), cr2_direct(x, c), rtol=1e-9) for x, c in _designs())
 
 
-def test_clustered_proportion_uses_t_on_the_cr1_se_with_clusters_minus_one_df() -> None:
+def test_clustered_se_and_df_are_cr2_with_imbens_kolesar_df_by_the_general_matrices() -> None:
+    assert _is_cr2(lambda x, c: (stats.clustered_mean(x, c).se, stats.clustered_mean(x, c).df))
+    assert _is_cr2(lambda x, c: (stats.mean_estimate(x, c).se_clustered, stats.clustered_mean(x, c).df))
+    assert not _is_cr2(lambda x, c: (cr1_se(x, c), np.unique(c).size - 1.0))  # the earlier CR1 with t(G − 1)
+    assert not _is_cr2(lambda x, c: (sandwich_se(x, c), cr2_direct(x, c)[1]))  # no bias reduction
+    assert not _is_cr2(lambda x, c: (cr2_direct(x, c)[0], cr2_direct(x, c, 0.0)[1]))  # BM df ignores the ICC
+
+
+def test_bell_mccaffrey_df_closed_form_is_the_matrix_one_and_g_minus_1_when_balanced() -> None:
+    for x, c in _designs():
+        assert cluster.bm_df(np.bincount(c)) == pytest.approx(cr2_direct(x, c, 0.0)[1], rel=1e-9)
+        for rho in (0.0, 0.2, 0.6):
+            assert float(cluster.Design.of(c).df(rho)) == pytest.approx(cr2_direct(x, c, rho)[1], rel=1e-9)
+        assert float(cluster.icc(x, c)[0]) == pytest.approx(anova_icc(x, c))
+    assert cluster.bm_df(np.full(9, 4)) == pytest.approx(8)  # equal clusters: G − 1
+    assert cluster.bm_df(np.array([41, 33, 30, 1, 1, 1, 1, 1])) < 3  # TOON's csv subset: far below G − 1 = 7
+
+
+def test_with_singleton_clusters_cr2_is_hc2() -> None:
+    """Every question its own cluster: CR2 is HC2 (statsmodels' OLS ``cov_type="HC2"``, an independent code)."""
+    from statsmodels.regression.linear_model import OLS
+
+    rng = np.random.default_rng(4)
+    for n in (5, 40, 300):
+        x = rng.integers(-1, 2, n).astype(float)
+        hc2 = float(OLS(x, np.ones((n, 1))).fit(cov_type="HC2").bse[0])
+        assert float(cluster.cr2_se(x, np.arange(n))[0]) == pytest.approx(hc2, rel=1e-9)
+        assert cr2_direct(x, np.arange(n))[0] == pytest.approx(hc2, rel=1e-9)
+
+
+def test_clustered_proportion_uses_t_on_the_cr2_se_with_imbens_kolesar_df() -> None:
     from scipy import stats as sps
 
     rng = np.random.default_rng(3)
     clusters = np.repeat(np.arange(10), 8)
     x = (rng.random(10)[clusters] < 0.5).astype(float)
     est = stats.mean_estimate(x, clusters)
-    half = sps.t.ppf(0.975, 10 - 1) * cr1_se(x, clusters)
-    assert est.interval == stats.CLUSTER_T and est.design_effect > 1.5
+    se, df = cr2_direct(x, clusters)
+    half = sps.t.ppf(0.975, df) * se
+    assert est.interval == stats.CLUSTER_T and est.design_effect > 1.5 and df == pytest.approx(9)  # equal: G − 1
     assert (est.ci_low, est.ci_high) == pytest.approx((max(0, x.mean() - half), min(1, x.mean() + half)))
     plain = wilson_closed_form(x.sum(), x.size)
     assert est.ci_low < plain[0] and est.ci_high > plain[1]  # clustering widens, never narrows
-    z_interval = x.mean() - 1.96 * cr1_se(x, clusters)
-    assert est.ci_low < z_interval  # t with 9 df, not the normal: wider with few clusters
+    z_interval = x.mean() - 1.96 * se
+    assert est.ci_low < z_interval  # t on few df, not the normal: wider with few clusters
 
 
 def test_toon_pooled_interval_reflects_its_13_datasets() -> None:
@@ -215,24 +277,36 @@ def test_all_pairs_agreeing_get_an_exact_interval_not_zero_width() -> None:
     assert cmp.sim_high == pytest.approx(1 - (0.05 / 3 / 2) ** (1 / 20))
 
 
-def test_minimum_detectable_difference_has_80_percent_power_at_the_corrected_alpha() -> None:
-    """At the MDD, a two-sided paired t-test at α/m rejects with ≈80% probability (noncentral t, by scipy)."""
-    from scipy import stats as sps
+def exact_mcnemar_power(delta: float, n: int, q: float, alpha: float) -> float:
+    """Power of exact McNemar by enumerating every (A only, B only) count of n independent pairs (trinomial with
+    P(A only) = (q + δ)/2, P(B only) = (q − δ)/2) and testing each with the binomial oracle."""
+    q = max(q, delta)
+    pa, pb = (q + delta) / 2, (q - delta) / 2
+    total = 0.0
+    for k in range(n + 1):
+        for j in range(n - k + 1):
+            if k + j and binomial_mcnemar(k, j) < alpha:
+                total += math.comb(n, k) * math.comb(n - k, j) * pa ** k * pb ** j * (1 - pa - pb) ** (n - k - j)
+    return total
 
+
+def test_minimum_detectable_difference_has_80_percent_power_at_the_corrected_alpha() -> None:
+    """Independent pairs: at the MDD exact McNemar (the report's test there) rejects with probability 80%, by
+    enumeration; the variance moves with the difference (a difference above the discordance brings its own)."""
     rng = np.random.default_rng(3)
-    d = rng.integers(-1, 2, 400).astype(float)
-    for m in (1, 15):
-        mdd = stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / m)
-        se = d.std(ddof=1) / math.sqrt(d.size)
-        df = d.size - 1
-        crit = sps.t.ppf(1 - 0.025 / m, df)
-        power = sps.nct.sf(crit, df, mdd / se) + sps.nct.cdf(-crit, df, mdd / se)
-        assert power == pytest.approx(0.80, abs=0.01)
-    assert stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / 15) > stats.minimum_detectable_difference(d, 0.5)
+    d = rng.choice([-1.0, 0.0, 0.0, 0.0, 1.0], 30)
+    q = float(np.mean(d != 0))
+    for m in (1, 6):
+        mdd = stats.minimum_detectable_difference(d, alpha=0.05 / m)
+        assert exact_mcnemar_power(mdd, 30, q, 0.05 / m) == pytest.approx(0.80, abs=0.002)
+        assert exact_mcnemar_power(mdd * 0.9, 30, q, 0.05 / m) < 0.78
+    assert stats.minimum_detectable_difference(d, alpha=0.05 / 15) > stats.minimum_detectable_difference(d)
     clusters = np.repeat(np.arange(40), 10)
     correlated = np.repeat(rng.integers(-1, 2, 40).astype(float), 10)
-    assert (stats.minimum_detectable_difference(correlated, 0.5, clusters)
-            > 2 * stats.minimum_detectable_difference(correlated, 0.5))  # the design effect is in it
+    assert (stats.minimum_detectable_difference(correlated, clusters)
+            > 2 * stats.minimum_detectable_difference(correlated))  # the design effect is in it
+    agree = stats.minimum_detectable_difference(np.zeros(50), alpha=0.05)  # no discordance seen: still finite
+    assert 0 < agree < 1 and exact_mcnemar_power(agree, 50, 0.0, 0.05) == pytest.approx(0.80, abs=0.002)
 
 
 def _frame(correct: list[float], clusters: list[str], fmt: str = "a", system: str = "m") -> pd.DataFrame:
@@ -324,18 +398,17 @@ def test_independent_pairs_get_the_interval_that_goes_with_exact_mcnemar() -> No
 
 
 def clustered_t_oracle(d: np.ndarray, clusters: np.ndarray, alpha: float) -> tuple[float, float, float]:
-    """(p, low, high) of the cluster-robust t test of mean(d) = 0 by hand: CR1 SE, t with G − 1 df."""
+    """(p, low, high) of the cluster-robust t test of mean(d) = 0 by hand: CR2 SE, t on the Imbens–Kolesár df."""
     from scipy import stats as sps
 
-    g = np.unique(clusters).size
-    se = cr1_se(d, clusters)
+    se, df = cr2_direct(d, clusters)
     t = d.mean() / se
-    crit = sps.t.ppf(1 - alpha / 2, g - 1)
-    return 2 * sps.t.sf(abs(t), g - 1), d.mean() - crit * se, d.mean() + crit * se
+    crit = sps.t.ppf(1 - alpha / 2, df)
+    return 2 * sps.t.sf(abs(t), df), d.mean() - crit * se, d.mean() + crit * se
 
 
 def test_clustered_pairs_get_the_cluster_robust_t_test_and_its_intervals() -> None:
-    """Pairs that share source items: p and both intervals are the CR1 t test's, so the simultaneous interval
+    """Pairs that share source items: p and both intervals are the CR2 t test's, so the simultaneous interval
     excludes 0 exactly when p < α/m; McNemar (which takes the pairs as independent) is kept only for reference."""
     rng = np.random.default_rng(9)
     clusters = np.repeat(np.arange(13), 12)
@@ -362,9 +435,9 @@ def test_power_functions_invert_each_other_and_plan_like_the_report() -> None:
             assert stats.power_at(mdd, se, df, alpha) == pytest.approx(0.80, abs=0.02)
     rng = np.random.default_rng(2)
     d = rng.choice([-1.0, 0.0, 0.0, 1.0], 400)
-    planned = stats.planned_detectable_difference(400, 400, float(np.mean(d != 0)), comparisons=3)
-    assert planned == pytest.approx(stats.minimum_detectable_difference(d, 0.5, alpha=0.05 / 3), rel=0.05)
-    fewer = stats.planned_detectable_difference(400, 13, float(np.mean(d != 0)), icc=0.05, comparisons=3)
+    planned = detect.planned_detectable_difference(400, 400, float(np.mean(d != 0)), comparisons=3)
+    assert planned == pytest.approx(stats.minimum_detectable_difference(d, alpha=0.05 / 3), rel=1e-6)
+    fewer = detect.planned_detectable_difference(400, 13, float(np.mean(d != 0)), icc=0.05, comparisons=3)
     assert fewer > 1.5 * planned  # 13 clusters of ~31 pairs with ICC 0.05: design effect 2.5
 
 
@@ -434,3 +507,39 @@ def test_a_difference_interval_never_leaves_minus_to_plus_100_points() -> None:
     cmp = stats.paired_comparison(a, b, np.ones(6), np.ones(6), np.array([0, 0, 0, 1, 1, 1]), family=3)
     assert cmp.test == stats.TEST_CLUSTERED
     assert -1 <= cmp.sim_low <= cmp.diff_low < cmp.diff < cmp.diff_high <= cmp.sim_high <= 1
+
+
+def test_a_subset_is_tested_in_the_same_holm_family_and_the_paragraph_counts_all_of_it() -> None:
+    """Formats a, b, c on 60 questions and d on the first 30: 3 comparisons on the 60 and 6 on the 30 are one
+    family of 9 (Holm over all nine), and the clustering sentence counts the nine."""
+    rng = np.random.default_rng(8)
+    answers = {f: (rng.random(60) < p).astype(float).tolist() for f, p in (("a", 0.5), ("b", 0.7), ("c", 0.9))}
+    frame = _pair_frame(answers, {"a": 100, "b": 200, "c": 300}, 12)
+    d = _pair_frame({"d": (rng.random(60) < 0.6).astype(float).tolist()}, {"d": 150}, 12)
+    frame = pd.concat([frame, d[d["pair"].isin([f"q{i}" for i in range(30)])]], ignore_index=True)
+    sec = accuracy_section("retrieval", frame)
+    cmp = next(t.frame for t in sec.tables if t.name == "retrieval_comparisons")
+    assert len(cmp) == 9 and set(cmp["family"]) == {9} and cmp["questions"].nunique() == 2
+    assert list(cmp["p_holm"]) == pytest.approx(holm_step_down(list(cmp["p_value"])))
+    text = " ".join(sec.summary)
+    assert "(of 9 in the Holm family, every question set)" in text
+
+
+def test_too_few_effective_clusters_decide_nothing_and_rank_nothing() -> None:
+    """Two big source items and three single questions: the clustered test has under 3 degrees of freedom
+    (Bell–McCaffrey, from the sizes alone), so a comparison that does not pass Holm says it cannot decide, and the
+    format is marked '?' against the leader, not tied with it."""
+    clusters = ["f0"] * 30 + ["f1"] * 25 + ["f2", "f3", "f4"]
+    assert cluster.bm_df(np.array([30, 25, 1, 1, 1])) < stats.MIN_DF
+    rng = np.random.default_rng(2)
+    rows = []
+    for fmt, p in (("a", 0.6), ("b", 0.55)):
+        answers = (rng.random(len(clusters)) < p).astype(float).tolist()
+        rows.append(_frame(answers, clusters, fmt, "m/one"))
+    sec = accuracy_section("retrieval", pd.concat(rows, ignore_index=True))
+    [row] = next(t.frame for t in sec.tables if t.name == "retrieval_comparisons").to_dict("records")
+    assert row["test"] == stats.TEST_CLUSTERED and row["df"] < stats.MIN_DF and row["p_holm"] >= 0.05
+    assert row["conclusion"] == "too few clusters to decide"
+    lead = next(t for t in sec.lead if t.name == "retrieval_summary")
+    assert "undecided" in set(lead.frame["rank"]) and "?" in lead.display.to_string()
+    assert "cannot be ranked" in sec.headline and "most accurate" not in sec.headline

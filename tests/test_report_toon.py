@@ -16,6 +16,8 @@ from inspect_ai.log import read_eval_log
 from scipy import stats as scipy_stats
 
 from coonbench.cli import main
+from coonbench.report import stats
+from coonbench.report.tables import UNDECIDABLE
 from tests.conftest import reference_path
 
 pytestmark = pytest.mark.slow  # 5,316 samples written and read back: tens of seconds
@@ -124,14 +126,13 @@ def test_intervals_reflect_the_13_datasets_and_the_report_says_so(toon_report: t
     _, _, out = toon_report
     row = next(r for r in _tables(out)["retrieval_accuracy"]
                if r["system"] == "all" and r["format"] == "toon" and r["questions"] == MAIN)
-    assert row["clusters"] == 13 and row["interval"] == "cluster-robust t (CR1)"
+    assert row["clusters"] == 13 and row["interval"] == stats.CLUSTER_T
     assert row["ci_low"] <= 0.66 and row["ci_high"] >= 0.78  # not the 67.8–76.3% of independent answers
     sec = _section(out)
     assert "clustered by dataset (13 clusters)" in " ".join(sec["summary"])
     assert "13 clusters are few" in " ".join(sec["summary"])
     for cmp in _tables(out)["retrieval_comparisons"]:  # a cluster-robust test wherever answers vary
-        assert cmp["test"] in ("cluster-robust t (CR1)", "exact, all pairs agree",
-                               "exact McNemar, no variance between clusters"), cmp
+        assert cmp["test"] in (stats.TEST_CLUSTERED, stats.TEST_AGREE, stats.TEST_MCNEMAR_FLAT), cmp
         assert cmp["mdd"] is None or cmp["mdd"] > 0
 
 
@@ -237,3 +238,33 @@ def test_no_most_accurate_on_a_tie_and_the_forest_plot_agrees_with_the_table(
         assert point["diff"] == pytest.approx(sign * row["diff"]) and point["diff"] >= 0
         low, high = (row["diff_low"], row["diff_high"]) if sign == 1 else (-row["diff_high"], -row["diff_low"])
         assert (point["diff_low"], point["diff_high"]) == pytest.approx((low, high))
+
+
+def test_one_holm_family_per_system_over_both_question_sets(toon_report: tuple[Path, Path, Path]) -> None:
+    """The csv subset's 15 comparisons and the main set's 10 are one family per system (25, Holm over all of them),
+    a csv comparison is "more accurate" only when it survives that corrected test, one with fewer than 2
+    effective degrees of freedom says it cannot decide, and the fragile count the paragraph gives is the table's."""
+    _, _, out = toon_report
+    rows = _tables(out)["retrieval_comparisons"]
+    for system in {r["system"] for r in rows}:
+        mine = [r for r in rows if r["system"] == system]
+        assert len(mine) == 25 and {r["family"] for r in mine} == {25}
+        assert {r["questions"] for r in mine} == {MAIN, CSV}
+        ps = [r["p_value"] for r in mine]
+        for r in mine:  # Holm's step-down over all 25: the adjusted p is at least the raw p times its rank factor
+            below = sum(p <= r["p_value"] for p in ps)
+            assert r["p_holm"] >= min(1.0, (25 - below + 1) * r["p_value"]) - 1e-12
+    for r in rows:
+        if r["questions"] == CSV and "more accurate" in r["conclusion"]:
+            assert r["p_holm"] < 0.05 and r["test"] == stats.TEST_CLUSTERED
+        if r["test"] == stats.TEST_CLUSTERED:
+            assert 0 < r["df"] < 12  # Imbens–Kolesár: below G − 1 on these uneven clusters
+            assert (r["conclusion"] == UNDECIDABLE) == (r["df"] < stats.MIN_DF and r["p_holm"] >= 0.05)
+    text = " ".join(_section(out)["summary"])
+    fragile = sum(bool(r["fragile"]) for r in rows)
+    said = re.search(r"(\d+) comparison\(s\) \(of (\d+) in the Holm family, every question set\) change", text)
+    if fragile:
+        assert said is not None and int(said.group(1)) == fragile and int(said.group(2)) == len(rows)
+    else:
+        assert "no comparison (of" in text
+    assert "CR2" in text and "Imbens–Kolesár" in text

@@ -19,7 +19,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from coonbench.report import stats
+from coonbench.report import detect, stats
+from coonbench.report.blocks import question_blocks, restrict
+from coonbench.report.cluster import Design
 from coonbench.report.load import is_reference
 
 ASSUMED_DISCORDANCE = 0.30
@@ -101,30 +103,42 @@ def design_effect(questions: int, clusters: int, epochs: int, estimate: Estimate
 def plan_comparisons(
     frame: pd.DataFrame, epochs: int, estimates: dict[tuple[str, str], Estimate] | None = None
 ) -> list[PlannedComparison]:
-    """Every comparison the report will make on ``frame`` (one system's samples: format, pair, cluster), with
-    its minimum detectable difference."""
-    formats = sorted(frame["format"].unique())
-    pairs = list(itertools.combinations(formats, 2))
-    by_format = {f: g.drop_duplicates("pair").set_index("pair")["cluster"] for f, g in frame.groupby("format")}
+    """Every comparison the report will make on ``frame`` (one system's samples: format, pair, cluster), on the
+    report's question sets (``blocks.question_blocks``: a format run on a subset is compared on that subset), with
+    its minimum detectable difference in one Holm family of them all (the report's family)."""
+    data = frame.assign(system="plan", correct=1.0, epoch=1)
+    sets = []
+    for block in question_blocks(data):
+        rows = restrict(data, block.formats)
+        by_format = {f: g.drop_duplicates("pair").set_index("pair")["cluster"] for f, g in rows.groupby("format")}
+        sets.append((list(itertools.combinations(sorted(by_format), 2)), by_format))
+    family = sum(len(pairs) for pairs, _ in sets)
     out = []
-    for fa, fb in pairs:
-        shared = by_format[fa].index.intersection(by_format[fb].index)
-        clusters = int(by_format[fa].loc[shared].nunique())
-        out.append(comparison(fa, fb, len(shared), clusters, epochs, len(pairs), (estimates or {}).get((fa, fb))))
+    for pairs, by_format in sets:
+        for fa, fb in pairs:
+            shared = by_format[fa].loc[by_format[fa].index.intersection(by_format[fb].index)]
+            sizes = shared.value_counts().to_numpy()
+            out.append(comparison(fa, fb, len(shared), len(sizes), epochs, family, (estimates or {}).get((fa, fb)),
+                                  sizes))
     return out
 
 
 def comparison(
-    fa: str, fb: str, questions: int, clusters: int, epochs: int, family: int, estimate: Estimate | None
+    fa: str, fb: str, questions: int, clusters: int, epochs: int, family: int, estimate: Estimate | None,
+    sizes: np.ndarray | None = None,
 ) -> PlannedComparison:
-    """One planned comparison of ``questions`` questions from ``clusters`` source items."""
+    """One planned comparison of ``questions`` questions from ``clusters`` source items (of ``sizes`` questions
+    each; equal sizes when not given): its detectable difference at the report's test's degrees of freedom."""
     deff = design_effect(questions, clusters, epochs, estimate)
     q = estimate.discordance if estimate is not None else ASSUMED_DISCORDANCE
     source = f"pilot ({estimate.pairs} pairs)" if estimate is not None else "assumed"
     n = questions * epochs
     per_cluster = n / max(clusters, 1)  # the report's rule takes the design effect as 1 + (m − 1) × icc
     icc = (deff - 1) / (per_cluster - 1) if per_cluster > 1 else 0.0
-    mdd = stats.planned_detectable_difference(n, clusters, q, icc, comparisons=family)
+    if sizes is None:
+        sizes = np.full(max(clusters, 1), per_cluster)
+    df = float(Design.from_sizes(np.asarray(sizes, dtype=float) * epochs).df(icc)) if clusters > 1 else math.nan
+    mdd = detect.planned_detectable_difference(n, clusters, q, icc, comparisons=family, df=df)
     return PlannedComparison(fa, fb, questions, n, clusters, q, deff, source, family, mdd)
 
 
@@ -154,15 +168,15 @@ def questions_needed(
     ``MAX_QUESTIONS`` would do."""
     full = draw(available)
     per_cluster = full["pair"].nunique() / max(full["cluster"].nunique(), 1)
-    formats = sorted(full["format"].unique())
-    family = len(formats) * (len(formats) - 1) // 2
+    planned = plan_comparisons(full, epochs, estimates)
+    family = len(planned)
 
     def worst(n: int) -> float:
         if n <= available:
             return max((c.mdd for c in plan_comparisons(draw(n), epochs, estimates)), default=math.nan)
         g = max(round(n / per_cluster), 2)
-        return max((comparison(fa, fb, n, g, epochs, family, (estimates or {}).get((fa, fb))).mdd
-                    for fa, fb in itertools.combinations(formats, 2)), default=math.nan)
+        return max((comparison(c.format_a, c.format_b, n, g, epochs, family,
+                               (estimates or {}).get((c.format_a, c.format_b))).mdd for c in planned), default=math.nan)
 
     if available < 2 or family == 0:
         return None, math.nan, False

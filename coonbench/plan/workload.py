@@ -92,6 +92,17 @@ class Workload:
         return Workload(self.task, self.category, self.tokenizer, self.pool, frame, self._counts)
 
 
+def question_clusters(task: Any) -> pd.DataFrame:
+    """Per sample of ``task``: its format, question (``pair``) and the source item the report clusters it by —
+    the task's cluster design, without rendering a prompt."""
+    rows = []
+    for s in task.dataset:
+        meta = dict(s.metadata or {})
+        pair = question_group(str(s.id), meta)
+        rows.append({"format": str(meta.get("format", "default")), "pair": pair, "cluster": _cluster(meta, pair)})
+    return pd.DataFrame(rows, columns=["format", "pair", "cluster"])
+
+
 def workload(task: Any, name: str, tokenizer: str = DEFAULT_ENCODING) -> Workload:
     """Render every sample of ``task`` (an Inspect Task) through its solvers up to the first model call."""
     samples = list(task.dataset)

@@ -144,8 +144,8 @@ def interval_methods(sections: list[Section]) -> list[str]:
 
 
 INTERVAL_WORDS = {
-    stats.CLUSTER_T: "Student's t on the cluster-robust standard error with the small-sample correction (CR1), "
-                     "clusters − 1 degrees of freedom, never narrower than Wilson on n",
+    stats.CLUSTER_T: "Student's t on the CR2 (bias-reduced) cluster-robust standard error with Imbens–Kolesár "
+                     "degrees of freedom, never narrower than Wilson on n",
     stats.WILSON: "Wilson (each question its own source item)",
     stats.WILSON_ONE_CLUSTER: "Wilson, flagged '1 cluster' (every question from one source item: no clustered "
                               "interval can be estimated)",
@@ -159,10 +159,12 @@ def methods_line(header: dict[str, Any]) -> str:
     """How the intervals and tests were made (only the methods these tables use are named)."""
     methods = [INTERVAL_WORDS.get(m, m) for m in header.get("intervals", [])]
     text = f"Accuracy intervals are 95%: {'; '.join(methods)}. " if methods else ""
-    return text + ("Formats are compared on the questions both answered, paired: the cluster-robust t test of the "
-                   "mean difference where questions share a source item, exact McNemar where each is its own, with "
-                   "Holm's correction per system and question set; each difference has a 95% interval and a "
-                   "simultaneous one over its family; 'cannot tell apart' means the Holm-adjusted p ≥ 0.05.")
+    return text + ("Formats are compared on the questions both answered, paired: the CR2 cluster-robust t test of "
+                   "the mean difference (Imbens–Kolesár degrees of freedom) where questions share a source item, "
+                   "exact McNemar where each is its own, with Holm's correction per system over every question set "
+                   "it is compared on; each difference has a 95% interval and a simultaneous one over its family; "
+                   "'cannot tell apart' means the Holm-adjusted p ≥ 0.05, and 'too few clusters to decide' a "
+                   f"clustered test on fewer than {stats.MIN_DF:g} degrees of freedom.")
 
 
 def _provenance_items(header: dict[str, Any]) -> list[str]:

@@ -21,7 +21,9 @@ from coonbench.report.tables import (
     Section,
     Table,
     accuracy_rows,
+    adjust_families,
     comparisons,
+    family_sizes,
     has,
     oriented,
     system_order,
@@ -32,14 +34,26 @@ CODE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "a
 MAX_SOURCE_ROWS = 40  # a by-source breakdown is shown only when this few source items
 
 
-def _block_tables(frame: pd.DataFrame, block: Block) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(the block's rows, accuracy per system and format, paired comparisons) on the block's shared questions."""
-    data = restrict(frame, block.formats)
-    acc = accuracy_rows(with_pooled(data), ["system", "format"])
-    if not acc.empty:
-        acc = acc.set_index("system", drop=False).loc[system_order(list(acc["system"]))].reset_index(drop=True)
-    cmp = comparisons(data) if len(block.formats) > 1 else pd.DataFrame()
-    return data, acc, cmp
+def _block_tables(frame: pd.DataFrame, blocks: list[Block]
+                  ) -> tuple[list[tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]], pd.DataFrame]:
+    """Per block (its rows, accuracy per system and format, its paired comparisons), and every block's comparisons
+    together: one Holm family per system over all the blocks (the report question "which format is more accurate
+    for this system" asks it on each question set)."""
+    datas = [restrict(frame, block.formats) for block in blocks]
+    families = family_sizes([d for d, b in zip(datas, blocks) if len(b.formats) > 1])
+    found, cmps = [], []
+    for block, data in zip(blocks, datas):
+        acc = accuracy_rows(with_pooled(data), ["system", "format"])
+        if not acc.empty:
+            acc = acc.set_index("system", drop=False).loc[system_order(list(acc["system"]))].reset_index(drop=True)
+        cmp = comparisons(data, families=families) if len(block.formats) > 1 else pd.DataFrame()
+        found.append((data, acc))
+        cmps.append(_labelled(cmp, block))
+    cmp_all = adjust_families(pd.concat([c for c in cmps if not c.empty], ignore_index=True)) \
+        if any(not c.empty for c in cmps) else pd.DataFrame()
+    out = [(data, acc, cmp_all[cmp_all["questions"] == block.label] if not cmp_all.empty else cmp_all)
+           for (data, acc), block in zip(found, blocks)]
+    return out, cmp_all
 
 
 def _labelled(frame: pd.DataFrame, block: Block) -> pd.DataFrame:
@@ -50,14 +64,15 @@ def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, 
     """The one-sentence answer, the paragraph, the compact table per like-for-like block, then the details."""
     sec = Section(id=cat, title=f"{cat.capitalize()}: accuracy")
     blocks = question_blocks(frame)
-    accs, cmps = [], []
-    for block in blocks:
-        data, acc, cmp = _block_tables(frame, block)
+    per_block, cmp_all = _block_tables(frame, blocks)
+    accs = []
+    for block, (data, acc, cmp) in zip(blocks, per_block):
         system = summary.focus_system(acc)
         if block.main:
             tested = data[~data["system"].map(is_reference)]
             scope = tested if system == "all" else tested[tested["system"] == system]
-            sec.headline, sec.summary = summary.answer(data, block, acc, cmp, per_correct(scope, prices), prices)
+            sec.headline, sec.summary = summary.answer(data, block, acc, cmp, per_correct(scope, prices), prices,
+                                                       cmp_all)
             if system is not None:
                 points, label = summary.figure_points(system, acc)
                 sec.plot_data[f"{cat}_answer.png"] = {"system": system, "questions": block.label, "x_label": label,
@@ -73,24 +88,12 @@ def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, 
         name = f"{cat}_summary" if block.main else f"{cat}_summary_{block.key}"
         sec.lead.append(summary.compact_table(name, caption, data, acc, cmp))
         accs.append(_labelled(acc, block))
-        cmps.append(_labelled(cmp, block))
     acc_all = pd.concat(accs, ignore_index=True) if accs else pd.DataFrame()
-    cmp_all = pd.concat([c for c in cmps if not c.empty], ignore_index=True) if any(not c.empty for c in cmps) \
-        else pd.DataFrame()
     sec.tables.append(Table(f"{cat}_accuracy", "Accuracy per system and format on each like-for-like question set "
                                                 "(95% CI; `interval` names how it was made)", acc_all))
     main = restrict(frame, blocks[0].formats) if blocks else frame
     _breakdowns(sec, cat, main, with_pooled(main))
-    if not cmp_all.empty:
-        sec.tables.append(Table(f"{cat}_comparisons", "Paired format comparisons on each like-for-like question set "
-                                "(Holm per system and set; 95% CI per comparison, simultaneous CI over the family)",
-                                cmp_all))
-        sec.findings.extend(verdicts.comparison_sentences(cmp_all))
-        ver, why = verdicts.design_verdicts(acc_all, cmp_all)
-        if not ver.empty:
-            sec.tables.append(Table(f"{cat}_verdict", "Verdicts of the formats whose design declares thresholds, "
-                                    "against the design's baseline on paired questions (95% intervals)", ver))
-            sec.findings.extend(why)
+    _comparison_tables(sec, cat, acc_all, cmp_all)
     if frame["epoch"].nunique() > 1:
         cons = stats.consistency(frame["correct"], frame[["system", "format", "pair"]])
         table = cons.groupby(["system", "format"]).agg(
@@ -98,6 +101,20 @@ def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, 
             epochs=("count", "max")).reset_index()
         sec.tables.append(Table(f"{cat}_consistency", "Per-question consistency across epochs", table))
     return sec
+
+
+def _comparison_tables(sec: Section, cat: str, acc_all: pd.DataFrame, cmp_all: pd.DataFrame) -> None:
+    if cmp_all.empty:
+        return
+    sec.tables.append(Table(f"{cat}_comparisons", "Paired format comparisons on each like-for-like question set "
+                            "(Holm per system over every question set; 95% CI per comparison, simultaneous CI over "
+                            "the family)", cmp_all))
+    sec.findings.extend(verdicts.comparison_sentences(cmp_all))
+    ver, why = verdicts.design_verdicts(acc_all, cmp_all)
+    if not ver.empty:
+        sec.tables.append(Table(f"{cat}_verdict", "Verdicts of the formats whose design declares thresholds, "
+                                "against the design's baseline on paired questions (95% intervals)", ver))
+        sec.findings.extend(why)
 
 
 def _forest_rows(cmp: pd.DataFrame, system: str) -> list[dict]:

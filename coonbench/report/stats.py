@@ -1,27 +1,24 @@
-"""Error bars done right (Miller, "Adding Error Bars to Evals", arXiv 2411.00640), from scipy and statsmodels.
+"""Error bars done right (Miller, "Adding Error Bars to Evals", arXiv 2411.00640), from scipy and numpy.
 
 - a mean with its naive and cluster-robust standard error: questions from one source item (a dataset, a Dart file)
-  are correlated, so inference is clustered at the coarsest level the data declares, with the few-cluster
-  correction of statsmodels' cluster-robust covariance (CR1: the sandwich × G/(G−1)) and Student's t with G − 1
-  degrees of freedom (Cameron & Miller 2015, "A Practitioner's Guide to Cluster-Robust Inference", §VI);
+  are correlated, so inference is clustered at the coarsest level the data declares, with CR2 (bias-reduced)
+  standard errors and Student's t on Imbens–Kolesár degrees of freedom (``coonbench.report.cluster``), which hold
+  their level with few or uneven clusters where CR1 with t(G − 1) does not (``benchmarks/null_montecarlo.py``);
 - a proportion's interval: that t interval when answers cluster (never narrower than Wilson on n), Wilson when
   each question is its own cluster or there is one cluster (flagged), Clopper-Pearson when every answer is the same;
 - paired comparisons of two formats on the same questions: the cluster-robust t test of the mean paired
   difference (exact McNemar when every question is its own cluster), 95% and Bonferroni-simultaneous intervals
   from the same t, a leave-one-cluster-out check of results that rest on few clusters, a seeded cluster bootstrap
   for the ratio of accuracy per 1K tokens, Holm's correction across a family, and the minimum detectable
-  difference at 80% power at the family's corrected α — so a report says "cannot tell apart" rather than rank noise.
-
-The power computation is public for planning (``detectable_difference``, ``power_at``,
-``planned_detectable_difference``): the same rule decides what a report can detect and what a run must be
-planned to detect. statsmodels is imported module by module, inside the functions that use it:
-``statsmodels.api`` alone takes seconds to import.
+  difference at 80% power at the family's corrected α (``coonbench.report.detect``, which ``coonbench plan``
+  uses too) — so a report says "cannot tell apart" rather than rank noise. Every formula is written here or in
+``cluster`` and ``detect`` from its closed form (Wilson, Clopper-Pearson, exact McNemar, Holm): statsmodels, which
+the tests use as an independent check, takes seconds to import and seconds more in per-call overhead.
 """
 
 from __future__ import annotations
 
 import functools
-import gc
 import math
 from dataclasses import dataclass
 
@@ -29,14 +26,19 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-ALPHA = 0.05
-POWER = 0.80
+from coonbench.report import cluster, detect
+
+ALPHA = detect.ALPHA
+POWER = detect.POWER
 BOOTSTRAP_RESAMPLES = 2000
 SEED = 20241104  # the bootstrap's seed: the same logs give the same intervals
-FEW_CLUSTERS = 30  # below this many clusters even CR1 with t(G − 1) can be too narrow (Cameron & Miller §VI.D)
+# A clustered test on fewer degrees of freedom decides nothing: at a Holm step (α/m ≤ 0.5%) Student's t needs more
+# than 7 standard errors (t(0.9975, 3) = 7.45; 14.1 on 2 df), so only a wholesale difference could be declared.
+MIN_DF = 3.0
+FEW_CLUSTERS = 30  # below this many clusters a finding is checked by leaving each cluster out in turn
 
 # How an interval was made (the ``interval`` column): the report's header and captions say which were used.
-CLUSTER_T = "cluster-robust t (CR1)"
+CLUSTER_T = "cluster-robust t (CR2, IK df)"
 WILSON = "wilson"
 WILSON_ONE_CLUSTER = "wilson, 1 cluster"
 EXACT = "clopper-pearson, no variance"
@@ -45,7 +47,7 @@ NO_VARIANCE = "none: no variance"
 CLUSTERED_METHODS = (CLUSTER_T,)
 
 # How a paired comparison was tested and its interval made (the ``test`` column).
-TEST_CLUSTERED = "cluster-robust t (CR1)"
+TEST_CLUSTERED = "cluster-robust t (CR2, IK df)"
 TEST_MCNEMAR = "exact McNemar"
 TEST_MCNEMAR_ONE_CLUSTER = "exact McNemar, 1 cluster"
 TEST_MCNEMAR_FLAT = "exact McNemar, no variance between clusters"  # discordant pairs cancel in every cluster
@@ -54,18 +56,19 @@ TEST_AGREE = "exact, all pairs agree"
 
 @dataclass(frozen=True)
 class ClusteredMean:
-    """A mean with its CR1 cluster-robust SE, the t test of mean = 0 with G − 1 df, and the naive SE."""
+    """A mean with its CR2 cluster-robust SE, the t test of mean = 0 on the Imbens–Kolesár degrees of freedom
+    (``coonbench.report.cluster``), and the naive SE."""
 
     n: int
     clusters: int
     mean: float
-    se: float  # CR1 (NaN with fewer than two clusters)
+    se: float  # CR2 (NaN with fewer than two clusters)
     se_naive: float
-    df: int  # clusters − 1
+    df: float  # Imbens–Kolesár: Bell–McCaffrey under a random-effects working model
     p_value: float  # two-sided, H0: mean = 0
 
     def interval(self, alpha: float = ALPHA) -> tuple[float, float]:
-        """mean ± t(1 − α/2, G − 1) × SE."""
+        """mean ± t(1 − α/2, df) × SE."""
         if not (math.isfinite(self.se) and self.df > 0):
             return math.nan, math.nan
         crit = float(stats.t.ppf(1 - alpha / 2, self.df))
@@ -73,22 +76,16 @@ class ClusteredMean:
 
 
 def clustered_mean(x: np.ndarray, groups: np.ndarray) -> ClusteredMean:
-    """statsmodels OLS of ``x`` on a constant with cluster-robust covariance: ``use_correction`` (CR1, G/(G−1))
-    and ``df_correction`` (t with G − 1 degrees of freedom)."""
-    from statsmodels.regression.linear_model import OLS
-
+    """The mean of ``x`` with its CR2 standard error and the t test on Imbens–Kolesár degrees of freedom, clusters
+    ``groups`` (``cluster.cr2_tests``)."""
     x = np.asarray(x, dtype=float)
-    codes = pd.factorize(np.asarray(groups, dtype=object))[0]
+    codes = cluster.codes_of(groups)
     g = int(codes.max()) + 1 if codes.size else 0
-    exog = np.ones((x.size, 1))
-    naive = float(OLS(x, exog).fit().bse[0]) if x.size > 1 else math.nan
+    naive = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
     if g < 2:
-        return ClusteredMean(int(x.size), g, float(x.mean()), math.nan, naive, 0, math.nan)
-    fit = OLS(x, exog).fit(cov_type="cluster", use_t=True,
-                           cov_kwds={"groups": codes, "use_correction": True, "df_correction": True})
-    se = float(fit.bse[0])
-    p = float(fit.pvalues[0]) if se > 0 else (1.0 if x.mean() == 0 else 0.0)
-    return ClusteredMean(int(x.size), g, float(x.mean()), se, naive, g - 1, p)
+        return ClusteredMean(int(x.size), g, float(x.mean()) if x.size else math.nan, math.nan, naive, 0.0, math.nan)
+    mean, se, df, p = cluster.cr2_tests(x, codes)
+    return ClusteredMean(int(x.size), g, float(mean[0]), float(se[0]), naive, float(df[0]), float(p[0]))
 
 
 def detectable_difference(se: float, df: float, alpha: float = ALPHA, power: float = POWER) -> float:
@@ -96,7 +93,7 @@ def detectable_difference(se: float, df: float, alpha: float = ALPHA, power: flo
     standard error of the estimated difference and the test's degrees of freedom: (t₁₋α/₂ + t_power) × SE.
 
     ``alpha`` is the level one comparison is tested at: α/m for the first step of Holm's correction over m
-    comparisons (the level a comparison needs to be declared at all). ``df`` is clusters − 1 for a clustered test.
+    comparisons (the level a comparison needs to be declared at all); ``df`` the test's degrees of freedom.
     """
     if not (math.isfinite(se) and df > 0):
         return math.nan
@@ -110,23 +107,6 @@ def power_at(difference: float, se: float, df: float, alpha: float = ALPHA) -> f
         return math.nan
     crit = float(stats.t.ppf(1 - alpha / 2, df))
     return float(stats.t.cdf(abs(difference) / se - crit, df))
-
-
-def planned_detectable_difference(pairs: int, clusters: int, discordance: float, icc: float = 0.0,
-                                  comparisons: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
-    """The minimum detectable accuracy difference of a planned paired comparison (``coonbench plan``).
-
-    ``pairs`` questions answered in both formats, drawn from ``clusters`` source items; ``discordance`` the expected
-    share of pairs where exactly one format is right (its variance: the paired difference of 0/1 answers has
-    variance ≈ discordance); ``icc`` the intra-cluster correlation of paired differences, giving the design effect
-    1 + (pairs/clusters − 1)·icc; ``comparisons`` the m of the Holm family (tested at α/m, its first step). The
-    same rule as the report's ``mdd`` column: SE = √(discordance × design effect / pairs), t with clusters − 1 df.
-    """
-    if pairs < 2 or clusters < 2:
-        return math.nan
-    deff = 1 + (pairs / clusters - 1) * icc
-    se = math.sqrt(max(discordance, 0.0) * deff / pairs)
-    return detectable_difference(se, clusters - 1, alpha / max(comparisons, 1), power)
 
 
 @dataclass(frozen=True)
@@ -152,23 +132,26 @@ def design_effect(se_naive: float, se_clustered: float) -> float:
 
 
 def wilson(successes: float, n: float, alpha: float = ALPHA) -> tuple[float, float]:
-    """Wilson interval of a proportion (statsmodels ``proportion_confint``)."""
-    from statsmodels.stats.proportion import proportion_confint
-
+    """Wilson score interval of a proportion (Wilson 1927): centre (p̂ + z²/2n)/(1 + z²/n), half-width
+    z/(1 + z²/n)·√(p̂(1−p̂)/n + z²/4n²), clipped to [0, 1]."""
     if n <= 0:
         return math.nan, math.nan
-    low, high = proportion_confint(successes, n, alpha=alpha, method="wilson")
-    return float(low), float(high)
+    z = float(stats.norm.ppf(1 - alpha / 2))
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def clopper_pearson(successes: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """Exact (Clopper-Pearson) interval of a proportion (statsmodels ``proportion_confint(method="beta")``)."""
-    from statsmodels.stats.proportion import proportion_confint
-
+    """Exact (Clopper-Pearson) interval of a proportion: the beta quantiles B(α/2; k, n − k + 1) and
+    B(1 − α/2; k + 1, n − k), 0 and 1 at the ends."""
     if n <= 0:
         return math.nan, math.nan
-    low, high = proportion_confint(successes, n, alpha=alpha, method="beta")
-    return float(np.nan_to_num(low)), float(np.nan_to_num(high, nan=1.0))
+    low = float(stats.beta.ppf(alpha / 2, successes, n - successes + 1)) if successes > 0 else 0.0
+    high = float(stats.beta.ppf(1 - alpha / 2, successes + 1, n - successes)) if successes < n else 1.0
+    return low, high
 
 
 def _groups(clusters: np.ndarray | pd.Series | None, keep: np.ndarray, n: int) -> np.ndarray:
@@ -211,8 +194,8 @@ def mean_estimate(values: np.ndarray | pd.Series, clusters: np.ndarray | pd.Seri
 def interval_rule(binary: bool, clusters: int, n: int) -> str:
     """Which 95% interval a mean gets (its answers vary).
 
-    Several questions share a source item (1 < clusters < n): Student's t with clusters − 1 degrees of freedom on
-    the CR1 cluster-robust SE (for 0/1 answers never narrower than Wilson on n). Each question its own cluster:
+    Several questions share a source item (1 < clusters < n): Student's t on the Imbens–Kolesár degrees of
+    freedom with the CR2 cluster-robust SE (for 0/1 answers never narrower than Wilson on n). Each question its own cluster:
     Wilson (0/1) or the naive t. One cluster: Wilson flagged "1 cluster" (no clustered interval can be
     estimated).
     """
@@ -249,39 +232,38 @@ class PairedComparison:
     eff_ratio_high: float
     mdd: float  # minimum detectable |difference| at 80% power and α/m, clustering included
     family: int  # m: comparisons in the Holm family
+    df: float  # the clustered test's degrees of freedom (Imbens–Kolesár; NaN for the exact tests)
     test: str  # TEST_CLUSTERED, TEST_MCNEMAR, TEST_MCNEMAR_ONE_CLUSTER or TEST_AGREE
 
 
 def mcnemar_exact(a_only: int, b_only: int, both: int = 0, neither: int = 0) -> float:
-    """Exact McNemar p-value (statsmodels): a binomial test on the discordant pairs."""
-    from statsmodels.stats.contingency_tables import mcnemar
-
-    if a_only + b_only == 0:
+    """Exact McNemar p-value: the two-sided binomial test at 1/2 on the discordant pairs, 2·P(X ≤ min) capped at
+    1 (concordant pairs do not enter it)."""
+    d = a_only + b_only
+    if d == 0:
         return 1.0
-    table = np.array([[both, a_only], [b_only, neither]])
-    return float(mcnemar(table, exact=True).pvalue)
+    return float(min(1.0, 2 * stats.binom.cdf(min(a_only, b_only), d, 0.5)))
 
 
-def minimum_detectable_difference(
-    diffs: np.ndarray, p_pooled: float, clusters: np.ndarray | None = None, alpha: float = ALPHA
-) -> float:
-    """Smallest |accuracy difference| a two-sided paired test at level ``alpha`` detects with 80% power, on these
-    pairs: ``detectable_difference`` with the SE of the mean paired difference, the larger of the naive and CR1
-    clustered ones, df = clusters − 1 (or pairs − 1). When every pair agrees the SE is √(2p̄(1−p̄)/n)
-    (independent answers, p̄ kept ≥ 1/2n from 0 and 1)."""
+def minimum_detectable_difference(diffs: np.ndarray, clusters: np.ndarray | None = None, alpha: float = ALPHA
+                                  ) -> float:
+    """Smallest true accuracy difference the report's paired test at level ``alpha`` detects with 80% power on a
+    design like these pairs (``detect.paired_detectable_difference``): their discordance, their design effect (the
+    CR2 variance over the naive one, never below 1) and the clustered test's degrees of freedom; exact McNemar's
+    power when each pair is its own cluster (or all come from one)."""
     d = np.asarray(diffs, dtype=float)
     n = int(d.size)
     if n < 2:
         return math.nan
-    groups = np.arange(n) if clusters is None else pd.factorize(np.asarray(clusters, dtype=object))[0]
-    g = int(np.unique(groups).size)
-    if np.all(d == d[0]):
-        p = min(max(p_pooled, 0.5 / n), 1 - 0.5 / n)
-        se = math.sqrt(2 * p * (1 - p) / n)
-    else:
-        est = clustered_mean(d, groups)
-        se = max(est.se_naive, est.se) if math.isfinite(est.se) and g < n else est.se_naive
-    return detectable_difference(se, (g if 1 < g < n else n) - 1, alpha)
+    q = float(np.mean(d != 0))
+    codes = np.arange(n) if clusters is None else cluster.codes_of(clusters)
+    g = int(codes.max()) + 1
+    if not 1 < g < n:
+        return detect.paired_detectable_difference(n, q, 1.0, None, alpha)
+    if np.all(d == d[0]):  # no variance to estimate a correlation from: independent answers, the design's df
+        return detect.paired_detectable_difference(n, q, 1.0, float(cluster.Design.of(codes).df(0.0)), alpha)
+    est = clustered_mean(d, codes)
+    return detect.paired_detectable_difference(n, q, design_effect(est.se_naive, est.se), est.df, alpha)
 
 
 def _cluster_sums(a: np.ndarray, b: np.ndarray, ta: np.ndarray, tb: np.ndarray, clusters: np.ndarray) -> np.ndarray:
@@ -365,16 +347,16 @@ def paired_comparison(
     sums = _cluster_sums(a, b, np.nan_to_num(ta), np.nan_to_num(tb), cl)
     g = int(sums.shape[0])
     p_mcnemar = mcnemar_exact(a_only, b_only, both, neither)
-    loo = (math.nan, math.nan)
+    loo, df = (math.nan, math.nan), math.nan
     if np.all(a == b):
         (d_low, d_high), (s_low, s_high) = _agreeing_interval(n, family)
         p, test = 1.0, TEST_AGREE
     elif 1 < g < n and (est := clustered_mean(a - b, cl)).se > 0:
         (d_low, d_high), (s_low, s_high) = est.interval(ALPHA), est.interval(ALPHA / family)
-        p, test = est.p_value, TEST_CLUSTERED
+        p, test, df = est.p_value, TEST_CLUSTERED, est.df
         if g < FEW_CLUSTERS and p < ALPHA:  # a finding that could pass Holm: does one cluster carry it?
             loo = leave_one_cluster_out(a - b, cl)
-    else:  # independent pairs, one cluster, or discordant pairs that cancel within every cluster (CR1 SE 0)
+    else:  # independent pairs, one cluster, or discordant pairs that cancel within every cluster (CR2 SE 0)
         d_low, d_high = discordant_interval(a_only, b_only, n, ALPHA)
         s_low, s_high = discordant_interval(a_only, b_only, n, ALPHA / family)
         p, test = p_mcnemar, (TEST_MCNEMAR if g == n else TEST_MCNEMAR_ONE_CLUSTER if g < 2 else TEST_MCNEMAR_FLAT)
@@ -389,23 +371,22 @@ def paired_comparison(
         diff_low=d_low, diff_high=d_high, sim_low=s_low, sim_high=s_high, a_only=a_only, b_only=b_only,
         p_value=p, p_mcnemar=p_mcnemar, p_loo_min=loo[0], p_loo_max=loo[1], tokens_a=mean_ta, tokens_b=mean_tb,
         eff_ratio=eff, eff_ratio_low=e_low, eff_ratio_high=e_high,
-        mdd=minimum_detectable_difference(a - b, (acc_a + acc_b) / 2, cl, ALPHA / family),
-        family=family, test=test,
+        mdd=minimum_detectable_difference(a - b, cl, ALPHA / family),
+        family=family, df=df, test=test,
     )
 
 
 def holm(pvalues: list[float]) -> list[float]:
-    """Holm-adjusted p-values across the comparisons of one family (statsmodels ``multipletests``)."""
-    from statsmodels.stats.multitest import multipletests
-
+    """Holm-adjusted p-values across the comparisons of one family (Holm 1979): sorted ascending, the i-th
+    (0-based) is scaled by m − i, capped at 1, and made non-decreasing (step-down)."""
     if not pvalues:
         return []
-    gc.freeze()  # its Holm branch calls gc.collect(): with the logs in memory, a second per call
-    try:
-        adjusted = multipletests(pvalues, alpha=ALPHA, method="holm")[1]
-    finally:
-        gc.unfreeze()
-    return [float(p) for p in adjusted]
+    p = np.asarray(pvalues, dtype=float)
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return [float(v) for v in adjusted]
 
 
 def consistency(correct: pd.Series, keys: pd.DataFrame) -> pd.DataFrame:

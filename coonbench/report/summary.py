@@ -18,11 +18,11 @@ import pandas as pd
 from coonbench.report import stats, wording
 from coonbench.report.blocks import Block
 from coonbench.report.load import is_reference
-from coonbench.report.tables import MIXED, POOLED, Table, baseline_of, pair_row
+from coonbench.report.tables import MIXED, POOLED, UNDECIDABLE, Table, baseline_of, pair_row
 from coonbench.report.verdicts import thresholds_for
 
-BEST, TIED, BELOW, REFERENCE = "best", "top group", "below", "reference"
-MARKS = {BEST: "▲", TIED: "●", BELOW: "▼", REFERENCE: ""}
+BEST, TIED, BELOW, UNDECIDED, REFERENCE = "best", "top group", "below", "undecided", "reference"
+MARKS = {BEST: "▲", TIED: "●", BELOW: "▼", UNDECIDED: "?", REFERENCE: ""}
 
 
 def focus_system(acc: pd.DataFrame) -> str | None:
@@ -34,8 +34,9 @@ def focus_system(acc: pd.DataFrame) -> str | None:
 
 
 def ranks(system: str, acc: pd.DataFrame, cmp: pd.DataFrame) -> dict[str, str]:
-    """Each format of ``system``: 'best' (ahead of all, Holm), 'top group' (cannot tell from the leader) or
-    'below' (the leader is more accurate, Holm); the leader first."""
+    """Each format of ``system``: 'best' (ahead of all, Holm), 'top group' (cannot tell from the leader), 'below'
+    (the leader is more accurate, Holm) or 'undecided' (too few effective clusters to compare it with the leader:
+    not ranked); the leader first."""
     rows = acc[acc["system"] == system].sort_values(["accuracy", "format"], ascending=[False, True])
     formats = list(rows["format"])
     if not formats:
@@ -44,7 +45,10 @@ def ranks(system: str, acc: pd.DataFrame, cmp: pd.DataFrame) -> dict[str, str]:
     marks = {leader: TIED}
     for f in formats[1:]:
         r = pair_row(cmp, system, leader, f)
-        marks[f] = BELOW if r is not None and r["p_holm"] < stats.ALPHA and r["diff"] > 0 else TIED
+        if r is not None and r["p_holm"] < stats.ALPHA and r["diff"] > 0:
+            marks[f] = BELOW
+        else:
+            marks[f] = UNDECIDED if r is not None and r["conclusion"] == UNDECIDABLE else TIED
     if len(formats) > 1 and all(m == BELOW for f, m in marks.items() if f != leader):
         marks[leader] = BEST
     return marks
@@ -110,6 +114,9 @@ def headline(system: str, block: Block, acc: pd.DataFrame, cmp: pd.DataFrame) ->
     if r is not None:
         text += (f" ({leader} − {second}: {wording.points(r['diff'])} points, 95% CI "
                  f"{wording.interval(r['diff_low'], r['diff_high'])})")
+    undecided = [f for f in formats if marks[f] == UNDECIDED]
+    if undecided:
+        text += f"; {wording.join(undecided)} cannot be ranked against {leader} (too few clusters to decide)"
     costs = {f: relative_cost(system, acc, f, ref) for f in group}
     costs = {f: c for f, c in costs.items() if math.isfinite(c)}
     if costs:
@@ -139,13 +146,23 @@ def clustering_sentence(frame: pd.DataFrame, cmp: pd.DataFrame) -> str:
         return (f"Every question comes from one source item ({' / '.join(levels)}): no clustered interval can be "
                 "estimated, so intervals are Wilson flagged '1 cluster' and paired tests exact McNemar, which take "
                 "the answers as independent.")
-    text = (f"Intervals and tests are clustered by {' / '.join(levels)} ({g} clusters): cluster-robust standard "
-            f"errors with the small-sample correction (CR1) and Student's t on clusters − 1 degrees of freedom")
+    text = (f"Intervals and tests are clustered by {' / '.join(levels)} ({g} clusters): CR2 (bias-reduced) "
+            f"cluster-robust standard errors and Student's t on Imbens–Kolesár degrees of freedom, which hold their "
+            f"level with few or uneven clusters")
+    if not cmp.empty and "df" in cmp.columns and cmp["df"].notna().any():
+        text += (f" ({wording.number(cmp['df'].min(), 1)}–{wording.number(cmp['df'].max(), 1)} degrees of freedom "
+                 "here)" if wording.number(cmp['df'].min(), 1) != wording.number(cmp['df'].max(), 1)
+                 else f" ({wording.number(cmp['df'].min(), 1)} degrees of freedom here)")
+    undecided = int((cmp["conclusion"] == UNDECIDABLE).sum()) if not cmp.empty else 0
+    if undecided:
+        text += (f"; {undecided} comparison(s) rest on fewer than {stats.MIN_DF:g} effective degrees of freedom: "
+                 "too few clusters to decide, and not ranked")
     if g < stats.FEW_CLUSTERS:
         shaky = int(cmp["fragile"].sum()) if not cmp.empty and "fragile" in cmp.columns else 0
-        text += (f". {g} clusters are few: the intervals may still be too narrow, and "
-                 + (f"{shaky} comparison(s) change conclusion when one cluster is left out (marked fragile)"
-                    if shaky else "no comparison changes conclusion when one cluster is left out"))
+        every = f" (of {len(cmp)} in the Holm family, every question set)" if not cmp.empty else ""
+        text += (f". {g} clusters are few: "
+                 + (f"{shaky} comparison(s){every} change conclusion when one cluster is left out (marked fragile)"
+                    if shaky else f"no comparison{every} changes conclusion when one cluster is left out"))
     return text + "."
 
 
@@ -255,15 +272,17 @@ def no_model(acc: pd.DataFrame) -> list[str]:
 
 
 def answer(frame: pd.DataFrame, block: Block, acc: pd.DataFrame, cmp: pd.DataFrame, costs: pd.DataFrame,
-           prices: dict | None) -> tuple[str, list[str]]:
+           prices: dict | None, family: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """(the headline, the paragraph after it): what was compared, how it was clustered, the best-supported
-    finding with its paired difference and CI, tokens per correct answer, and what these questions can detect."""
+    finding with its paired difference and CI, tokens per correct answer, and what these questions can detect.
+    ``family``: the comparisons of every question set (one Holm family per system), which the clustering sentence
+    counts; ``cmp`` alone when not given."""
     system = focus_system(acc)
     if system is None:
         lines = no_model(acc)
         return lines[0], []
     marks = ranks(system, acc, cmp)
-    out = [_compared(frame, block), clustering_sentence(frame, cmp)]
+    out = [_compared(frame, block), clustering_sentence(frame, cmp if family is None else family)]
     out += _findings(system, acc, cmp, marks)
     out.append(cost_sentence(system, acc, costs, prices))
     power = power_sentence(system, cmp, list(marks))
@@ -319,5 +338,6 @@ def compact_table(name: str, caption: str, frame: pd.DataFrame, acc: pd.DataFram
     shown = pd.DataFrame.from_dict(display, orient="index").rename_axis("system").reset_index().fillna("")
     shown = shown[["system", *[f for f in formats if f in shown.columns], "overall"]]
     caption += (" — accuracy (95% CI); tokens per correct answer (pooled over tokenizers: × the reference's); "
-                "▲ ahead of all, ● tied with the leader, ▼ behind it (paired tests, Holm)")
+                "▲ ahead of all, ● tied with the leader, ▼ behind it, ? too few clusters to compare with it (paired "
+                "tests, Holm)")
     return Table(name, caption, tidy, display=shown)

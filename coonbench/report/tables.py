@@ -24,6 +24,7 @@ NOPRIMER_SUFFIXES = ("-noprimer", ":noprimer", "_noprimer")
 POOLED = "all"
 DEFAULT_TOKENIZER = "o200k_base"  # logs written before the per-model tokenizers counted in o200k
 MIXED = "mixed"  # a group whose tokens come from several tokenizers: never added up
+UNDECIDABLE = "too few clusters to decide"  # a comparison's conclusion where the clustered test has too few df
 
 
 @dataclass
@@ -74,27 +75,32 @@ def token_units(frame: pd.DataFrame) -> pd.Series:
     return reported.where(frame["usage_input_tokens"].notna(), counted).astype(str)
 
 
-def unit_of(units: pd.Series) -> str:
+def unit_of(units: pd.Series | np.ndarray) -> str:
     """The one tokenizer of a group, or ``MIXED``."""
-    found = units.dropna().unique()
-    return str(found[0]) if len(found) == 1 else (MIXED if len(found) else DEFAULT_TOKENIZER)
+    found = {u for u in units if isinstance(u, str)}
+    return found.pop() if len(found) == 1 else (MIXED if found else DEFAULT_TOKENIZER)
 
 
 def accuracy_rows(frame: pd.DataFrame, by: list[str], key: str = "correct") -> pd.DataFrame:
     """Accuracy per group with its SEs and 95% CI (``stats.mean_estimate``), tokens and tokens per correct answer
-    (input and output apart; NaN where the group mixes tokenizers: tokens of different tokenizers are never added)."""
-    ins, outs = sample_tokens(frame)
-    units = token_units(frame)
+    (input and output apart; NaN where the group mixes tokenizers: tokens of different tokenizers are never added).
+    Groups are taken as positions into numpy columns: hundreds of groups (a breakdown by source item) cost little."""
+    ins, outs = (s.to_numpy(dtype=float) for s in sample_tokens(frame))
+    units = token_units(frame).to_numpy(dtype=object)
+    values_all = frame[key].to_numpy(dtype=float)
+    clusters = frame["cluster"].to_numpy(dtype=object)
+    tokens_all = frame["input_tokens"].to_numpy(dtype=float)
+    answered = frame["answered"].to_numpy(dtype=float) if "answered" in frame else None
     rows = []
-    for values, g in frame.groupby(by, sort=True, dropna=False):
-        x = g[key].dropna()
-        est = stats.mean_estimate(x, g.loc[x.index, "cluster"])
-        k = int(x.sum())
+    for values, pos in frame.groupby(by, sort=False, dropna=False).indices.items():
+        keep = pos[~np.isnan(values_all[pos])]
+        est = stats.mean_estimate(values_all[keep], clusters[keep])
+        k = int(values_all[keep].sum())
         w_low, w_high = stats.wilson(k, est.n)
-        unit = unit_of(units[g.index])
+        unit = unit_of(units[pos])
         same = unit != MIXED
-        tokens = float(g["input_tokens"].mean()) if same else math.nan
-        spent_in, spent_out = float(ins[g.index].sum()), float(outs[g.index].sum())
+        tokens = float(np.nanmean(tokens_all[pos])) if same and not np.isnan(tokens_all[pos]).all() else math.nan
+        spent_in, spent_out = float(np.nansum(ins[pos])), float(np.nansum(outs[pos]))
         rows.append({
             **dict(zip(by, values if isinstance(values, tuple) else (values,))),
             "n": est.n, "correct": k, "accuracy": est.mean, "ci_low": est.ci_low, "ci_high": est.ci_high,
@@ -106,9 +112,11 @@ def accuracy_rows(frame: pd.DataFrame, by: list[str], key: str = "correct") -> p
             "output_per_correct": spent_out / k if k and same else math.nan,
             "acc_per_1k_tokens": est.mean / tokens * 1000 if tokens else math.nan,
             # replies readable as the answer type at all, right or wrong (absent in logs without the key)
-            "answered": float(g["answered"].mean()) if "answered" in g else math.nan,
+            "answered": float(np.nanmean(answered[pos])) if answered is not None and not np.isnan(answered[pos]).all()
+            else math.nan,
         })
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    return out.sort_values(by, kind="stable", na_position="last").reset_index(drop=True) if not out.empty else out
 
 
 def with_pooled(frame: pd.DataFrame) -> pd.DataFrame:
@@ -131,9 +139,13 @@ def system_order(systems: list[str]) -> list[str]:
     return sorted(set(systems), key=lambda s: (s != POOLED, is_reference(s), s))
 
 
-def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
-    """Every pair of formats of each system under test, paired on (question, epoch); one Holm family per system.
-    Tokens (and so the efficiency ratio) are left out of a pooled comparison whose models' tokenizers differ."""
+def comparisons(frame: pd.DataFrame, key: str = "correct", families: dict[str, int] | None = None) -> pd.DataFrame:
+    """Every pair of formats of each system under test, paired on (question, epoch). Tokens (and so the efficiency
+    ratio) are left out of a pooled comparison whose models' tokenizers differ.
+
+    Without ``families``: one Holm family per system, its comparisons here. With it (system → m, counting the
+    comparisons on every question set of one report question): each comparison is made in a family of m and the
+    caller adjusts the whole family at once (``adjust_families``)."""
     rows = []
     data = frame[frame[key].notna() & ~frame["system"].map(is_reference)]
     if data.empty:
@@ -146,38 +158,59 @@ def comparisons(frame: pd.DataFrame, key: str = "correct") -> pd.DataFrame:
         if unit_of(g["_unit"]) == MIXED:
             g = g.assign(input_tokens=math.nan)
         wide = g.pivot_table(index=index, columns="format", values=[key, "input_tokens"], aggfunc="first")
-        clusters = g.groupby(index)["cluster"].first()
+        formats = sorted(g["format"].unique())
+        answers = wide[key].reindex(columns=formats).to_numpy(dtype=float)
+        tokens = (wide["input_tokens"].reindex(columns=formats).to_numpy(dtype=float)
+                  if "input_tokens" in wide.columns.get_level_values(0) else np.full(answers.shape, math.nan))
+        clusters = g.groupby(index)["cluster"].first().reindex(wide.index).to_numpy(dtype=object)
         pairs = []
-        for fa, fb in itertools.combinations(sorted(g["format"].unique()), 2):
-            both = wide[[(key, fa), (key, fb)]].dropna()
-            if not both.empty:
-                pairs.append((fa, fb, both.index))
-        block = []
-        for fa, fb, idx in pairs:
-            cmp = stats.paired_comparison(
-                wide.loc[idx, (key, fa)].to_numpy(), wide.loc[idx, (key, fb)].to_numpy(),
-                _column(wide, "input_tokens", fa, idx), _column(wide, "input_tokens", fb, idx),
-                clusters.reindex(idx).to_numpy(), family=len(pairs),
-            )
-            block.append({"system": system, "format_a": fa, "format_b": fb, **cmp.__dict__})
-        for row, p in zip(block, stats.holm([r["p_value"] for r in block])):
-            row["p_holm"] = p
-            row["conclusion"] = conclusion(row)
-            row["fragile"] = fragile(row)
-        rows.extend(block)
-    return pd.DataFrame(rows)
+        for (i, fa), (j, fb) in itertools.combinations(enumerate(formats), 2):
+            both = ~np.isnan(answers[:, i]) & ~np.isnan(answers[:, j])
+            if both.any():
+                pairs.append((i, fa, j, fb, both))
+        family = (families or {}).get(str(system), len(pairs))
+        for i, fa, j, fb, both in pairs:
+            cmp = stats.paired_comparison(answers[both, i], answers[both, j], tokens[both, i], tokens[both, j],
+                                          clusters[both], family=family)
+            rows.append({"system": system, "format_a": fa, "format_b": fb, **cmp.__dict__})
+    out = pd.DataFrame(rows)
+    return out if families is not None or out.empty else adjust_families(out)
 
 
-def _column(wide: pd.DataFrame, value: str, fmt: str, idx: pd.Index) -> np.ndarray:
-    col = (value, fmt)
-    return wide.loc[idx, col].to_numpy(dtype=float) if col in wide.columns else np.full(len(idx), math.nan)
+def family_sizes(frames: list[pd.DataFrame]) -> dict[str, int]:
+    """Per system under test, how many paired comparisons ``comparisons`` makes over all of ``frames`` (the question
+    sets of one report question: its Holm family), every format of a system paired with every other."""
+    sizes: dict[str, int] = {}
+    for frame in frames:
+        data = frame[frame["correct"].notna() & ~frame["system"].map(is_reference)]
+        if data.empty:
+            continue
+        for system, g in with_pooled(data).groupby("system", sort=True):
+            k = g["format"].nunique()
+            sizes[str(system)] = sizes.get(str(system), 0) + k * (k - 1) // 2
+    return sizes
+
+
+def adjust_families(cmp: pd.DataFrame) -> pd.DataFrame:
+    """Holm's correction over each system's comparisons (its family: every question set of the report question),
+    then each row's conclusion and whether it is fragile."""
+    cmp = cmp.copy()
+    cmp["p_holm"] = np.nan
+    for _, idx in cmp.groupby("system", sort=False).groups.items():
+        cmp.loc[idx, "p_holm"] = stats.holm(cmp.loc[idx, "p_value"].tolist())
+    cmp["conclusion"] = [conclusion(r) for _, r in cmp.iterrows()]
+    cmp["fragile"] = [fragile(r) for _, r in cmp.iterrows()]
+    return cmp
 
 
 def conclusion(row: dict | pd.Series) -> str:
-    """'A more accurate' when the Holm-adjusted p < α; otherwise 'cannot tell apart'."""
+    """'A more accurate' when the Holm-adjusted p < α; otherwise 'cannot tell apart', or, where the clustered test
+    has fewer than ``stats.MIN_DF`` effective degrees of freedom, 'too few clusters to decide' (not a tie)."""
     if row["p_holm"] < stats.ALPHA:
         better = row["format_a"] if row["diff"] > 0 else row["format_b"]
         return f"{better} more accurate"
+    if row.get("test") == stats.TEST_CLUSTERED and not row.get("df", math.inf) >= stats.MIN_DF:
+        return UNDECIDABLE
     return "cannot tell apart"
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from coonbench.formats._design import DesignThresholds
 from coonbench.report import stats, wording
-from coonbench.report.tables import POOLED, baseline_of, oriented, pair_row
+from coonbench.report.tables import POOLED, UNDECIDABLE, baseline_of, oriented, pair_row
 
 
 @functools.lru_cache(maxsize=64)
@@ -81,6 +81,8 @@ def comparison_sentence(r: pd.Series) -> str:
             + f" in {int(r['clusters'])} clusters — {r['conclusion']}")
     if r.get("fragile"):
         text += " (fragile: leaving out one cluster changes this conclusion)"
+    if r["conclusion"] == UNDECIDABLE:
+        text += f" (the clustered test has {wording.number(r['df'], 1)} effective degrees of freedom)"
     if r["conclusion"] == "cannot tell apart":
         if not r["mdd"] <= 1:
             text += " (too few pairs: no difference is detectable at 80% power)"
