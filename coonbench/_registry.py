@@ -56,3 +56,6 @@ from coonbench.solvers.retry import retry_generate
 from coonbench.scorers.code import ast_equivalence, requirements, code_check
 from coonbench.evals.generation import generation
 from coonbench.evals.modification import modification
+from coonbench.solvers.baselines import baseline_no_edit
+from coonbench.solvers.session import session_generate
+from coonbench.scorers.edits import edit_check, session_check
