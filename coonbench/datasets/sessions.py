@@ -25,7 +25,7 @@ from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.generation import fenced, main_class
 from coonbench.datasets.modification import MAKERS, MODIFICATION_KINDS, MODIFICATION_PROMPT
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.tasks.conditions import Condition, Skip, refusal
+from coonbench.tasks.conditions import Condition, Skip, parse_conditions, refusal
 from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
@@ -166,7 +166,7 @@ def synthetic_session(sample: CorpusSample, turns: int, kinds: Sequence[str]) ->
 
 
 def modification_sessions(
-    kinds: str | Sequence[str] | None, bands: str | Sequence[str] | None, conditions: Sequence[Condition],
+    kinds: str | Sequence[str] | None, bands: str | Sequence[str] | None, conditions: str | Sequence[str],
     corpus: str | None, turns: int, primer_variant: str = "short",
 ) -> tuple[list[Sample], list[Skip]]:
     """Synthetic ``turns``-turn sessions of every corpus file that offers them, in every condition."""
@@ -177,5 +177,6 @@ def modification_sessions(
                                 f"-T kinds names none of them")
     files, skips = select_corpus(corpus, split_param(bands))
     sessions = [s for f in files if (s := synthetic_session(f, turns, wanted)) is not None]
-    samples, more = session_samples(sessions, conditions, MODIFICATION_PROMPT, primer_variant=primer_variant)
+    chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
+    samples, more = session_samples(sessions, chosen, MODIFICATION_PROMPT, primer_variant=primer_variant)
     return samples, skips + more

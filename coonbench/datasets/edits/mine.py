@@ -211,8 +211,9 @@ def _screen(c: Candidate, after: str | None) -> str | None:
 
 def link_chains(edits: list[MinedEdit]) -> list[MinedEdit]:
     """The edits oldest first, each with ``previous``: the edit of the same repo and file whose after is its
-    before (consecutive commits on one file), else None."""
-    ordered = sorted(edits, key=lambda e: (e.date, e.id))
+    before (consecutive commits on one file), else None. ``edits`` are in ``mine_repo``'s order (each repository's
+    newest first, as ``git log`` lists them: commits of one second keep their order)."""
+    ordered = list(reversed(edits))
     last: dict[tuple[str, str], MinedEdit] = {}
     out: list[MinedEdit] = []
     for e in ordered:

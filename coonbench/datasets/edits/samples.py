@@ -21,7 +21,7 @@ from coonbench.datasets.sessions import Session, session_samples
 from coonbench.dart import DartParseError
 from coonbench.dart.equivalence import ast_equivalent
 from coonbench.resources import DATA_DIR
-from coonbench.tasks.conditions import Condition, Skip
+from coonbench.tasks.conditions import Skip, parse_conditions
 from coonbench.tasks.samples import TaskArgumentError
 
 EDIT_PROMPT = """Here is the file `{path}` of a Flutter project, in {format_label}.
@@ -108,11 +108,12 @@ def mined_sessions(edits: Sequence[MinedEdit], turns: int) -> list[Session]:
 
 
 def edit_samples(
-    edits: str | None, after: str | None, conditions: Sequence[Condition], turns: int = 1,
+    edits: str | None, after: str | None, conditions: str | Sequence[str], turns: int = 1,
     primer_variant: str = "short",
 ) -> tuple[list[Sample], list[Skip]]:
     """Mined-edit samples (sessions of ``turns`` commits) in every condition, and what was left out."""
+    chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
     mined = load_mined(edits, after)
     sessions = mined_sessions(mined, turns)
     paths = {s.pair_id: {"path": str(s.extra.get("path", ""))} for s in sessions}
-    return session_samples(sessions, conditions, EDIT_PROMPT, paths, primer_variant)
+    return session_samples(sessions, chosen, EDIT_PROMPT, paths, primer_variant)
