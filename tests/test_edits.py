@@ -163,6 +163,7 @@ def test_graded_score_and_rename() -> None:
     assert edit_overlap(STEP1, STEP2, STEP1) == 0.0
     half = edit_overlap(BASE, STEP2, STEP1)
     assert 0.0 < half < 1.0  # one of two edits made
+    assert edit_overlap(STEP1, STEP2, STEP2 + "void f() {}\n" * 20000) == 0.0  # huge reply: bounded, no crash
     assert is_pure_rename(leaves(STEP3), leaves(STEP3.replace("Home", "HomePage")))
     assert not is_pure_rename(leaves(STEP3), leaves(STEP3.replace("const Home(", "const HomePage(")))
 

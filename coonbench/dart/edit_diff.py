@@ -21,6 +21,8 @@ from coonbench.dart.parse import parse_unit
 Leaf = tuple[str, str]
 Change = tuple[object, ...]
 IDENTIFIER_TYPES: Final = frozenset({"identifier", "type_identifier"})
+MAX_GROWTH: Final = 4
+MAX_EXTRA_LEAVES: Final = 2000
 
 
 def leaves(source: str) -> list[Leaf]:
@@ -53,7 +55,10 @@ def edit_overlap(before: str, after: str, reply: str) -> float:
     needed and a reply that changes nothing made it). DartParseError when one of them does not parse."""
     base = leaves(before)
     needed = leaf_changes(base, leaves(after))
-    made = leaf_changes(base, leaves(reply))
+    got = leaves(reply)
+    if len(got) > MAX_GROWTH * (len(base) + len(needed)) + MAX_EXTRA_LEAVES:
+        return 0.0  # far larger than the program and the edit: not this edit (and alignment is quadratic)
+    made = leaf_changes(base, got)
     larger = max(sum(needed.values()), sum(made.values()))
     if larger == 0:
         return 1.0
