@@ -71,8 +71,10 @@ def modification(
     """
     reject_unknown(modification, unknown)
     conditions = pick_conditions(formats, input_format, "input_format")
-    if turns < 1 or (turns > 1 and judge != "none") or (source != "edits" and (edits or after)):
-        raise TaskArgumentError("-T turns must be 1 or more, without -T judge; -T edits/after need -T source=edits")
+    if source not in ("synthetic", "edits") or turns < 1 or (turns > 1 and judge != "none") or (
+            source != "edits" and (edits or after)):
+        raise TaskArgumentError("-T source is synthetic or edits (-T edits/after need source=edits); -T turns is 1 "
+                                "or more, without -T judge")
     with counted_for_model(tokenizer) as counted_in:
         if source == "edits":
             samples, skips = edit_samples(edits, after, conditions, turns, primer)

@@ -203,11 +203,11 @@ def test_mined_gold_100_no_edit_0_garbage_incorrect(fmt: str, history: Path, tmp
 
 
 def _gold_and_floor(args: dict) -> int:
-    [log] = inspect_eval(modification(**args), solver=gold(), model="mockllm/model", display="none", log_dir=None)
+    task = modification(**args)  # built once (the dataset is most of the time), run twice
+    [log] = inspect_eval(task, solver=gold(), model="mockllm/model", display="none", log_dir=None)
     m = _metrics(log)
     assert m["correct"]["mean"].value == 1.0 and m["graded"]["mean"].value == 1.0
-    [log] = inspect_eval(modification(**args), solver=baseline_no_edit(), model="mockllm/model", display="none",
-                         log_dir=None)
+    [log] = inspect_eval(task, solver=baseline_no_edit(), model="mockllm/model", display="none", log_dir=None)
     m = _metrics(log)
     assert m["correct"]["mean"].value == 0.0 and m["graded"]["mean"].value == 0.0
     return len(log.samples)
@@ -261,6 +261,8 @@ def test_bad_arguments_are_one_line_errors() -> None:
         modification(edits="somewhere")
     with pytest.raises(TaskArgumentError, match="turns"):
         modification(turns=0)
+    with pytest.raises(TaskArgumentError, match="source is synthetic or edits"):
+        modification(source="github")  # type: ignore[arg-type]
 
 
 def test_report_accuracy_by_turn_and_parting(tiny_corpus: Path, tmp_path: Path) -> None:
