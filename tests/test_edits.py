@@ -319,3 +319,14 @@ def test_shipped_derived_instructions_turn_before_into_after() -> None:
             added, anchor = ("".join(g.split()) for g in m.groups())
             results.append(before.count(anchor) == 1 and before.replace(anchor, anchor + added) == after)
     assert len(results) >= 100 and sum(results) >= 0.7 * len(results), (sum(results), len(results))
+
+
+def test_mine_edits_command(history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from coonbench.cli import main
+
+    assert main(["mine-edits", str(history), "-o", str(tmp_path / "mined"), "--max-lines", "30"]) == 0
+    out = capsys.readouterr()
+    assert "wrote 3 edits (2 following another edit of the same file)" in out.out
+    assert "kept 3 edits" in out.err and "pure rename: 1" in out.err
+    assert [e.after for e in read_edits(tmp_path / "mined")] == [STEP1, STEP2, STEP3]
+    assert main(["mine-edits", str(history), "-o", str(tmp_path / "none"), "--licence", "GPL/LGPL"]) == 1
