@@ -59,6 +59,12 @@ RENAMED = REFORMATTED.replace("Home", "HomePage")
 BIG = RENAMED.replace("Text('World'),", "Text('World'),\n" + "".join(f"        Text('{i}'),\n" for i in range(30)))
 
 
+@pytest.fixture(autouse=True)
+def _logs_aside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect's logs of these runs go to the test's folder, not the checkout's logs/."""
+    monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "inspect-logs"))
+
+
 def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
@@ -174,7 +180,7 @@ def _metrics(log) -> dict:  # type: ignore[no-untyped-def]
 
 
 def _run(solver, **args):  # type: ignore[no-untyped-def]
-    [log] = inspect_eval(modification(**args), solver=solver, model="mockllm/model", display="none", log_dir=None)
+    [log] = inspect_eval(modification(**args), solver=solver, model="mockllm/model", display="none")
     return log
 
 
@@ -204,10 +210,10 @@ def test_mined_gold_100_no_edit_0_garbage_incorrect(fmt: str, history: Path, tmp
 
 def _gold_and_floor(args: dict) -> int:
     task = modification(**args)  # built once (the dataset is most of the time), run twice
-    [log] = inspect_eval(task, solver=gold(), model="mockllm/model", display="none", log_dir=None)
+    [log] = inspect_eval(task, solver=gold(), model="mockllm/model", display="none")
     m = _metrics(log)
     assert m["correct"]["mean"].value == 1.0 and m["graded"]["mean"].value == 1.0
-    [log] = inspect_eval(task, solver=baseline_no_edit(), model="mockllm/model", display="none", log_dir=None)
+    [log] = inspect_eval(task, solver=baseline_no_edit(), model="mockllm/model", display="none")
     m = _metrics(log)
     assert m["correct"]["mean"].value == 0.0 and m["graded"]["mean"].value == 0.0
     return len(log.samples)
@@ -240,15 +246,14 @@ def test_three_turn_sessions(fmt: str, history: Path, tiny_corpus: Path, tmp_pat
     write_edits(tmp_path, link_chains(kept), texts)
     for args in ({"turns": 3, "input_format": fmt, "corpus": str(tiny_corpus)},
                  {"turns": 3, "input_format": fmt, "source": "edits", "edits": str(tmp_path)}):
-        [log] = inspect_eval(modification(**args), solver=gold(), model="mockllm/model", display="none",
-                             log_dir=None, limit=4)
+        [log] = inspect_eval(modification(**args), solver=gold(), model="mockllm/model", display="none", limit=4)
         m = _metrics(log)
         assert m["correct"]["mean"].value == 1.0 and m["turns_correct"]["mean"].value == 1.0
         assert all(m["session_check"][f"turn_{k}"].value == 1.0 for k in (1, 2, 3))
         [log] = inspect_eval(modification(**args), solver=baseline_no_edit(), model="mockllm/model",
-                             display="none", log_dir=None, limit=4)
+                             display="none", limit=4)
         assert _metrics(log)["turns_correct"]["mean"].value == 0.0
-        [log] = inspect_eval(modification(**args), model="mockllm/model", display="none", log_dir=None, limit=2)
+        [log] = inspect_eval(modification(**args), model="mockllm/model", display="none", limit=2)
         sample = log.samples[0]
         value = sample.scores["session_check"].value
         assert value["turn_1"] == 0.0 and value["resumed_2"] == 1.0 and value["resumed_3"] == 1.0
