@@ -2,10 +2,11 @@
 
 ``subject_instruction`` keeps a subject that starts with an imperative verb, has no vague or housekeeping word and
 names something the change touches (a word of the subject is a word of a changed identifier or string, camelCase
-split). ``derived_instruction`` reads the tree difference (``coonbench.dart.edit_diff``): imports added or
-removed, a class or member added or removed, an expression wrapped in a widget or unwrapped, a named argument or
-parameter added or removed, an argument's value changed; anything else is "replace `old` with `new`" in the
-method and class where it happens, quoted from the two sources. Nothing is typed by hand.
+split). ``derived_instruction`` reads the difference of the two programs' code tokens (tree-sitter leaves,
+comments left out): import directives added or removed; an expression wrapped in a call (two insertions around
+it, the first a ``Name(``) or unwrapped; a labelled argument added to a call; anything else is "insert `new` right
+after `anchor`", "remove `old`" or "replace `old` with `new`", the quoted old text widened leftwards until it
+occurs once, with the method and class where it happens. Nothing is typed by hand.
 """
 
 from __future__ import annotations
