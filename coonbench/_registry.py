@@ -36,3 +36,6 @@ from coonbench.scorers.tools import tool_answer
 from coonbench.evals.handoff import handoff
 from coonbench.solvers.handoff import handoff_agents
 from coonbench.scorers.handoff import handoff_score
+from coonbench.solvers.baselines import baseline_no_edit
+from coonbench.solvers.session import session_generate
+from coonbench.scorers.edits import edit_check, session_check

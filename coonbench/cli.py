@@ -252,7 +252,7 @@ def cmd_dump_prompts(args: argparse.Namespace) -> int:
     return 0
 
 
-PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.cli")
+PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.cli", "coonbench.datasets.edits.cli")
 """Modules that add their own subcommands (``register(subparsers)``); the report's imports pandas, so they are
 imported only when the command is not one of this module's own."""
 

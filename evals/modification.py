@@ -9,10 +9,14 @@ from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.prompts import each_prompt
-from coonbench.tasks.samples import reject_unknown
+from coonbench.tasks.samples import TaskArgumentError, reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.datasets.edits.samples import edit_samples
 from coonbench.datasets.modification import modification_samples
+from coonbench.datasets.sessions import modification_sessions
+from coonbench.scorers.edits import edit_check, session_check
+from coonbench.solvers.session import session_generate
 from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
@@ -36,6 +40,10 @@ def modification(
     stop: str = "budget",
     stop_margin: float | None = None,
     prompts: str | list[str] | None = None,
+    source: Literal["synthetic", "edits"] = "synthetic",
+    edits: str | None = None,
+    after: str | None = None,
+    turns: int = 1,
     **unknown: Any,
 ) -> Task:
     """Corpus-derived edits; the reply is expected in the input's format and checked against a computed program.
@@ -65,18 +73,37 @@ def modification(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      source: ``synthetic`` (edits computed on the corpus) or ``edits`` (edits mined from real commits,
+        docs/edits.md), scored exactly against the real after-file, with a ``graded`` score beside.
+      edits: a folder ``coonbench mine-edits`` wrote (default: the shipped set, data/edits); with source=edits.
+      after: keep mined edits committed after this date (YYYY-MM-DD), e.g. a model's training cut-off.
+      turns: edits per session (default 1): N edits of one file in one conversation, each applied by the model to
+        its own previous reply, every turn scored against the cumulative gold (synthetic: chained add-widget,
+        change-property and remove-widget edits; mined: N consecutive commits of one file).
     """
     reject_unknown(modification, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     conditions = pick_conditions(formats, input_format, "input_format")
+    if source not in ("synthetic", "edits") or turns < 1 or (turns > 1 and judge != "none") or (
+            source != "edits" and (edits or after)):
+        raise TaskArgumentError("-T source is synthetic or edits (-T edits/after need source=edits); -T turns is 1 "
+                                "or more, without -T judge")
+    if prompts is not None and (source == "edits" or turns > 1):
+        raise TaskArgumentError("-T prompts applies to single-turn synthetic edits (source=synthetic, turns=1)")
     with counted_for_model(tokenizer) as counted_in:
-        samples, skips = each_prompt(prompts, lambda: modification_samples(
-            kinds, bands, conditions, corpus, primer_variant=primer))
+        if source == "edits":
+            samples, skips = edit_samples(edits, after, conditions, turns, primer)
+        elif turns > 1:
+            samples, skips = modification_sessions(kinds, bands, conditions, corpus, turns, primer)
+        else:
+            samples, skips = each_prompt(prompts, lambda: modification_samples(
+                kinds, bands, conditions, corpus, primer_variant=primer))
     print_skips("modification", skips, kept=len(samples))
     samples = paired_subset(samples, questions, seed)
+    check = session_check() if turns > 1 else edit_check() if source == "edits" else code_check()
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-modification"),
-        metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
-        solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
-        scorer=with_judge(code_check(), judge, include_question=True),
+        metadata={"corpus": corpus, "tokenizer": counted_in, "source": source, "turns": turns, **skip_summary(skips)},
+        solver=[format_primer(primer), session_generate(max_retries) if turns > 1 else retry_generate(max_retries)],  # type: ignore[arg-type]
+        scorer=with_judge(check, judge, include_question=True),
     ), stop, stop_margin, seed)

@@ -10,6 +10,8 @@
 - ``coonbench/baseline_random_widget``: a widget name drawn from the document shown (``Name(`` in the input text),
   seeded by the sample id.
 - ``coonbench/baseline_empty``: an empty reply (empty program).
+- ``coonbench/baseline_no_edit``: the program shown, unchanged (``metadata["start"]``, else the first code block
+  of the prompt), in every turn of a session: the floor of the modification task.
 Code tasks (generation, modification, correction) have no answer to count: frequent replies empty there.
 """
 
@@ -39,6 +41,7 @@ CONSTANTS: dict[str, str] = {
     "widget-name": "Container",
 }
 """A fixed reply per answer type; code and untyped samples get ``CONSTANTS['string']``."""
+_FIRST_BLOCK = re.compile(r"```[^\n`]*\n.*?\n```", re.DOTALL)
 _WIDGET_CALL = re.compile(r"(?<![\w.$])([A-Z][A-Za-z0-9_]*+)(?=\()")
 
 
@@ -66,6 +69,23 @@ def baseline_empty() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         return _reply(state, "", "baseline_empty")
+
+    return solve
+
+
+@solver(name="baseline_no_edit")
+def baseline_no_edit() -> Solver:
+    """Reply with the program shown, unchanged (every turn of a session)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        from coonbench.solvers.session import scripted_session
+
+        meta = dict(state.metadata or {})
+        start = meta.get("start")
+        if start is None:
+            found = _FIRST_BLOCK.search(state.input_text)
+            start = found.group(0) if found else ""
+        return scripted_session(state, [str(start)] * max(1, len(meta.get("turns") or [])), "coonbench/baseline_no_edit")
 
     return solve
 

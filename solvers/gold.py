@@ -8,6 +8,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from coonbench.datasets.handoff import MESSAGE_KEY
 from coonbench.datasets.tools import PLAN_KEY
 from coonbench.solvers.tools import play_tool_plan
+from coonbench.solvers.session import scripted_session
 from coonbench.tasks.samples import GOLD_KEY
 from coonbench.tasks.state import handoff_state
 
@@ -16,9 +17,12 @@ from coonbench.tasks.state import handoff_state
 def gold() -> Solver:
     """Reply with ``metadata['gold']`` when the loader set one, else with the target text; on the tool task, after
     making the planned tool calls (``metadata['tool_plan']``) through the sample's real tools; on the handoff task,
-    recording agent A's perfect message (``metadata['handoff_message']``) first."""
+    recording agent A's perfect message (``metadata['handoff_message']``) first; in a multi-turn session
+    (``metadata['turns']``), each turn's gold in turn."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if state.metadata.get("turns"):  # a multi-turn session: every turn's gold, in turn
+            return scripted_session(state, [t["gold"] for t in state.metadata["turns"]], "coonbench/gold")
         if state.metadata.get(PLAN_KEY):
             await play_tool_plan(state)
         if MESSAGE_KEY in state.metadata:  # the handoff task: agent A's message, then B's answer

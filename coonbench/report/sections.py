@@ -17,6 +17,7 @@ from coonbench.report.correction import correction_section
 from coonbench.report.cost import per_correct
 from coonbench.report.load import is_reference
 from coonbench.report.prompts import prompt_section
+from coonbench.report.turns import turn_keys, turns_section
 from coonbench.report.tables import (
     Section,
     Table,
@@ -189,6 +190,8 @@ def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
             out.append(correction_section(cat, frame))
         elif has(frame, "syntax_valid"):
             out.append(code_section(cat, frame))
+            if turn_keys(frame):
+                out.append(turns_section(cat, frame))
         elif has(frame, "correct"):
             out.append(accuracy_section(cat, frame, prices))
         if any(c.startswith("judge:") for c in frame.columns):

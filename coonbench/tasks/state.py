@@ -57,3 +57,16 @@ class HandoffState(StoreModel):
 def handoff_state(store: Store) -> HandoffState:
     """The handoff bookkeeping bound to a sample's store (``state.store``)."""
     return HandoffState(store=store)
+
+
+class SessionState(StoreModel):
+    """A multi-turn session (``solvers.session``): one record per turn — ``turn``, ``reply`` (the final reply of
+    the turn), ``valid`` (it decodes to Dart), ``resumed_from_gold`` (the turn went on from the gold state because
+    the previous reply could not be read) and ``attempts`` (the retry records) — read by ``scorers.edits``."""
+
+    turns: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def session_state(store: Store) -> SessionState:
+    """The session bookkeeping bound to a sample's store (``state.store``)."""
+    return SessionState(store=store)

@@ -1,0 +1,48 @@
+"""``coonbench mine-edits REPO [REPO…] -o DIR``: registered on the main parser with ``register(subparsers)``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def cmd_mine_edits(args: argparse.Namespace) -> int:
+    from coonbench.datasets.edits.licence import PERMISSIVE
+    from coonbench.datasets.edits.mine import link_chains, mine_repo
+    from coonbench.datasets.edits.store import write_edits
+
+    edits = []
+    texts: dict[tuple[str, str], str] = {}
+    allowed = None if args.any_licence else (frozenset(args.licence) if args.licence else PERMISSIVE)
+    seen: set[str] = set()
+    for repo in args.repos:
+        kept, dropped, found = mine_repo(repo, max_lines=args.max_lines, max_bytes=args.max_bytes, after=args.after,
+                                         licences=allowed, limit=args.limit, rev=args.rev, seen=seen)
+        reasons = ", ".join(f"{k}: {v}" for k, v in sorted(dropped.items(), key=lambda kv: -kv[1]))
+        print(f"{repo}: kept {len(kept)} edits (left out: {reasons or 'none'})", file=sys.stderr)
+        edits.extend(kept)
+        texts.update(found)
+    linked = link_chains(edits)
+    path = write_edits(args.output, linked, texts)
+    chained = sum(1 for e in linked if e.previous)
+    print(f"wrote {len(linked)} edits ({chained} following another edit of the same file) to {path}")
+    return 0 if linked else 1
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``mine-edits`` subcommand."""
+    from coonbench.datasets.edits.mine import MAX_BYTES, MAX_LINES
+
+    p = subparsers.add_parser("mine-edits", help="mine small single-Dart-file edits from git histories")
+    p.add_argument("repos", nargs="+", metavar="REPO", help="git work trees or bare git directories")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for edits.jsonl and licences/")
+    p.add_argument("--max-lines", type=int, default=MAX_LINES, help="most lines a commit may change")
+    p.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="largest file (before or after) kept")
+    p.add_argument("--after", metavar="DATE", help="keep only commits newer than this date (YYYY-MM-DD)")
+    p.add_argument("--limit", type=int, help="at most this many edits per repository (newest first)")
+    p.add_argument("--rev", default="HEAD", help="the history to walk (default HEAD)")
+    p.add_argument("--licence", action="append", metavar="SPDX",
+                   help="licences to accept (repeatable; default MIT, BSD-2-Clause, BSD-3-Clause, Apache-2.0)")
+    p.add_argument("--any-licence", action="store_true", help="keep edits whatever the licence (your own code)")
+    p.set_defaults(fn=cmd_mine_edits)

@@ -1,0 +1,182 @@
+"""Edit sessions: one file edited in several turns of one conversation (``-T turns=N`` of modification).
+
+A ``Session`` is a start program and N (instruction, program after it) turns; the state after turn t is the
+cumulative gold of turn t. ``session_sample`` shows the start program in a format condition with the first
+instruction; each later turn is a user message (``metadata["turns"][t]["prompt"]``) asking for the next edit of
+the model's own previous reply, or, when that reply could not be read, ``resume_prompt`` showing the gold state to
+go on from. A single-turn session is a plain modification sample (``reference``, ``gold``, checked by AST).
+
+``synthetic_sessions`` chains the synthetic modification edits (add-widget, change-property, remove-widget) on a
+corpus file: turn t's edit is computed on the program turn t−1 left, by the same makers as single edits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from coonbench.dart import DartParseError
+from coonbench.dart.equivalence import ast_equivalent
+from coonbench.dart.requirements import normalise_program
+from coonbench.datasets.corpus import CorpusSample
+from coonbench.datasets.generation import fenced, main_class
+from coonbench.datasets.modification import MAKERS, MODIFICATION_KINDS, MODIFICATION_PROMPT
+from coonbench.datasets.user_corpus import select_corpus
+from coonbench.tasks.conditions import Condition, Skip, parse_conditions, refusal
+from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata, split_param
+from coonbench.tokens import count_tokens, tokenizer_in_use
+
+TURN_PROMPT = """Next task, on the program as you last wrote it: {instruction}
+
+Reply with the complete modified program in {format_name}, in one ```{fence} code block. Change nothing else."""
+
+RESUME_PROMPT = """Your last reply could not be read as a {format_label} program. Go on from this version of the \
+program instead:
+
+```{fence}
+{code}
+```
+
+Next task: {instruction}
+
+Reply with the complete modified program in {format_name}, in one ```{fence} code block. Change nothing else."""
+
+CHAIN_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget")
+"""Synthetic kinds whose edit applies to the program as it stands (refactor is checked by requirements, fix-bug
+plants its own bug first): the kinds a session chains."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """A start program and its turns: (instruction, Dart after the turn)."""
+
+    pair_id: str
+    question_type: str
+    complexity: str
+    cluster: str  # the source item several sessions may share (``sample_id`` in metadata)
+    start: str
+    turns: list[tuple[str, str]]
+    normalise: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def session_refusal(session: Session, cond: Condition) -> str | None:
+    """Why the condition's format cannot carry one of the session's programs (None when it can)."""
+    for i, program in enumerate([session.start] + [after for _, after in session.turns]):
+        reason = refusal(cond.format, program, need_roundtrip=True)
+        if reason is not None:
+            return reason if i == 0 else f"{reason} (the program after turn {i})"
+    return None
+
+
+def session_sample(session: Session, cond: Condition, template: str, fields: dict[str, str],
+                   primer_variant: str = "short") -> Sample:
+    """The session in one condition; ``template`` is the first turn's prompt (``format_label``, ``format_name``,
+    ``fence``, ``code``, ``instruction`` and ``fields`` filled in)."""
+    fmt = cond.fmt
+    shown, primer = cond.show(session.start, primer_variant, economise=False)
+    label = FORMAT_LABELS.get(cond.format, cond.format)
+    names = {"format_label": label, "format_name": "COON" if cond.format == "coon" else label, "fence": fmt.fence}
+    prompt = template.format(**names, **fields, code=shown.strip("\n"), instruction=session.turns[0][0])
+    final = session.turns[-1][1]
+    gold = fenced(fmt.encode(final), fmt.fence)
+    meta: dict[str, Any] = {}
+    if len(session.turns) > 1:
+        meta["turns"] = _turns(session, cond, names)
+    return Sample(
+        id=f"{session.pair_id}-{cond.label}",
+        input=prompt,
+        target=fmt.encode(final),
+        metadata=sample_metadata(
+            format=cond.label, category="modification", question_type=session.question_type,
+            complexity=session.complexity, input_text=f"{primer}\n\n{prompt}" if primer else prompt, gold=gold,
+            **cond.metadata(primer_variant, primer), answer_format=cond.format, pair_id=session.pair_id,
+            gold_output_tokens=count_tokens(gold, tokenizer_in_use()), sample_id=session.cluster, check="ast",
+            reference=final, start=fenced(fmt.encode(session.start), fmt.fence), before=session.start,
+            normalise=session.normalise, **meta, **session.extra,
+        ),
+    )
+
+
+def _turns(session: Session, cond: Condition, names: dict[str, str]) -> list[dict[str, Any]]:
+    fmt = cond.fmt
+    out: list[dict[str, Any]] = []
+    previous = session.start
+    for t, (instruction, after) in enumerate(session.turns):
+        code = fmt.encode(previous).strip("\n")
+        out.append({
+            "turn": t + 1, "instruction": instruction, "before": previous, "reference": after,
+            "gold": fenced(fmt.encode(after), fmt.fence),
+            "prompt": TURN_PROMPT.format(**names, instruction=instruction) if t else "",
+            "resume_prompt": RESUME_PROMPT.format(**names, code=code, instruction=instruction) if t else "",
+        })
+        previous = after
+    return out
+
+
+def session_samples(sessions: Sequence[Session], conditions: Sequence[Condition], template: str,
+                    fields: dict[str, dict[str, str]] | None = None, primer_variant: str = "short",
+                    ) -> tuple[list[Sample], list[Skip]]:
+    """Every session in every condition (session-major), and the pairs left out with the reason."""
+    samples: list[Sample] = []
+    skips: list[Skip] = []
+    for session in sessions:
+        for cond in conditions:
+            reason = session_refusal(session, cond)
+            if reason is None:
+                extra = (fields or {}).get(session.pair_id, {})
+                samples.append(session_sample(session, cond, template, extra, primer_variant))
+            else:
+                skips.append(Skip(session.pair_id, cond.label, reason))
+    return samples, skips
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return ast_equivalent(normalise_program(a), normalise_program(b))
+    except DartParseError:
+        return False
+
+
+def synthetic_session(sample: CorpusSample, turns: int, kinds: Sequence[str]) -> Session | None:
+    """``turns`` chained synthetic edits of one corpus file (kinds in rotation, the first that applies), or None
+    when the file offers fewer, or a turn would bring back the start program."""
+    source = sample.source
+    steps: list[tuple[str, str]] = []
+    used: list[str] = []
+    for t in range(turns):
+        cls = main_class(source)
+        made = None
+        for k in range(len(kinds)):
+            kind = kinds[(t + k) % len(kinds)]
+            result = MAKERS[kind](f"{sample.id}~turn{t + 1}", source, cls) if cls is not None else None
+            if result is not None and not _same(result[3], source) and not _same(result[3], sample.source):
+                made = (kind, result[1], result[3])
+                break
+        if made is None:
+            return None
+        used.append(made[0])
+        steps.append((made[1], made[2]))
+        source = made[2]
+    return Session(pair_id=f"modification-{sample.id}-turns{turns}", question_type=">".join(used),
+                   complexity=sample.band, cluster=sample.id, start=sample.source, turns=steps, normalise=True)
+
+
+def modification_sessions(
+    kinds: str | Sequence[str] | None, bands: str | Sequence[str] | None, conditions: str | Sequence[str],
+    corpus: str | None, turns: int, primer_variant: str = "short",
+) -> tuple[list[Sample], list[Skip]]:
+    """Synthetic ``turns``-turn sessions of every corpus file that offers them, in every condition."""
+    chosen = choose("kinds", kinds, MODIFICATION_KINDS, "modification kind") or list(CHAIN_KINDS)
+    wanted = [k for k in chosen if k in CHAIN_KINDS]
+    if not wanted:
+        raise TaskArgumentError(f"-T turns={turns}: sessions chain the kinds {', '.join(CHAIN_KINDS)}; "
+                                f"-T kinds names none of them")
+    files, skips = select_corpus(corpus, split_param(bands))
+    sessions = [s for f in files if (s := synthetic_session(f, turns, wanted)) is not None]
+    chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
+    samples, more = session_samples(sessions, chosen, MODIFICATION_PROMPT, primer_variant=primer_variant)
+    return samples, skips + more
