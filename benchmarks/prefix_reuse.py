@@ -35,15 +35,15 @@ def run_once(task_name: str, model_name: str, questions: int, reuse: bool, max_t
     model = get_model(f"gguf/{model_name}", prefix_cache=reuse, memoize=False)
     task = TASKS[task_name](questions=questions, **args)
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as logs:
+    with tempfile.TemporaryDirectory() as logs:  # the log's samples are read while its file exists
         log = inspect_eval(task, model=model, log_dir=logs, display="none", max_tokens=max_tokens, temperature=0.0,
                            seed=0)[0]
-    wall = time.perf_counter() - start
-    if log.status != "success" or not log.samples:
-        sys.exit(f"the {'reused' if reuse else 'fresh'} run did not succeed: {log.status} {log.error}")
-    completions = {str(s.id): s.output.completion for s in log.samples}
-    reused = sum(u.input_tokens_cache_read or 0 for s in log.samples for u in s.model_usage.values())
-    sent = reused + sum(u.input_tokens for s in log.samples for u in s.model_usage.values())
+        wall = time.perf_counter() - start
+        if log.status != "success" or not log.samples:
+            sys.exit(f"the {'reused' if reuse else 'fresh'} run did not succeed: {log.status} {log.error}")
+        completions = {str(s.id): s.output.completion for s in log.samples}
+        reused = sum(u.input_tokens_cache_read or 0 for s in log.samples for u in s.model_usage.values())
+        sent = reused + sum(u.input_tokens for s in log.samples for u in s.model_usage.values())
     return completions, sent, reused, wall
 
 

@@ -17,8 +17,7 @@ PRIMER = (
     "their names. Answer questions about the code exactly, with the answer only. " * 6
 )
 CODE = "\n".join(f"class Widget{i} extends StatelessWidget {{ Widget build(c) => Text('row {i}'); }}" for i in range(30))
-QUESTIONS = ("How many classes are there?", "Name the first class.", "What does Widget7 show?",
-             "Which class comes last?", "Is there a StatefulWidget?")
+QUESTIONS = ("How many classes are there?", "Name the first class.", "What does Widget7 show?")
 
 
 def test_common_prefix() -> None:
@@ -51,7 +50,7 @@ def test_answers_are_byte_identical_with_and_without_reuse() -> None:
         assert cache is not None
         before = (cache.stats.sent, cache.stats.reused)
         answers[reuse] = [
-            model.llama.create_chat_completion(messages=m, temperature=0.0, top_k=1, max_tokens=24, seed=0)[
+            model.llama.create_chat_completion(messages=m, temperature=0.0, top_k=1, max_tokens=16, seed=0)[
                 "choices"][0]["message"]["content"]
             for m in _conversations()
         ]
