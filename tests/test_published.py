@@ -1,0 +1,62 @@
+"""The published runs under logs/published/ and the figures docs/results.md gives for them: every table marked
+``<!-- published: FOLDER -->`` is recomputed here from the committed Inspect logs (read with Inspect's own reader,
+not the report's), so the docs cannot drift from the data."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "results.md"
+MARK = re.compile(r"<!-- published: (\S+) -->\n((?:\|.*\|\n)+)")
+
+
+def _tables() -> list[tuple[str, list[list[str]]]]:
+    out = []
+    for folder, table in MARK.findall(DOC.read_text(encoding="utf-8")):
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.strip().splitlines()]
+        out.append((folder, [rows[0]] + rows[2:]))  # header, then the body (the --- row dropped)
+    return out
+
+
+def _system(log) -> str:  # noqa: ANN001 - an Inspect EvalLog
+    solver = log.eval.solver or ""
+    if solver.startswith("coonbench/baseline_"):
+        return f"{solver.removeprefix('coonbench/')} (floor)"
+    return log.eval.model
+
+
+def _counts(folder: Path) -> dict[str, dict[str, tuple[int, int]]]:
+    """system -> format -> (correct, answers), straight from each sample's score."""
+    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    logs = sorted(folder.glob("*.eval"))
+    assert logs, f"no published logs in {folder}"
+    for path in logs:
+        log = read_eval_log(str(path))
+        assert log.status == "success", f"{path.name}: {log.status}"
+        for sample in log.samples or []:
+            value = next(iter(sample.scores.values())).value
+            cell = counts[_system(log)][sample.metadata["format"]]
+            cell[0] += int(value["correct"] == 1.0)
+            cell[1] += 1
+    return {s: {f: (c[0], c[1]) for f, c in by.items()} for s, by in counts.items()}
+
+
+def test_results_has_published_tables() -> None:
+    assert _tables(), "docs/results.md marks no table as published"
+
+
+@pytest.mark.parametrize(("folder", "rows"), _tables(), ids=[t[0] for t in _tables()])
+def test_published_table_is_recomputed_from_its_logs(folder: str, rows: list[list[str]]) -> None:
+    counts = _counts(ROOT / folder)
+    header, body = rows[0], rows[1:]
+    assert {r[0] for r in body} == set(counts), "the table's systems are the logs' systems"
+    for row in body:
+        for fmt, cell in zip(header[1:], row[1:]):
+            correct, answers = counts[row[0]][fmt]
+            assert cell == f"{correct}/{answers}", f"{row[0]} {fmt}: docs say {cell}, the logs {correct}/{answers}"
