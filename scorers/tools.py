@@ -1,7 +1,7 @@
 """The tool task's score: the exact answer (``answer_match``'s normaliser) and what the agent's calls cost.
 
-``Score.value`` keys: ``correct``/``answered`` (as ``answer_match``), ``tool_calls`` (calls the server ran, errors
-included), ``tool_errors``, ``tokens`` (everything that entered the model's context, counted once in the sample's
+``Score.value`` keys: ``correct``/``answered`` (as ``answer_match``), ``tool_calls`` (calls the model made, those
+refused before reaching the server and those the server failed included), ``tool_errors``, ``tokens`` (everything that entered the model's context, counted once in the sample's
 tokenizer: the prompt, each tool result — the model's input — and the model's own turns and call arguments),
 ``result_tokens`` (the tool results alone), ``fetched`` (1 when the results held every record the answer needs,
 ``metadata['evidence']``) and ``misread`` (1 when the answer is wrong although it was fetched: the result was
@@ -87,12 +87,16 @@ def tool_answer() -> Scorer:
         fetched = evidence_fetched(calls, dict(meta.get("evidence") or {}))
         value = dict(base.value) if isinstance(base.value, dict) else {}
         ok = value.get("correct") == 1.0
-        value.update(tool_calls=float(len(calls)), tool_errors=float(sum(c.get("error") is not None for c in calls)),
+        # every call the model made counts, also one Inspect refused before it reached the server (bad arguments)
+        made = max(len(calls), sum(len(getattr(m, "tool_calls", None) or []) for m in state.messages
+                                   if m.role == "assistant"))
+        ran = sum(c.get("error") is None for c in calls)
+        value.update(tool_calls=float(made), tool_errors=float(made - ran),
                      tokens=float(int(meta.get("input_tokens", 0)) + tokens), result_tokens=float(results),
                      fetched=1.0 if fetched else 0.0, misread=1.0 if fetched and not ok else 0.0)
         how = "evidence fetched" if fetched else "evidence not fetched"
         verdict = "" if ok else (" (misread: the results held the answer)" if fetched else " (answer never fetched)")
-        explanation = f"{base.explanation}; {len(calls)} tool call(s), {how}{verdict}"
+        explanation = f"{base.explanation}; {made} tool call(s), {made - ran} failed, {how}{verdict}"
         return Score(value=value, answer=base.answer, explanation=explanation)
 
     return score

@@ -212,3 +212,24 @@ def test_react_agent_runs_a_scripted_models_calls(tmp_path: Any) -> None:
     value = (log.samples or [])[0].scores["tool_answer"].value
     assert (value["correct"], value["tool_calls"], value["fetched"]) == (1.0, 2.0, 1.0)
     assert value["result_tokens"] > 0 and value["tokens"] > value["result_tokens"]
+
+
+def test_calls_refused_before_the_server_count_as_failed_calls(tmp_path: Any) -> None:
+    """A call with an argument the tool does not take never reaches the server (Inspect refuses it): it is still a
+    call the model made, and a failed one (a small model's typical slip, seen with Qwen2.5-Coder-0.5B)."""
+    from inspect_ai.model import get_model
+
+    task = tools(formats="json", questions=40)
+    sample = next(s for s in task.dataset if s.metadata["kind"] == "field")
+    first = sample.metadata[PLAN_KEY][0]
+    outputs = [
+        ModelOutput.for_tool_call("mockllm/model", first["function"], {**first["arguments"], "required": False}),
+        ModelOutput.for_tool_call("mockllm/model", first["function"], first["arguments"]),
+        ModelOutput.from_content("mockllm/model", "no idea"),
+    ]
+    task.dataset = type(task.dataset)([sample])
+    model = get_model("mockllm/model", custom_outputs=outputs, memoize=False)
+    log = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")[0]
+    score = (log.samples or [])[0].scores["tool_answer"]
+    assert (score.value["tool_calls"], score.value["tool_errors"], score.value["correct"]) == (2.0, 1.0, 0.0)
+    assert "2 tool call(s), 1 failed" in (score.explanation or "")
