@@ -9,10 +9,10 @@ from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.prompts import each_prompt
-from coonbench.tasks.samples import TaskArgumentError, reject_unknown
+from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
-from coonbench.datasets.edits.samples import edit_samples
+from coonbench.datasets.edits.samples import check_modification_source, edit_samples
 from coonbench.datasets.modification import modification_samples
 from coonbench.datasets.sessions import modification_sessions
 from coonbench.scorers.edits import edit_check, session_check
@@ -84,12 +84,7 @@ def modification(
     reject_unknown(modification, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     conditions = pick_conditions(formats, input_format, "input_format")
-    if source not in ("synthetic", "edits") or turns < 1 or (turns > 1 and judge != "none") or (
-            source != "edits" and (edits or after)):
-        raise TaskArgumentError("-T source is synthetic or edits (-T edits/after need source=edits); -T turns is 1 "
-                                "or more, without -T judge")
-    if prompts is not None and (source == "edits" or turns > 1):
-        raise TaskArgumentError("-T prompts applies to single-turn synthetic edits (source=synthetic, turns=1)")
+    check_modification_source(source, edits, after, turns, judge, prompts)
     with counted_for_model(tokenizer) as counted_in:
         if source == "edits":
             samples, skips = edit_samples(edits, after, conditions, turns, primer)

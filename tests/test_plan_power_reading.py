@@ -4,7 +4,8 @@ distribution (scipy), not from the plan's or the report's own formula.
 
 The plan states, for each comparison, its pairs, clusters, assumed discordance and design effect; the standard
 error of the mean paired difference follows from those (√(discordance × design effect / pairs)). Few clusters make
-the degrees of freedom matter: with 4 clusters the critical t is 3.18, with 12 pairs' 11 degrees of freedom 2.20,
+the degrees of freedom matter (equal clusters: the report's Imbens–Kolesár degrees of freedom are clusters − 1, and
+the variance of a paired difference of δ is max(q, δ) − δ²): with 4 clusters the critical t is 3.18, with 12 pairs' 11 degrees of freedom 2.20,
 so a plan whose degrees of freedom were wrong claims a difference it detects only about half the time.
 """
 
@@ -31,9 +32,13 @@ def _power_at(difference: float, se: float, df: int, alpha: float) -> float:
 def test_the_planned_difference_is_detected_with_the_planned_power(questions: int, clusters: int, family: int) -> None:
     planned = power.comparison("a", "b", questions, clusters, 1, family, None)
     assert planned.pairs == questions and planned.clusters == clusters
-    se = math.sqrt(planned.discordance * planned.design_effect / planned.pairs)
+    # the variance of a paired difference moves with it: discordance q(δ) = max(q, δ), variance q(δ) − δ²
+    delta = planned.mdd
+    se = math.sqrt((max(planned.discordance, delta) - delta**2) * planned.design_effect / planned.pairs)
     achieved = _power_at(planned.mdd, se, clusters - 1, ALPHA / family)
-    assert achieved == pytest.approx(POWER, abs=0.03), (planned, achieved)
+    # one cluster a pair: the plan uses exact McNemar (tests/test_report_stats.py enumerates its power), which the
+    # noncentral t approximates less closely
+    assert achieved == pytest.approx(POWER, abs=0.03 if clusters < questions else 0.05), (planned, achieved)
     if clusters < questions:  # the degrees of freedom of the pairs instead of the clusters would fall well short
         wrong = (sps.t.ppf(1 - ALPHA / family / 2, questions - 1) + sps.t.ppf(POWER, questions - 1)) * se
         assert _power_at(wrong, se, clusters - 1, ALPHA / family) < POWER - 0.1

@@ -40,6 +40,17 @@ LARGEST_BAND = "11+ lines"
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
+def check_modification_source(source: str, edits: str | None, after: str | None, turns: int, judge: str,
+                              prompts: object) -> None:
+    """The modification task's source arguments, checked before anything is built (TaskArgumentError, one line)."""
+    if source not in ("synthetic", "edits") or turns < 1 or (turns > 1 and judge != "none") or (
+            source != "edits" and (edits or after)):
+        raise TaskArgumentError("-T source is synthetic or edits (-T edits/after need source=edits); -T turns is 1 "
+                                "or more, without -T judge")
+    if prompts is not None and (source == "edits" or turns > 1):
+        raise TaskArgumentError("-T prompts applies to single-turn synthetic edits (source=synthetic, turns=1)")
+
+
 def size_band(changed: int) -> str:
     return next((name for most, name in SIZE_BANDS if changed <= most), LARGEST_BAND)
 
