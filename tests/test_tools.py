@@ -233,3 +233,30 @@ def test_calls_refused_before_the_server_count_as_failed_calls(tmp_path: Any) ->
     score = (log.samples or [])[0].scores["tool_answer"]
     assert (score.value["tool_calls"], score.value["tool_errors"], score.value["correct"]) == (2.0, 1.0, 0.0)
     assert "2 tool call(s), 1 failed" in (score.explanation or "")
+
+
+def test_report_shows_success_calls_and_tokens_per_solved_task(tmp_path: Any) -> None:
+    """`coonbench report` on tool-task logs: per format, success, calls a task and tokens per solved task, each
+    recomputed here from the samples' scores as Inspect stored them."""
+    import csv
+
+    from inspect_ai.log import read_eval_log
+
+    from coonbench.cli import main as coonbench_main
+
+    logs = tmp_path / "logs"
+    inspect_eval(tools(formats="toon,csv", questions=4), model="mockllm/model", solver=gold(),
+                 log_dir=str(logs), display="none")
+    log = read_eval_log(str(next(logs.glob("*.eval"))))
+    expected: dict[str, list[dict[str, float]]] = {}
+    for sample in log.samples or []:
+        expected.setdefault(sample.metadata["format"], []).append(sample.scores["tool_answer"].value)
+    assert coonbench_main(["report", str(logs), "-o", str(tmp_path / "out")]) == 0
+    with open(tmp_path / "out" / "tables" / "tools_tool_use.csv", encoding="utf-8") as handle:
+        rows = {r["format"]: r for r in csv.DictReader(handle)}
+    assert set(rows) == set(expected)
+    for fmt, values in expected.items():
+        solved = sum(v["correct"] == 1.0 for v in values)
+        assert int(rows[fmt]["solved"]) == solved == len(values)  # gold solves every task
+        assert float(rows[fmt]["calls_per_task"]) == pytest.approx(sum(v["tool_calls"] for v in values) / len(values))
+        assert float(rows[fmt]["tokens_per_solved"]) == pytest.approx(sum(v["tokens"] for v in values) / solved)

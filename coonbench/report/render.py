@@ -26,7 +26,7 @@ PERCENT_COLUMNS = {
     "accuracy", "ci_low", "ci_high", "acc_a", "acc_b", "correct", "syntax_valid", "decodable", "correct_rate",
     "first_attempt_success", "parse_success", "semantic_correct", "mean_agreement", "mixed_share", "primer_share",
     "baseline_accuracy", "first_attempt", "first_low", "first_high", "after_feedback", "final_low", "final_high",
-    "accuracy_low", "accuracy_high", "answered", "output_share", "mean", "ci_low", "ci_high",
+    "accuracy_low", "accuracy_high", "answered", "output_share", "mean", "ci_low", "ci_high", "success",
 }
 POINT_COLUMNS = {"diff", "diff_low", "diff_high", "sim_low", "sim_high", "mdd", "gap", "gap_low", "gap_high", "gain"}
 TOKEN_COLUMNS = {

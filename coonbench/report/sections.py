@@ -17,6 +17,7 @@ from coonbench.report.correction import correction_section
 from coonbench.report.cost import per_correct
 from coonbench.report.load import is_reference
 from coonbench.report.prompts import prompt_section
+from coonbench.report.tools import tools_section
 from coonbench.report.turns import turn_keys, turns_section
 from coonbench.report.tables import (
     Section,
@@ -194,6 +195,8 @@ def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
                 out.append(turns_section(cat, frame))
         elif has(frame, "correct"):
             out.append(accuracy_section(cat, frame, prices))
+            if (tools := tools_section(cat, frame)) is not None:  # the tool task: calls and tokens per solved task
+                out.append(tools)
         if any(c.startswith("judge:") for c in frame.columns):
             out.append(judge_section(cat, frame))
         prompts = prompt_section(cat, frame) if "prompt_template" in frame.columns else None
