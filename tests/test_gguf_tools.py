@@ -47,6 +47,17 @@ def test_arguments_as_a_json_string_and_a_bare_json_reply_are_read() -> None:
     assert text == "" and calls[0].function == "get_record"
 
 
+def test_a_call_in_a_fenced_json_block_is_read() -> None:
+    """Qwen2.5-Coder-1.5B, given the tools through its own template, wrote its first call as a fenced JSON block
+    (seen in logs/published/qwen2.5-coder-1.5b/tools): read as the call it is; a fenced block that is not one call,
+    or two blocks, stays text."""
+    text, calls = split_tool_calls('```json\n{\n  "name": "get_record",\n  "arguments": {"ref": "r"}\n}\n```', TOOLS)
+    assert text == "" and calls[0].function == "get_record" and calls[0].arguments == {"ref": "r"}
+    for reply in ['```json\n{"answer": 3}\n```', '```\n{"name": "get_record"}\n```\n```\n{}\n```', "```", "``````"]:
+        text, calls = split_tool_calls(reply, TOOLS)
+        assert calls == [] and text == reply.strip(), reply
+
+
 def test_plain_answers_have_no_calls() -> None:
     for reply in ["42", "", "The answer is {not json}", '{"answer": 3}']:
         text, calls = split_tool_calls(reply, TOOLS)

@@ -190,8 +190,21 @@ def split_tool_calls(text: str, tools: list[ToolInfo]) -> tuple[str, list[ToolCa
         pos = end + len(CLOSE) if end >= 0 else len(text)
     kept.append(text[pos:])
     rest = "".join(kept).strip()
-    if not calls and rest.startswith("{") and rest.endswith("}") and '"name"' in rest[:MAX_CALL_CHARS]:
-        bare = _parse_call(rest, 1, names)
+    bare_text = _unfenced(rest)
+    if not calls and bare_text.startswith("{") and bare_text.endswith("}") and '"name"' in bare_text[:MAX_CALL_CHARS]:
+        bare = _parse_call(bare_text, 1, names)
         if bare.parse_error is None:
             return "", [bare]
     return rest, calls
+
+
+def _unfenced(text: str) -> str:
+    """The body of a reply that is one fenced code block (```json … ```, as Qwen2.5-Coder-1.5B writes its calls
+    when the template's tags are not followed), else the text itself. Plain string operations: no regex on it."""
+    if not (text.startswith("```") and text.endswith("```")) or len(text) < 6:
+        return text
+    first_line_end = text.find("\n")
+    if first_line_end < 0:
+        return text
+    body = text[first_line_end + 1: -3]
+    return text if "```" in body else body.strip()
