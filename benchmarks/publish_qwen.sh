@@ -5,6 +5,10 @@
 #
 #   bash benchmarks/publish_qwen.sh [MODEL] [TASK ...]      MODEL: qwen2.5-coder-1.5b (default) or qwen2.5-coder-0.5b
 #
+# TASK: the six tasks (the default), or the design's next benchmarks (issue 45, docs/edits.md, docs/prompts.md):
+# `prompts` (comprehension under its four prompt templates), `edits` (edits mined from real commits) and `turns`
+# (three-edit sessions); each writes to logs/published/MODEL/<task>.
+#
 # Sizes: comprehension keeps 150 paired questions (COON, COON without primer, Dart, minified Dart of each; the plan
 # for a 10-point COON-Dart difference asks for more, docs/results.md says what that costs); the other tasks keep
 # what two cores run in well under an hour each on the 1.5B model (generation and modification write whole files:
@@ -25,8 +29,12 @@ for task in "${tasks[@]}"; do
     generation) args=(-T questions=15 --max-tokens 768) ;;
     modification) args=(-T questions=6 -T formats=coon,dart,dart-minified --max-tokens 1024) ;;
     correction) args=(-T limit=8 --max-tokens 768) ;;
+    prompts) args=(-T questions=8 -T prompts=all --max-tokens 64) ;;
+    edits) args=(-T source=edits -T questions=4 -T formats=coon,dart,dart-minified --max-tokens 2048) ;;
+    turns) args=(-T turns=3 -T questions=2 -T formats=coon,dart,dart-minified --max-tokens 1024) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
+  case "$task" in prompts) file=comprehension ;; edits | turns) file=modification ;; *) file=$task ;; esac
   echo "== $task on gguf/$model -> $dir"
-  inspect eval-set "evals/$task.py" "${args[@]}" "${common[@]}" --log-dir "$dir"
+  inspect eval-set "evals/$file.py" "${args[@]}" "${common[@]}" --log-dir "$dir"
 done

@@ -60,3 +60,41 @@ def test_published_table_is_recomputed_from_its_logs(folder: str, rows: list[lis
         for fmt, cell in zip(header[1:], row[1:]):
             correct, answers = counts[row[0]][fmt]
             assert cell == f"{correct}/{answers}", f"{row[0]} {fmt}: docs say {cell}, the logs {correct}/{answers}"
+
+
+@pytest.mark.slow
+def test_report_blocks_are_what_the_report_writes_from_the_logs(tmp_path: Path) -> None:
+    """Every ``<!-- report: … -->`` block (intervals, paired differences, verdicts, token costs) equals the table that
+    ``coonbench report`` writes from the committed logs today."""
+    from coonbench.report import build_report
+    from coonbench.report.published import marked_folders, refresh
+
+    texts = {doc: doc.read_text(encoding="utf-8") for doc in DOCS}
+    folders = marked_folders(texts.values())
+    assert folders, "docs/results.md marks report tables of the published runs"
+    reports = {}
+    for i, folder in enumerate(folders):
+        reports[folder] = tmp_path / str(i)
+        build_report([ROOT / folder], reports[folder])
+    for doc, text in texts.items():
+        assert refresh(text, reports.__getitem__) == text, (
+            f"{doc.name}: a report table differs from its logs (python -m coonbench.report.published --root . "
+            f"{doc.relative_to(ROOT)} rewrites it)")
+
+
+def test_report_block_rendering(tmp_path: Path) -> None:
+    """The block renderer formats, filters and refuses a missing column (the slow test above relies on it)."""
+    from coonbench.report.published import refresh, render_table
+
+    table = tmp_path / "tables" / "t.csv"
+    table.parent.mkdir()
+    table.write_text("system,format,acc,low,high,diff\nm,coon,0.5,0.25,0.75,-0.125\nm,dart,,,,0.0\n"
+                     "floor,coon,0.1,0,0.2,\n", encoding="utf-8")
+    out = render_table(table, "format,acc+low+high:%,diff:pts", "system=m")
+    assert out.splitlines() == ["| format | acc | diff |", "|---|---|---|", "| coon | 50.0% (25.0–75.0) | -12.5 |",
+                                "| dart | – | +0.0 |"]
+    doc = "x\n<!-- report: F t format,acc:% system=floor -->\n| stale |\n|---|\ny\n"
+    assert refresh(doc, lambda folder: tmp_path) == (
+        "x\n<!-- report: F t format,acc:% system=floor -->\n| format | acc |\n|---|---|\n| coon | 10.0% |\ny\n")
+    with pytest.raises(ValueError, match="no column"):
+        render_table(table, "nope", None)

@@ -1,0 +1,120 @@
+"""Docs tables cut from a report: published figures are what ``coonbench report`` writes, never retyped.
+
+A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -->`` and followed by a table holds
+``tables/TABLE.csv`` of ``coonbench report FOLDER``, restricted to COLUMNS and to the rows FILTER keeps:
+
+- COLUMNS: comma-separated ``COL`` or ``COL:FMT``; ``A+LOW+HIGH:FMT`` puts an interval in one cell, ``A (LOW–HIGH)``.
+  FMT: ``%`` (percent, one decimal), ``pts`` (signed points from a difference of proportions), ``x`` (a ratio),
+  ``int`` (thousands separated), ``.Nf``; none: the CSV's text. An empty value reads ``–``.
+- FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
+
+``python -m coonbench.report.published FILE…`` rewrites every block from fresh reports (``--check``: exit 1 and say
+which block differs, changing nothing); ``tests/test_published.py`` runs the check, so the docs cannot drift from the
+committed logs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+MARK = re.compile(r"<!-- report: (\S+) (\S+) (\S+)(?: (\S+))? -->\n((?:\|[^\n]*\|\n)*)")
+"""Folder, table, columns, optional filter, then the table's lines (our own docs, one line per row)."""
+
+
+def _number(text: str, fmt: str) -> str:
+    if text == "" or fmt == "":
+        return text or "–"
+    value = float(text)
+    if fmt == "%":
+        return f"{100 * value:.1f}%"
+    if fmt == "pts":
+        return f"{100 * value:+.1f}"
+    if fmt == "x":
+        return f"{value:.2f}×"
+    if fmt == "int":
+        return f"{round(value):,}"
+    if re.fullmatch(r"\.\d", fmt):
+        return f"{value:{fmt}f}"
+    raise ValueError(f"unknown format {fmt!r} (known: %, pts, x, int, .Nf)")
+
+
+def _cell(row: dict[str, str], spec: str) -> str:
+    name, _, fmt = spec.partition(":")
+    first, *bounds = name.split("+")
+    text = _number(row[first], fmt)
+    if bounds and row[first] != "":
+        low, high = (_number(row[b], fmt).removesuffix("%") for b in bounds)
+        text += f" ({low} to {high})" if fmt == "pts" else f" ({low}–{high})"
+    return text.replace("|", "\\|")
+
+
+def render_table(table_csv: Path, columns: str, where: str | None = None) -> str:
+    """The Markdown table of ``columns`` of ``table_csv`` (rows kept by ``where``), one line per row."""
+    with table_csv.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    if where:
+        key, _, values = where.partition("=")
+        rows = [r for r in rows if r.get(key) in values.split(";")]
+    specs = columns.split(",")
+    missing = sorted({s.partition(":")[0].split("+")[0] for s in specs} - set(rows[0] if rows else specs))
+    if missing:
+        raise ValueError(f"{table_csv.name}: no column(s) {', '.join(missing)}")
+    header = [s.partition(":")[0].split("+")[0] for s in specs]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(r, s) for s in specs) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def refresh(text: str, report_of: Callable[[str], Path]) -> str:
+    """``text`` with every marked block recomputed; ``report_of(folder)`` gives that folder's report directory."""
+    def block(m: re.Match[str]) -> str:
+        folder, table, columns, where = m.group(1), m.group(2), m.group(3), m.group(4)
+        head = m.group(0)[: m.start(5) - m.start(0)]
+        return head + render_table(report_of(folder) / "tables" / f"{table}.csv", columns, where)
+    return MARK.sub(block, text)
+
+
+def marked_folders(texts: Iterable[str]) -> list[str]:
+    return sorted({m.group(1) for t in texts for m in MARK.finditer(t)})
+
+
+def _reports(root: Path, folders: Iterable[str], scratch: Path) -> dict[str, Path]:
+    from coonbench.report import build_report
+
+    out = {}
+    for i, folder in enumerate(folders):
+        out[folder] = scratch / str(i)
+        build_report([root / folder], out[folder])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coonbench.report.published", description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="+", type=Path, help="Markdown files with <!-- report: … --> blocks")
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a block differs")
+    parser.add_argument("--root", type=Path, default=Path("."), help="the folder FOLDER paths are relative to")
+    args = parser.parse_args(argv)
+    texts = {f: f.read_text(encoding="utf-8") for f in args.files}
+    with tempfile.TemporaryDirectory(prefix="coonbench-published-") as scratch:
+        reports = _reports(args.root, marked_folders(texts.values()), Path(scratch))
+        stale = []
+        for path, text in texts.items():
+            fresh = refresh(text, reports.__getitem__)
+            if fresh != text:
+                stale.append(str(path))
+                if not args.check:
+                    path.write_text(fresh, encoding="utf-8")
+    verb = "differ from their logs" if args.check else "rewritten"
+    for path in stale:
+        print(f"{path}: report tables {verb}", file=sys.stderr if args.check else sys.stdout)
+    return 1 if (stale and args.check) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
