@@ -11,7 +11,7 @@
 #
 # Sizes: comprehension keeps 150 paired questions (COON, COON without primer, Dart, minified Dart of each; the plan
 # for a 10-point COON-Dart difference asks for more, docs/results.md says what that costs); the other tasks keep
-# what two cores run in well under an hour each on the 1.5B model (generation and modification write whole files:
+# what two cores run in about half an hour each on the 1.5B model (generation and modification write whole files:
 # a minute or two per sample). The long tasks come last, so a stopped session leaves the short ones whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,13 +25,13 @@ for task in "${tasks[@]}"; do
   case "$task" in
     comprehension) args=(-T questions=150 --max-tokens 64) ;;
     structure) args=(-T questions=60 --max-tokens 64) ;;
-    retrieval) args=(-T questions=20 --max-tokens 64) ;;
-    generation) args=(-T questions=15 --max-tokens 768) ;;
-    modification) args=(-T questions=6 -T formats=coon,dart,dart-minified --max-tokens 1024) ;;
-    correction) args=(-T limit=8 --max-tokens 768) ;;
-    prompts) args=(-T questions=8 -T prompts=all --max-tokens 64) ;;
-    edits) args=(-T source=edits -T questions=4 -T formats=coon,dart,dart-minified --max-tokens 2048) ;;
-    turns) args=(-T turns=3 -T questions=2 -T formats=coon,dart,dart-minified --max-tokens 1024) ;;
+    retrieval) args=(-T questions=10 --max-tokens 64) ;;
+    generation) args=(-T questions=10 --max-tokens 768) ;;
+    modification) args=(-T questions=4 -T formats=coon,dart,dart-minified --max-tokens 1024) ;;
+    correction) args=(-T limit=6 --max-tokens 768) ;;
+    prompts) args=(-T questions=6 -T prompts=all --max-tokens 64) ;;
+    edits) args=(-T source=edits -T questions=3 -T formats=coon,dart,dart-minified --max-tokens 2048) ;;
+    turns) args=(-T turns=3 -T questions=1 -T formats=coon,dart,dart-minified --max-tokens 1024) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
   case "$task" in prompts) file=comprehension ;; edits | turns) file=modification ;; *) file=$task ;; esac
