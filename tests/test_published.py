@@ -66,16 +66,12 @@ def test_published_table_is_recomputed_from_its_logs(folder: str, rows: list[lis
 def test_report_blocks_are_what_the_report_writes_from_the_logs(tmp_path: Path) -> None:
     """Every ``<!-- report: … -->`` block (intervals, paired differences, verdicts, token costs) equals the table that
     ``coonbench report`` writes from the committed logs today."""
-    from coonbench.report import build_report
-    from coonbench.report.published import marked_folders, refresh
+    from coonbench.report.published import build_reports, marked_folders, refresh
 
     texts = {doc: doc.read_text(encoding="utf-8") for doc in DOCS}
     folders = marked_folders(texts.values())
     assert folders, "docs/results.md marks report tables of the published runs"
-    reports = {}
-    for i, folder in enumerate(folders):
-        reports[folder] = tmp_path / str(i)
-        build_report([ROOT / folder], reports[folder])
+    reports = build_reports(ROOT, folders, tmp_path)
     for doc, text in texts.items():
         assert refresh(text, reports.__getitem__) == text, (
             f"{doc.name}: a report table differs from its logs (python -m coonbench.report.published --root . "

@@ -5,7 +5,7 @@ A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -
 
 - COLUMNS: comma-separated ``COL`` or ``COL:FMT``; ``A+LOW+HIGH:FMT`` puts an interval in one cell, ``A (LOW–HIGH)``.
   FMT: ``%`` (percent, one decimal), ``pts`` (signed points from a difference of proportions), ``x`` (a ratio),
-  ``int`` (thousands separated), ``.Nf``; none: the CSV's text. An empty value reads ``–``.
+  ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none: the CSV's text. An empty value reads ``–``.
 - FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
 
 ``python -m coonbench.report.published FILE…`` rewrites every block from fresh reports (``--check``: exit 1 and say
@@ -39,9 +39,11 @@ def _number(text: str, fmt: str) -> str:
         return f"{value:.2f}×"
     if fmt == "int":
         return f"{round(value):,}"
-    if re.fullmatch(r"\.\d", fmt):
-        return f"{value:{fmt}f}"
-    raise ValueError(f"unknown format {fmt!r} (known: %, pts, x, int, .Nf)")
+    if fmt == "p":
+        return "< 0.0001" if value < 1e-4 else f"{value:.2g}"
+    if re.fullmatch(r"\.\df", fmt):
+        return f"{value:{fmt}}"
+    raise ValueError(f"unknown format {fmt!r} (known: %, pts, x, int, p, .Nf)")
 
 
 def _cell(row: dict[str, str], spec: str) -> str:
@@ -49,7 +51,7 @@ def _cell(row: dict[str, str], spec: str) -> str:
     first, *bounds = name.split("+")
     text = _number(row[first], fmt)
     if bounds and row[first] != "":
-        low, high = (_number(row[b], fmt).removesuffix("%") for b in bounds)
+        low, high = (_number(row[b], fmt).removesuffix("%").removesuffix("×") for b in bounds)
         text += f" ({low} to {high})" if fmt == "pts" else f" ({low}–{high})"
     return text.replace("|", "\\|")
 
@@ -84,7 +86,8 @@ def marked_folders(texts: Iterable[str]) -> list[str]:
     return sorted({m.group(1) for t in texts for m in MARK.finditer(t)})
 
 
-def _reports(root: Path, folders: Iterable[str], scratch: Path) -> dict[str, Path]:
+def build_reports(root: Path, folders: Iterable[str], scratch: Path) -> dict[str, Path]:
+    """One ``coonbench report`` per folder (relative to ``root``), written under ``scratch``: folder -> report."""
     from coonbench.report import build_report
 
     out = {}
@@ -102,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     texts = {f: f.read_text(encoding="utf-8") for f in args.files}
     with tempfile.TemporaryDirectory(prefix="coonbench-published-") as scratch:
-        reports = _reports(args.root, marked_folders(texts.values()), Path(scratch))
+        reports = build_reports(args.root, marked_folders(texts.values()), Path(scratch))
         stale = []
         for path, text in texts.items():
             fresh = refresh(text, reports.__getitem__)
