@@ -87,12 +87,13 @@ def test_no_report_module_imports_one_that_imports_it_back() -> None:
 
 
 def test_readme_has_an_evaluation_report_with_its_commands() -> None:
-    """inspect_evals' layout: the embedded model's table and TOON's results re-analysed, each with the command that
-    made it and the versions."""
+    """inspect_evals' layout: the published Qwen runs' tables and TOON's results re-analysed, each with the command
+    that made it and the versions."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "\n## Evaluation Report\n" in readme
     report = readme.split("\n## Evaluation Report\n", 1)[1].split("\n## ", 1)[0]
     embedded, toon = report.split("### TOON's published retrieval results, re-analysed", 1)
-    assert "inspect eval evals/comprehension.py --model gguf/smollm2" in embedded and "| `gguf/smollm2` |" in embedded
+    assert "bash benchmarks/publish_qwen.sh qwen2.5-coder-1.5b" in embedded
+    assert "| gguf/qwen2.5-coder-1.5b |" in embedded and "| gguf/qwen2.5-coder-0.5b |" in embedded
     assert "coonbench import-toon" in toon and "coonbench report logs/toon" in toon and "| accuracy (95% CI) |" in toon
     assert "inspect_ai 0.3" in report and "coonbench 0.1" in report
