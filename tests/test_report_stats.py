@@ -194,21 +194,77 @@ def test_with_singleton_clusters_cr2_is_hc2() -> None:
         assert cr2_direct(x, np.arange(n))[0] == pytest.approx(hc2, rel=1e-9)
 
 
-def test_clustered_proportion_uses_t_on_the_cr2_se_with_imbens_kolesar_df() -> None:
+def jackknife_se(x: np.ndarray, clusters: np.ndarray) -> float:
+    """√Σ_g (mean without cluster g − mean)², by leaving each cluster out in turn."""
+    return math.sqrt(sum((x[clusters != c].mean() - x.mean()) ** 2 for c in np.unique(clusters)))
+
+
+def score_roots(p: float, kappa: float) -> tuple[float, float]:
+    """The two roots π of (p − π)² = κ·π(1 − π): (1 + κ)π² − (2p + κ)π + p² = 0, by the quadratic formula."""
+    a, b, c = 1 + kappa, -(2 * p + kappa), p * p
+    disc = math.sqrt(b * b - 4 * a * c)
+    return (-b - disc) / (2 * a), (-b + disc) / (2 * a)
+
+
+def clustered_wilson_direct(x: np.ndarray, clusters: np.ndarray, se: Callable[[np.ndarray, np.ndarray], float]
+                            = jackknife_se, crit: Callable[[float], float] | None = None) -> tuple[float, float]:
+    """The clustered proportion's interval from its definition: κ = t²(0.975, df)·SE²/(p̂(1 − p̂)), df by the
+    general matrices (``cr2_direct``), never below Wilson's z²/n."""
     from scipy import stats as sps
 
-    rng = np.random.default_rng(3)
-    clusters = np.repeat(np.arange(10), 8)
-    x = (rng.random(10)[clusters] < 0.5).astype(float)
-    est = stats.mean_estimate(x, clusters)
-    se, df = cr2_direct(x, clusters)
+    p, n = float(x.mean()), x.size
+    df = cr2_direct(x, clusters)[1]
+    t = crit(df) if crit else float(sps.t.ppf(0.975, df))
+    return score_roots(p, max(t * t * se(x, clusters) ** 2 / (p * (1 - p)), Z975 * Z975 / n))
+
+
+def _uneven_binary_designs() -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(11)
+    out = []
+    for sizes in ([41, 33, 30, 1, 1, 1, 1, 1], [8] * 10, [12, 9, 2, 1, 7], [17, 18, 29, 30, 30, 33, 41, 41, 1, 1]):
+        clusters = np.repeat(np.arange(len(sizes)), sizes)
+        p = 0.5 + 0.4 * rng.random(len(sizes))  # accuracy differs between source items
+        out.append(((rng.random(clusters.size) < p[clusters]).astype(float), clusters))
+    return out
+
+
+def test_clustered_proportion_is_wilson_with_the_jackknife_design_effect_and_t_on_imbens_kolesar_df() -> None:
+    from scipy import stats as sps
+
+    def report(x: np.ndarray, c: np.ndarray) -> tuple[float, float]:
+        est = stats.mean_estimate(x, c)
+        assert est.interval == stats.CLUSTER_WILSON
+        return est.ci_low, est.ci_high
+
+    designs = _uneven_binary_designs()
+    for x, c in designs:
+        assert cluster.cr3_se(x, c)[0] == pytest.approx(jackknife_se(x, c), rel=1e-12)
+        assert report(x, c) == pytest.approx(clustered_wilson_direct(x, c), rel=1e-9)
+    # a plausible wrong implementation is told apart: the CR2 SE, or z in place of t, or no clustering at all
+    wrong = [lambda x, c: clustered_wilson_direct(x, c, se=lambda x_, c_: cr2_direct(x_, c_)[0]),
+             lambda x, c: clustered_wilson_direct(x, c, crit=lambda df: Z975),
+             lambda x, c: wilson_closed_form(x.sum(), x.size)]
+    for mutant in wrong:
+        assert not all(np.allclose(report(x, c), mutant(x, c), rtol=1e-6) for x, c in designs)
+    # TOON's csv shape (three datasets hold 96% of the answers): wider than mean ± t × CR2 SE where it reaches
+    x, c = designs[0]
+    se, df = cr2_direct(x, c)
     half = sps.t.ppf(0.975, df) * se
-    assert est.interval == stats.CLUSTER_T and est.design_effect > 1.5 and df == pytest.approx(9)  # equal: G − 1
-    assert (est.ci_low, est.ci_high) == pytest.approx((max(0, x.mean() - half), min(1, x.mean() + half)))
+    low, high = report(x, c)
+    assert low < x.mean() - half and 0 <= low < high <= 1
+
+
+def test_clustered_proportion_stays_in_bounds_and_leans_toward_the_middle_near_one() -> None:
+    """19 of 20 answers right in each of three source items, 1 of 1 in two more: the interval is inside [0, 1],
+    never narrower than Wilson on n, and reaches further below p̂ than above it (a proportion's variance shrinks
+    near 1)."""
+    clusters = np.repeat(np.arange(5), [20, 20, 20, 1, 1])
+    x = np.ones(clusters.size)
+    x[[0, 20, 45]] = 0.0
+    est = stats.mean_estimate(x, clusters)
     plain = wilson_closed_form(x.sum(), x.size)
-    assert est.ci_low < plain[0] and est.ci_high > plain[1]  # clustering widens, never narrows
-    z_interval = x.mean() - 1.96 * se
-    assert est.ci_low < z_interval  # t on few df, not the normal: wider with few clusters
+    assert 0 < est.ci_low <= plain[0] and plain[1] <= est.ci_high <= 1
+    assert x.mean() - est.ci_low > est.ci_high - x.mean()
 
 
 def test_toon_pooled_interval_reflects_its_13_datasets() -> None:

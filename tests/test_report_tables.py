@@ -180,7 +180,7 @@ def test_small_samples_read_sanely(tmp_path: Path) -> None:
     assert "20.0% (" in md and "20 answers" in md  # overall: a percentage and its count, no fraction beside it
     rows = {r["format"]: r for r in _tables(tmp_path / "out")["comprehension_accuracy"]}
     # five questions from two files: two clusters, t on at most 1 df — as wide as that honestly is, and said so
-    assert rows["dart"]["clusters"] == 2 and rows["dart"]["interval"] == stats.CLUSTER_T
+    assert rows["dart"]["clusters"] == 2 and rows["dart"]["interval"] == stats.CLUSTER_WILSON
     assert 0 <= rows["dart"]["ci_low"] < 0.4 < rows["dart"]["ci_high"] <= 1
     assert "(2 clusters)" in md and "are few" in md
     assert rows["dart"]["acc_per_1k_tokens"] == pytest.approx(0.4 / rows["dart"]["input_tokens"] * 1000)

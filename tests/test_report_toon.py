@@ -126,7 +126,7 @@ def test_intervals_reflect_the_13_datasets_and_the_report_says_so(toon_report: t
     _, _, out = toon_report
     row = next(r for r in _tables(out)["retrieval_accuracy"]
                if r["system"] == "all" and r["format"] == "toon" and r["questions"] == MAIN)
-    assert row["clusters"] == 13 and row["interval"] == stats.CLUSTER_T
+    assert row["clusters"] == 13 and row["interval"] == stats.CLUSTER_WILSON
     assert row["ci_low"] <= 0.66 and row["ci_high"] >= 0.78  # not the 67.8–76.3% of independent answers
     sec = _section(out)
     assert "clustered by dataset (13 clusters)" in " ".join(sec["summary"])

@@ -180,11 +180,14 @@ class ParsedUnit:
         return self.tree.root_node
 
 
+@lru_cache(maxsize=16)
 def parse_unit(source: str, kind: str | None = None) -> ParsedUnit:
     """Parse ``source`` as a program, else as an expression, statements or class members (first that parses).
 
     ``kind`` tries that reading only (a decoder checking its output against a known source). Raises the first
-    reading's DartParseError when no reading parses.
+    reading's DartParseError when no reading parses. The last units parsed are kept (a tree is never edited, and
+    what is derived from it lives in its ``cache``): building a task encodes, minifies and compares each Dart file
+    in several formats, each step parsing the same source again.
     """
     first: DartParseError | None = None
     size = len(utf8(source))

@@ -136,17 +136,30 @@ def icc(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return np.clip(np.nan_to_num(rho, nan=0.0, posinf=0.0, neginf=0.0), 0.0, 0.99)
 
 
-def cr2_se(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """CR2 standard error of the mean of each row of ``x`` (rows: replications; columns: the answers of clusters
-    ``codes``). One row in, a 1-element array out."""
+def _scaled_se(x: np.ndarray, codes: np.ndarray, power: int) -> np.ndarray:
+    """√(Σ_g S_g² / (1 − h_g)^power) / n for each row of ``x``: CR2 with power 1, CR3 (the jackknife) with 2."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     n = x.shape[1]
     g = int(codes.max()) + 1
     sizes = np.bincount(codes, minlength=g).astype(float)
     sums = _cluster_sums(x - x.mean(axis=1, keepdims=True), codes, g)
     with np.errstate(divide="ignore", invalid="ignore"):
-        var = (sums * sums / (1 - sizes / n)).sum(axis=1) / (n * n)
+        var = (sums * sums / (1 - sizes / n) ** power).sum(axis=1) / (n * n)
     return np.sqrt(np.maximum(var, 0.0))
+
+
+def cr2_se(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """CR2 standard error of the mean of each row of ``x`` (rows: replications; columns: the answers of clusters
+    ``codes``). One row in, a 1-element array out."""
+    return _scaled_se(x, codes, 1)
+
+
+def cr3_se(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """CR3 (jackknife) standard error of the mean of each row of ``x``: √Σ_g (θ̂₍₋g₎ − θ̂)², θ̂₍₋g₎ the mean without
+    cluster g, which for a mean is S_g / (n − n_g), so Σ_g S_g² / (1 − h_g)² / n² (Bell & McCaffrey 2002's CR3;
+    MacKinnon, Nielsen & Webb 2023's CV3 without its (G − 1)/G). Never below CR2, and above it exactly where one
+    cluster holds a large share of the answers: where few effective clusters make the t approximation fail."""
+    return _scaled_se(x, codes, 2)
 
 
 def cr2_tests(x: np.ndarray, codes: np.ndarray, design: Design | None = None

@@ -144,8 +144,11 @@ def interval_methods(sections: list[Section]) -> list[str]:
 
 
 INTERVAL_WORDS = {
+    stats.CLUSTER_WILSON: "Wilson's score interval with the design effect of the jackknife (CR3) cluster-robust "
+                          "variance and Student's t on Imbens–Kolesár degrees of freedom in place of z, never "
+                          "narrower than Wilson on n",
     stats.CLUSTER_T: "Student's t on the CR2 (bias-reduced) cluster-robust standard error with Imbens–Kolesár "
-                     "degrees of freedom, never narrower than Wilson on n",
+                     "degrees of freedom",
     stats.WILSON: "Wilson (each question its own source item)",
     stats.WILSON_ONE_CLUSTER: "Wilson, flagged '1 cluster' (every question from one source item: no clustered "
                               "interval can be estimated)",

@@ -146,9 +146,10 @@ def clustering_sentence(frame: pd.DataFrame, cmp: pd.DataFrame) -> str:
         return (f"Every question comes from one source item ({' / '.join(levels)}): no clustered interval can be "
                 "estimated, so intervals are Wilson flagged '1 cluster' and paired tests exact McNemar, which take "
                 "the answers as independent.")
-    text = (f"Intervals and tests are clustered by {' / '.join(levels)} ({g} clusters): CR2 (bias-reduced) "
-            f"cluster-robust standard errors and Student's t on Imbens–Kolesár degrees of freedom, which hold their "
-            f"level with few or uneven clusters")
+    text = (f"Intervals and tests are clustered by {' / '.join(levels)} ({g} clusters): paired tests on CR2 "
+            f"(bias-reduced) cluster-robust standard errors, accuracy intervals Wilson's score interval with the "
+            f"jackknife (CR3) design effect, both with Student's t on Imbens–Kolesár degrees of freedom, which hold "
+            f"their level with few or uneven clusters")
     if not cmp.empty and "df" in cmp.columns and cmp["df"].notna().any():
         text += (f" ({wording.number(cmp['df'].min(), 1)}–{wording.number(cmp['df'].max(), 1)} degrees of freedom "
                  "here)" if wording.number(cmp['df'].min(), 1) != wording.number(cmp['df'].max(), 1)
