@@ -530,6 +530,34 @@ def test_coon_gets_a_verdict_on_intervals_and_other_formats_none() -> None:
     assert not any(w in f for f in sec.findings for w in ("success", "partial", "failure"))
 
 
+def test_generation_validity_gets_the_designs_verdict_on_its_interval() -> None:
+    """COON's design asks ≥ 85% valid generated programs: 58 of 60 valid shows it on the whole interval, 6 of 10
+    misses it on the whole interval, 9 of 10 cannot settle it; a format without a target (dart) and a reference
+    system get no verdict. The interval is the accuracies' own (Wilson here: one program per cluster)."""
+    from coonbench.formats.coon.format import DESIGN_THRESHOLDS as design
+    from coonbench.report.sections import code_section
+
+    def frame(valid: dict[str, list[float]], system: str = "m/one") -> pd.DataFrame:
+        return pd.DataFrame([{"system": system, "format": fmt, "syntax_valid": v, "correct": v, "cluster": f"q{i}",
+                              "input_tokens": 100.0, "question_type": "nl-to-coon", "reference": False}
+                             for fmt, values in valid.items() for i, v in enumerate(values)])
+
+    for valid, word in (([1.0] * 58 + [0.0] * 2, "success"), ([1.0] * 6 + [0.0] * 4, "failure"),
+                        ([1.0] * 9 + [0.0], "undecided")):
+        sec = code_section("generation", frame({"coon": valid, "dart": valid}))
+        [row] = next(t.frame for t in sec.tables if t.name == "generation_validity_verdict").to_dict("records")
+        low, high = stats.wilson(int(sum(valid)), len(valid))
+        assert (row["format"], row["verdict"], row["programs"]) == ("coon", word, len(valid))
+        assert (row["validity_low"], row["validity_high"]) == pytest.approx((low, high))
+        assert word == ("success" if low >= design.min_generation_validity
+                        else "failure" if high < design.min_generation_validity else "undecided")
+        assert any(f"**{word}**" in f for f in sec.findings)
+    assert "generation_validity_verdict" not in {t.name for t in code_section("modification", frame(
+        {"coon": [1.0] * 10})).tables}
+    reference = frame({"coon": [1.0] * 10}, "mockllm/model [coonbench/baseline_empty]").assign(reference=True)
+    assert "generation_validity_verdict" not in {t.name for t in code_section("generation", reference).tables}
+
+
 def test_the_forest_plot_draws_the_comparison_table_rows() -> None:
     """Every plotted difference is its table row (oriented so the more accurate format comes first)."""
     rng = np.random.default_rng(4)

@@ -28,6 +28,16 @@ class DesignThresholds:
     max_gap: float  # baseline accuracy − format accuracy, as a fraction (0.05 = 5 points)
     min_efficiency_gain: float  # (accuracy per token) ÷ the baseline's
     source: str  # where the numbers come from, cited in the report
+    min_generation_validity: float | None = None  # share of generated programs that are valid in the format
+
+    def decide_validity(self, validity: tuple[float, float]) -> str:
+        """Generation validity on its 95% interval: 'success' when the whole interval reaches the target,
+        'failure' when it lies wholly below, else 'undecided' (the design's §8.1 gives no partial band)."""
+        if self.min_generation_validity is None:
+            return UNDECIDED
+        if validity[0] >= self.min_generation_validity:
+            return SUCCESS
+        return FAILURE if validity[1] < self.min_generation_validity else UNDECIDED
 
     def decide(self, accuracy: float, gap: float, gain: float) -> str:
         """On point estimates: 'failure' below ``partial_accuracy`` whatever the efficiency; 'success' when all three

@@ -155,6 +155,12 @@ def code_section(cat: str, frame: pd.DataFrame) -> Section:
     if "correct" in frame.columns:
         sec.summary = [f"{s}: {int(g['correct'].sum())} of {len(g)} programs correct "
                        f"({_pct(g['correct'].mean())})." for s, g in frame.groupby("system", sort=True)]
+    if cat == "generation" and "syntax_valid" in keys:
+        ver, why = verdicts.validity_verdicts(frame)
+        if not ver.empty:
+            sec.tables.append(Table(f"{cat}_validity_verdict", "Generation validity against the design's target, "
+                                    "for the formats whose design sets one (95% intervals)", ver))
+            sec.findings.extend(why)
     return sec
 
 

@@ -71,6 +71,25 @@ def design_verdicts(acc: pd.DataFrame, cmp: pd.DataFrame) -> tuple[pd.DataFrame,
     return pd.DataFrame(rows), wording.unique(sentences)
 
 
+def validity_verdicts(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Generation validity (programs that parse in the format) of every format whose design sets a target, per
+    model under test, decided on its clustered 95% interval (``stats.mean_estimate``, the accuracies' rule)."""
+    rows, sentences = [], []
+    for (system, fmt), group in frame.groupby(["system", "format"], sort=True):
+        design = thresholds_for(str(fmt))
+        if design is None or design.min_generation_validity is None or group["reference"].any():
+            continue
+        est = stats.mean_estimate(group["syntax_valid"], group["cluster"])
+        word = design.decide_validity((est.ci_low, est.ci_high))
+        rows.append({"system": system, "format": fmt, "programs": est.n, "validity": est.mean,
+                     "validity_low": est.ci_low, "validity_high": est.ci_high, "interval": est.interval,
+                     "target": design.min_generation_validity, "verdict": word, "thresholds": design.source})
+        sentences.append(f"{system}: {fmt} generation validity {wording.pct(est.mean)} (95% CI "
+                         f"{wording.pct(est.ci_low)} to {wording.pct(est.ci_high)}) against ≥ "
+                         f"{design.min_generation_validity:.0%} — **{word}** by {design.source}.")
+    return pd.DataFrame(rows), sentences
+
+
 def comparison_sentence(r: pd.Series) -> str:
     """One comparison in words, both intervals labelled, the detectable difference when it cannot tell."""
     text = (f"{r['system']}: {r['format_a']} vs {r['format_b']}: {wording.points(r['diff'])} points "

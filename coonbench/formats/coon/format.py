@@ -282,10 +282,10 @@ def primer(variant: Literal["short", "full"] = "short") -> str:
 
 # The COON design's success criteria (LLM Comprehension Benchmark Design for COON, §8.1 minimum viable benchmarks
 # and §8.2 success indicators): comprehension ≥ 75%, gap ≤ 5 points against raw Dart, efficiency gain ≥ 1.5×;
-# failure below 65% whatever the efficiency.
+# failure below 65% whatever the efficiency; generation validity ≥ 85% ("must produce valid output").
 DESIGN_THRESHOLDS: Final = DesignThresholds(
     baseline="dart", min_accuracy=0.75, partial_accuracy=0.65, max_gap=0.05, min_efficiency_gain=1.5,
-    source="the COON benchmark design, §8",
+    source="the COON benchmark design, §8", min_generation_validity=0.85,
 )
 
 
