@@ -49,7 +49,7 @@ from coonbench.datasets.generation import (
     simple_value,
     stable_pick,
 )
-from coonbench.tasks.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
+from coonbench.tasks.conditions import Condition, Skip, encoded, parse_condition, parse_conditions, refusal
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
@@ -620,7 +620,7 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
     fmt = cond.fmt
     # a legend of the plain encoding: the reply is checked to be COON's own spelling, not Dart
     shown, primer = cond.show(task.before, primer_variant, economise=False)
-    gold_text = fmt.encode(task.after)
+    gold_text = encoded(fmt, task.after)  # checked by refusal: encoded once
     label = FORMAT_LABELS.get(cond.format, cond.format)
     prompt = render(
         TEMPLATES,
