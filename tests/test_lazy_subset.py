@@ -10,7 +10,7 @@ the dataset it reads every sample of it (ids, uniqueness, sandboxes); docs/usage
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
 from typing import Any
 
 import pytest
@@ -19,8 +19,9 @@ from inspect_ai.dataset import Sample
 import coonbench.datasets.comprehension as comprehension_data
 from coonbench.evals.comprehension import comprehension
 from coonbench.tasks.subset import Pending, build_subset, paired_subset
-from coonbench.tasks.tokenizer import counted_for_model
 
+LAZY_TASKS = ("comprehension", "generation", "modification")
+"""The tasks whose loaders list ``Pending`` samples (the others build every sample, then draw: docs/usage.md)."""
 DRAWS = [(1, 0), (2, 0), (2, 7), (5, 3), (40, 11)]
 
 
@@ -28,51 +29,77 @@ def _json(samples: list[Sample]) -> list[str]:
     return [s.model_dump_json() for s in samples]
 
 
+def _eager(pending: list[Pending], questions: int | None, seed: int = 0) -> list[Sample]:
+    """Today's full path: build every sample, then draw from the built samples."""
+    return paired_subset([p.build() for p in pending], questions, seed)
+
+
 @pytest.fixture(scope="module")
-def full_comprehension() -> list[Sample]:
-    """Every sample of the default comprehension task, built the way every task built them before."""
-    with counted_for_model(None):
-        samples, _ = comprehension_data.comprehension_samples()
-    return samples
+def full_builds() -> dict[str, list[Sample]]:
+    """Every sample of each lazy task's default dataset, built the full way (once per test module)."""
+    out = {}
+    with pytest.MonkeyPatch.context() as patch:
+        for name in LAZY_TASKS:
+            module = importlib.import_module(f"coonbench.evals.{name}")
+            patch.setattr(module, "build_subset", _eager)
+            out[name] = list(getattr(module, name)().dataset)
+    return out
 
 
-@pytest.mark.parametrize(("questions", "seed"), DRAWS)
-def test_the_lazy_comprehension_subset_is_the_full_builds_subset(
-    full_comprehension: list[Sample], questions: int, seed: int
-) -> None:
-    lazy = list(comprehension(questions=questions, seed=seed).dataset)
-    expected = paired_subset(full_comprehension, questions, seed)
-    assert [s.id for s in lazy] == [s.id for s in expected]  # the same questions, in the same order
-    assert _json(lazy) == _json(expected)  # and byte for byte the same samples
-    assert len({str(s.metadata["pair_id"]) for s in lazy}) == questions
+@pytest.mark.parametrize("name", LAZY_TASKS)
+def test_the_lazy_subset_is_the_full_builds_subset(full_builds: dict[str, list[Sample]], name: str) -> None:
+    task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)
+    full = full_builds[name]
+    assert _json(list(task().dataset)) == _json(full)  # without questions: every sample, as before
+    for questions, seed in DRAWS:
+        lazy = list(task(questions=questions, seed=seed).dataset)
+        expected = paired_subset(full, questions, seed)
+        assert [s.id for s in lazy] == [s.id for s in expected], (questions, seed)  # the same questions, in order
+        assert _json(lazy) == _json(expected), (questions, seed)  # and byte for byte the same samples
+        assert len({str(s.metadata["pair_id"]) for s in lazy}) == questions
 
 
-def test_without_questions_the_lazy_path_builds_every_sample(full_comprehension: list[Sample]) -> None:
-    assert _json(list(comprehension().dataset)) == _json(full_comprehension)
+RENDER = {"comprehension": "question_sample", "generation": "task_sample", "modification": "modification_sample"}
+"""The function of each lazy task's loader that renders one sample: the hook counts its calls."""
 
 
-@pytest.fixture
-def rendered(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
-    """(source file, question) of every question the comprehension loader renders into a sample."""
-    calls: list[tuple[str, str]] = []
-    real = comprehension_data.question_sample
+def _count_renders(name: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    data = importlib.import_module(f"coonbench.datasets.{name}")
+    real, calls = getattr(data, RENDER[name]), []
 
-    def counting(q: Any, condition: Any, sample: Any, *args: Any, **kwargs: Any) -> Sample:
-        calls.append((sample.id, q.id))
-        return real(q, condition, sample, *args, **kwargs)
+    def counting(*args: Any, **kwargs: Any) -> Sample:
+        sample = real(*args, **kwargs)
+        calls.append(str(sample.metadata["pair_id"]))
+        return sample
 
-    monkeypatch.setattr(comprehension_data, "question_sample", counting)
-    yield calls
+    monkeypatch.setattr(data, RENDER[name], counting)
+    return calls
 
 
-def test_two_questions_render_two_questions_of_at_most_two_files(rendered: list[tuple[str, str]]) -> None:
-    task = comprehension(questions=2)
+@pytest.mark.parametrize("name", LAZY_TASKS)
+def test_two_questions_render_only_two_questions(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = _count_renders(name, monkeypatch)
+    task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)(questions=2)
     conditions = {s.metadata["format"] for s in task.dataset}
     assert len(task.dataset) == 2 * len(conditions) == len(rendered)  # nothing rendered but what runs
-    assert len({q for _, q in rendered}) == 2 and len({f for f, _ in rendered}) <= 2
+    assert len(set(rendered)) == 2
 
 
-def test_the_whole_task_renders_every_question(rendered: list[tuple[str, str]]) -> None:
+def test_two_comprehension_questions_render_at_most_two_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    files: list[str] = []
+    real = comprehension_data.question_sample
+
+    def counting(q: Any, condition: Any, sample: Any, *args: Any) -> Sample:
+        files.append(sample.id)
+        return real(q, condition, sample, *args)
+
+    monkeypatch.setattr(comprehension_data, "question_sample", counting)
+    comprehension(questions=2)
+    assert 0 < len(set(files)) <= 2
+
+
+def test_the_whole_task_renders_every_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = _count_renders("comprehension", monkeypatch)
     task = comprehension(bands="simple")
     assert len(rendered) == len(task.dataset) > 2 * 4
 
