@@ -7,6 +7,9 @@ commands run as a user types them, from the repository root, each ``--repeat`` t
   without ``formats``), which must stop with one line (the goal: 3 s or less on an idle machine);
 - ``limit 2``: ``inspect eval evals/<task>.py --limit 2 --solver coonbench/gold``: its end bounds the time to its
   first sample from above (the goal: 10 s or less);
+- ``questions=2`` (the tasks with ``-T questions=``): ``inspect eval evals/<task>.py -T questions=2 --solver
+  coonbench/gold``, two whole questions in every format: ``--limit`` cannot spare a task any building (Inspect reads
+  every sample before it slices), ``questions`` can (docs/usage.md "How much a small run builds");
 - and, once, Inspect's own start-up: ``inspect eval`` of a one-sample task that is not coonbench's, and
   ``python -c "import coonbench._registry"`` (what every ``inspect`` process pays for coonbench's entry point).
 
@@ -31,6 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction")
 TYPO = {"comprehension": "formats=coonn", "generation": "formats=coonn", "modification": "formats=coonn",
         "retrieval": "formats=tooon", "structure": "kinds=abbrev_to_ful", "correction": "target=pyhton"}
+SUBSET_TASKS = ("comprehension", "structure", "generation", "modification", "retrieval")  # ``-T questions=``
 ERROR_GOAL_S, FIRST_SAMPLE_GOAL_S = 3.0, 10.0
 FOREIGN = (
     "from inspect_ai import Task, task\nfrom inspect_ai.dataset import Sample\nfrom inspect_ai.scorer import match\n\n"
@@ -83,6 +87,12 @@ def main() -> None:
                   f"{'one line' if one_line else 'NOT one line'}: {lines[-1][:90] if lines else '-'})")
             print(f"{'':<14} limit 2 {run_s:6.2f} s wall {run_cpu:6.2f} s CPU ({run_s / base:.2f}x, goal {FIRST_SAMPLE_GOAL_S:.0f} s"
                   f"{'' if run.returncode == 0 else ', FAILED: ' + run.stderr.strip()[-200:]})")
+            if task in SUBSET_TASKS:
+                sub_s, sub_cpu, sub = _median([inspect, "eval", f"evals/{task}.py", "-T", "questions=2", "--model",
+                                               "mockllm/model", "--solver", "coonbench/gold", "--display", "none"],
+                                              args.repeat, logs)
+                print(f"{'':<14} questions=2 {sub_s:6.2f} s wall {sub_cpu:6.2f} s CPU ({sub_s / base:.2f}x"
+                      f"{'' if sub.returncode == 0 else ', FAILED: ' + sub.stderr.strip()[-200:]})")
 
 
 if __name__ == "__main__":

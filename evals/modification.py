@@ -96,9 +96,8 @@ def modification(
         else:
             samples, skips = each_prompt(prompts, lambda: modification_samples(
                 kinds, bands, conditions, corpus, primer_variant=primer))
-        pending = [Pending.of(s) for s in samples] if pending is None else pending
-        print_skips("modification", skips, kept=len(pending))
-        samples = build_subset(pending, questions, seed)
+        print_skips("modification", skips, kept=len(samples if pending is None else pending))
+        samples = build_subset([Pending.of(s) for s in samples] if pending is None else pending, questions, seed)
     check = session_check() if turns > 1 else edit_check() if source == "edits" else code_check()
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-modification"),
