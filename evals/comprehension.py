@@ -12,8 +12,8 @@ from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
-from coonbench.tasks.subset import check_subset, paired_subset
-from coonbench.datasets.comprehension import comprehension_samples
+from coonbench.tasks.subset import build_subset, check_subset, paired_subset
+from coonbench.datasets.comprehension import comprehension_pending, comprehension_samples
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
 from coonbench.scorers.efficiency import verdict
 from coonbench.solvers.primer import primed_generate
@@ -62,10 +62,15 @@ def comprehension(
     reject_unknown(comprehension, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
-        samples, skips = each_prompt(prompts, lambda: comprehension_samples(
-            formats, bands, question_types, primer_variant=primer, corpus=corpus))
-    print_skips("comprehension", skips, kept=len(samples))
-    samples = paired_subset(samples, questions, seed)
+        if prompts is None:  # -T questions=N renders only the N questions drawn
+            pending, skips = comprehension_pending(formats, bands, question_types, primer_variant=primer, corpus=corpus)
+            print_skips("comprehension", skips, kept=len(pending))
+            samples = build_subset(pending, questions, seed)
+        else:
+            samples, skips = each_prompt(prompts, lambda: comprehension_samples(
+                formats, bands, question_types, primer_variant=primer, corpus=corpus))
+            print_skips("comprehension", skips, kept=len(samples))
+            samples = paired_subset(samples, questions, seed)
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),

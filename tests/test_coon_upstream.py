@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.tasks.conditions import ConditionError, code_format_names, lossy_roundtrip, refusal
+from coonbench.tasks.conditions import ConditionError, code_format_names, encoded, lossy_roundtrip, refusal
 from coonbench.datasets.corpus import load_corpus
 from coonbench.formats import FormatError, get_format
 from coonbench.formats import coon_upstream
@@ -20,12 +20,14 @@ from coonbench.solvers.gold import gold
 
 @pytest.fixture(autouse=True)
 def fresh_caches() -> Iterator[None]:
-    """Refusals are cached per (format, source); these tests change whether the package is importable."""
+    """Encodings and refusals are cached per (format, source); these tests change whether the package is importable."""
     refusal.cache_clear()
     lossy_roundtrip.cache_clear()
+    encoded.cache_clear()
     yield
     refusal.cache_clear()
     lossy_roundtrip.cache_clear()
+    encoded.cache_clear()
 
 
 def _available() -> None:

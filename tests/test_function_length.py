@@ -12,7 +12,7 @@ from pathlib import Path
 from coonbench.resources import REPO_ROOT
 
 MAX_LINES = 80
-ROOTS = ("coonbench", "solvers", "scorers", "evals", "benchmarks")
+ROOTS = ("coonbench", "solvers", "scorers", "evals", "benchmarks", "scripts")
 HOT_LOOPS = frozenset({"decode_texts", "lex", "_to_ctoks", "_apply_macros"})
 """The COON codec's hot loops (functions of its modules under ``coonbench/formats``), allowed to be longer."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from coonbench.resources import DATA_DIR
 from coonbench.tokens import tokenizer_in_use
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.subset import Pending
 
 DATASET_VERSION = 1
 QUESTIONS_FILE = DATA_DIR / "comprehension" / f"questions.v{DATASET_VERSION}.jsonl"
@@ -189,6 +190,21 @@ def comprehension_samples(
     whose lossless encoding does not decode back to an equivalent program, is skipped for that condition. Lossy
     formats are accepted: the model only reads them, and the answers are computed from the Dart source.
     """
+    pending, skips = comprehension_pending(formats, bands, question_types, primer_variant, questions_file, corpus)
+    return [p.build() for p in pending], skips
+
+
+def comprehension_pending(
+    formats: str | list[str] | None = None,
+    bands: str | list[str] | None = None,
+    question_types: str | list[str] | None = None,
+    primer_variant: str = "short",
+    questions_file: str | Path | None = None,
+    corpus: str | Path | None = None,
+) -> tuple[list[Pending], list[Skip]]:
+    """``comprehension_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T questions=N``
+    renders only the questions drawn), and the skips; every (file, condition) is checked, since the draw keeps
+    only questions every condition can show."""
     conditions = parse_conditions(formats, DEFAULT_CONDITIONS)
     wanted_bands = split_param(bands)
     wanted_types = choose("question_types", question_types, QUESTION_TYPES, "question type")
@@ -206,7 +222,7 @@ def comprehension_samples(
         questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
     by_id = {s.id: s for s in files}
     refused: dict[tuple[str, str], str | None] = {}
-    samples: list[Sample] = []
+    pending: list[Pending] = []
     for q in questions:
         source = by_id.get(q.sample_id)
         if source is None:
@@ -221,9 +237,10 @@ def comprehension_samples(
                 refused[key] = refusal(c.format, source.source, need_roundtrip=True)
                 if refused[key] is not None:
                     skips.append(Skip(source.id, c.label, str(refused[key])))
-            if refused[key] is None:
-                samples.append(question_sample(q, c, source, primer_variant))
-    return samples, skips
+            if refused[key] is None:  # pair_id, complexity, question_type and format, as question_sample writes them
+                build = partial(question_sample, q, c, source, primer_variant)
+                pending.append(Pending(q.id, (source.band, q.question_type), c.label, build))
+    return pending, skips
 
 
 def comprehension_dataset(

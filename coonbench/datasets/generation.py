@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 import tree_sitter
@@ -50,6 +51,7 @@ from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_
 from coonbench.formats import FormatError, get_format
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.subset import Pending
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
 HOLE = "⟨HOLE⟩"
@@ -549,14 +551,28 @@ def generation_samples(
 ) -> tuple[list[Sample], list[Skip]]:
     """Samples of every task in every condition (``coonbench.tasks.conditions``; lossy formats are refused, since the
     answer is decoded), and the files a condition could not carry, with the reason."""
+    pending, skips = generation_pending(kinds, bands, formats, corpus, primer_variant)
+    return [p.build() for p in pending], skips
+
+
+def generation_pending(
+    kinds: str | Sequence[str] | None = None,
+    bands: str | Sequence[str] | None = None,
+    formats: str | Sequence[str] | None = "coon",
+    corpus: str | None = None,
+    primer_variant: str = "short",
+) -> tuple[list[Pending], list[Skip]]:
+    """``generation_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T questions=N``
+    renders only the tasks drawn), and the skips."""
     conditions = parse_conditions(formats, ("coon",), need_decode=True, param="format")
     files, skips = select_corpus(corpus, split_param(bands))
-    by_pair: dict[str, list[Sample]] = {}  # task-major, like the other tasks: --limit keeps every condition
+    by_pair: dict[str, list[Pending]] = {}  # task-major, like the other tasks: --limit keeps every condition
     for cond in conditions:
         for task in build_generation_tasks(kinds, None, cond.format, files=files, skips=skips, label=cond.label):
-            sample = task_sample(task, "generation", cond, primer_variant=primer_variant)
-            by_pair.setdefault(str(sample.metadata["pair_id"]), []).append(sample)  # type: ignore[index]
-    return [s for group in by_pair.values() for s in group], skips
+            pair = task.id.removesuffix("-" + cond.format)  # pair_id, complexity, question_type, format: task_sample's
+            build = partial(task_sample, task, "generation", cond, primer_variant=primer_variant)
+            by_pair.setdefault(pair, []).append(Pending(pair, (task.band, task.kind), cond.label, build))
+    return [p for group in by_pair.values() for p in group], skips
 
 
 def generation_dataset(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import tree_sitter
@@ -49,11 +50,12 @@ from coonbench.datasets.generation import (
     simple_value,
     stable_pick,
 )
-from coonbench.tasks.conditions import Condition, Skip, parse_condition, parse_conditions, refusal
+from coonbench.tasks.conditions import Condition, Skip, encoded, parse_condition, parse_conditions, refusal
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.subset import Pending
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
 MODIFICATION_KINDS: tuple[str, ...] = ("add-widget", "change-property", "remove-widget", "refactor", "fix-bug")
@@ -620,7 +622,7 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
     fmt = cond.fmt
     # a legend of the plain encoding: the reply is checked to be COON's own spelling, not Dart
     shown, primer = cond.show(task.before, primer_variant, economise=False)
-    gold_text = fmt.encode(task.after)
+    gold_text = encoded(fmt, task.after)  # checked by refusal: encoded once
     label = FORMAT_LABELS.get(cond.format, cond.format)
     prompt = render(
         TEMPLATES,
@@ -671,20 +673,35 @@ def modification_samples(
     """Samples of every task in every condition (task-major), and the (task, condition) pairs left out, with the
     reason: the format cannot carry the program before or after the edit (lossy formats are refused up front,
     since the reply is decoded)."""
+    pending, skips = modification_pending(kinds, bands, input_format, corpus, primer_variant)
+    return [p.build() for p in pending], skips
+
+
+def modification_pending(
+    kinds: str | Sequence[str] | None = None,
+    bands: str | Sequence[str] | None = None,
+    input_format: str | Sequence[str] = "coon",
+    corpus: str | None = None,
+    primer_variant: str = "short",
+) -> tuple[list[Pending], list[Skip]]:
+    """``modification_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T questions=N``
+    renders only the tasks drawn), and the skips; every (task, condition) is checked, since the draw keeps only
+    tasks every condition can show."""
     conditions = parse_conditions(input_format, ("coon",), need_decode=True, param="input_format")
     files, skips = select_corpus(corpus, split_param(bands))
-    samples: list[Sample] = []
+    pending: list[Pending] = []
     for task in build_modification_tasks(kinds, None, files=files):
         for cond in conditions:
             reason = refusal(cond.format, task.before, need_roundtrip=True)
             if reason is None:
                 after = refusal(cond.format, task.after, need_roundtrip=True)
                 reason = None if after is None else f"{after} (the edited program)"
-            if reason is None:
-                samples.append(modification_sample(task, cond, primer_variant))
+            if reason is None:  # pair_id, complexity, question_type and format, as modification_sample writes them
+                build = partial(modification_sample, task, cond, primer_variant)
+                pending.append(Pending(task.id, (task.band, task.kind), cond.label, build))
             else:
                 skips.append(Skip(task.id, cond.label, reason))
-    return samples, skips
+    return pending, skips
 
 
 def modification_dataset(

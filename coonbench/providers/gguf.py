@@ -111,7 +111,7 @@ def resolve_model_path(model_name: str, model_path: str | os.PathLike[str] | Non
 def import_llama_cpp() -> Any:
     """The ``llama_cpp`` module, or an error saying how to install it."""
     try:
-        import llama_cpp
+        import llama_cpp  # inspect-evals-lint: ignore[external_dependencies] -- the module of llama-cpp-python, declared in the local and serve extras
     except ImportError as ex:
         raise GGUFProviderError(
             f"the gguf model provider needs llama-cpp-python, which is not installed ({ex}). "

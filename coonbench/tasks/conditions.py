@@ -85,7 +85,7 @@ class Condition:
             pair = self.fmt.legend(source, economise=economise)
             if pair is not None:
                 return pair
-        return self.fmt.encode(source), self.primer_text(default_variant)
+        return encoded(self.fmt, source), self.primer_text(default_variant)
 
     def primer_text(self, default_variant: str = "short") -> str | None:
         """The format-wide primer this condition shows, or None (a legend belongs to one document: ``show``; the
@@ -217,6 +217,15 @@ class Skip:
         return asdict(self)
 
 
+@lru_cache(maxsize=1024)
+def encoded(fmt: Format, source: str) -> str:
+    """``fmt.encode(source)``, computed once per format object and source: a task checks that a format can carry
+    a file (``refusal``) and then shows the file in it, several questions per file, and the encoding is most of a
+    dataset's build (keyed by the registered object, so a plug-in registered again under a name is encoded anew).
+    An encoder's error is raised, never cached."""
+    return fmt.encode(source)
+
+
 @lru_cache(maxsize=8192)
 def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
     """Why ``fmt_name`` cannot carry ``source`` (encoder refuses it; lossless encoding not AST-equivalent after
@@ -225,7 +234,7 @@ def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
 
     fmt = get_format(fmt_name)
     try:
-        encoded = fmt.encode(source)
+        document = encoded(fmt, source)
     except FormatError as err:
         return f"encoder refused the source: {err}"
     except Exception as err:  # noqa: BLE001 - a plug-in's bug on one file must not take the dataset down
@@ -233,7 +242,7 @@ def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
     if not need_roundtrip or not fmt.lossless:
         return None
     try:
-        diff = ast_diff(source, fmt.decode(encoded))
+        diff = ast_diff(source, fmt.decode(document))
     except Exception as err:  # noqa: BLE001 - FormatError, DartParseError or a plug-in bug: all are reasons
         return f"does not round-trip: decode failed: {type(err).__name__}: {err}"
     if diff is not None:
@@ -252,7 +261,7 @@ def lossy_roundtrip(fmt_name: str, source: str) -> tuple[tuple[str, Any], ...]:
     if fmt.lossless:
         return ()
     try:
-        back = fmt.decode(fmt.encode(source))
+        back = fmt.decode(encoded(fmt, source))
     except FormatError as err:
         return (("roundtrip", None), ("roundtrip_difference", str(err)))
     except Exception as err:  # noqa: BLE001 - a plug-in's decoder bug is a finding, not a crash

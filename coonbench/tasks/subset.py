@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from inspect_ai.dataset import Sample
@@ -38,11 +39,6 @@ def groups_of(samples: Sequence[Sample]) -> dict[str, list[Sample]]:
     for s in samples:
         out.setdefault(question_group(str(s.id), s.metadata or {}), []).append(s)
     return out
-
-
-def _stratum(group: list[Sample]) -> tuple[str, ...]:
-    meta = group[0].metadata or {}
-    return tuple(str(meta.get(key, "-")) for key in STRATA)
 
 
 def balanced_draw(strata: Mapping[str, tuple[str, ...]], n: int, seed: int) -> list[str]:
@@ -101,18 +97,53 @@ def paired_subset(samples: Sequence[Sample], questions: int | None, seed: int = 
     """``questions`` whole questions of ``samples`` (every format of each, in the dataset's order), drawn with
     ``seed`` and balanced over band and question type; all of them when ``questions`` is None or not below the
     number of questions. TaskArgumentError when ``questions`` is below 1 or above the questions every format has."""
-    if questions is None:
-        return list(samples)
+    return build_subset([Pending.of(s) for s in samples], questions, seed)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A sample not built yet: what the draw reads of it (its question, stratum and format, as ``question_group``,
+    ``STRATA`` and metadata ``format`` give them for the built sample) and how to build it. A loader that lists its
+    samples this way lets ``-T questions=N`` build only the N questions drawn (``build_subset``)."""
+
+    key: str
+    stratum: tuple[str, ...]
+    format: str
+    build: Callable[[], Sample]
+
+    @classmethod
+    def of(cls, sample: Sample) -> Pending:
+        """A sample already built, as the draw reads it."""
+        meta = sample.metadata or {}
+        return cls(question_group(str(sample.id), meta), tuple(str(meta.get(key, "-")) for key in STRATA),
+                   str(meta.get("format")), lambda: sample)
+
+
+def drawn_questions(pending: Sequence[Pending], questions: int, seed: int) -> set[str] | None:
+    """The questions (``Pending.key``) ``-T questions=`` keeps, or None for all of them; only questions that every
+    format of the run has are drawn. TaskArgumentError when ``questions`` is below 1 or above those."""
     check_questions(questions)
-    groups = groups_of(samples)
-    if questions >= len(groups):
-        return list(samples)
-    formats = {str((s.metadata or {}).get("format")) for s in samples}
-    complete = {
-        key: _stratum(group) for key, group in groups.items()
-        if {str((s.metadata or {}).get("format")) for s in group} == formats
-    }
+    strata: dict[str, tuple[str, ...]] = {}
+    formats_of: dict[str, set[str]] = {}
+    for p in pending:
+        strata.setdefault(p.key, p.stratum)  # a question's stratum is its first sample's
+        formats_of.setdefault(p.key, set()).add(p.format)
+    if questions >= len(strata):
+        return None
+    formats = {p.format for p in pending}
+    complete = {key: stratum for key, stratum in strata.items() if formats_of[key] == formats}
     if questions > len(complete):
-        raise too_few_questions(questions, len(complete), len(groups), formats)
-    chosen = set(balanced_draw(complete, questions, seed))
-    return [s for key, group in groups.items() if key in chosen for s in group]
+        raise too_few_questions(questions, len(complete), len(strata), formats)
+    return set(balanced_draw(complete, questions, seed))
+
+
+def build_subset(pending: Sequence[Pending], questions: int | None, seed: int = 0) -> list[Sample]:
+    """``paired_subset`` of samples not built yet: only the drawn questions' samples are built (all of them when
+    ``questions`` is None or not below the number of questions), in the same order."""
+    chosen = None if questions is None else drawn_questions(pending, questions, seed)
+    if chosen is None:
+        return [p.build() for p in pending]
+    groups: dict[str, list[Pending]] = {}
+    for p in pending:
+        groups.setdefault(p.key, []).append(p)
+    return [p.build() for key, group in groups.items() if key in chosen for p in group]
