@@ -94,3 +94,26 @@ def test_report_block_rendering(tmp_path: Path) -> None:
         "x\n<!-- report: F t format,acc:% system=floor -->\n| format | acc |\n|---|---|\n| coon | 10.0% |\ny\n")
     with pytest.raises(ValueError, match="no column"):
         render_table(table, "nope", None)
+
+
+JUDGES = re.compile(r"<!-- judges: (\S+) -->\n((?:\|.*\|\n)+)")
+
+
+def test_judge_tables_are_the_committed_measurement() -> None:
+    """docs/models.md's table of a local judge is ``coonbench validate --judges``' judges.json, committed beside the
+    judge's own logs: every mode's counts, accuracy and κ interval."""
+    import json
+
+    text = (ROOT / "docs" / "models.md").read_text(encoding="utf-8")
+    found = JUDGES.findall(text)
+    assert found, "docs/models.md marks the Qwen judge table"
+    for path, table in found:
+        rows = {r["mode"]: r for r in json.loads((ROOT / path).read_text(encoding="utf-8"))["rows"]}
+        assert list((ROOT / path).parent.glob("*judge-validity-*.eval")), "the judge's logs are committed with it"
+        lines = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.strip().splitlines()][2:]
+        assert {line[0] for line in lines} == set(rows)
+        for mode, judged, unscored, accuracy, kappa in lines:
+            r = rows[mode]
+            low, high = (f"{v:.2f}".replace("-", "−") for v in r["kappa_ci"])
+            assert (judged, unscored, accuracy) == (str(r["n"] - r["unscored"]), str(r["unscored"]), f"{r['accuracy']:.2f}")
+            assert kappa == f"{r['kappa']:.2f} ({low} to {high})".replace("-", "−")
