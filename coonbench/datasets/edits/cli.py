@@ -18,7 +18,8 @@ def cmd_mine_edits(args: argparse.Namespace) -> int:
     seen: set[str] = set()
     for repo in args.repos:
         kept, dropped, found = mine_repo(repo, max_lines=args.max_lines, max_bytes=args.max_bytes, after=args.after,
-                                         licences=allowed, limit=args.limit, rev=args.rev, seen=seen)
+                                         licences=allowed, limit=args.limit, rev=args.rev, seen=seen,
+                                         companions=args.companions)
         reasons = ", ".join(f"{k}: {v}" for k, v in sorted(dropped.items(), key=lambda kv: -kv[1]))
         print(f"{repo}: kept {len(kept)} edits (left out: {reasons or 'none'})", file=sys.stderr)
         edits.extend(kept)
@@ -42,6 +43,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--after", metavar="DATE", help="keep only commits newer than this date (YYYY-MM-DD)")
     p.add_argument("--limit", type=int, help="at most this many edits per repository (newest first)")
     p.add_argument("--rev", default="HEAD", help="the history to walk (default HEAD)")
+    p.add_argument("--companions", action="store_true",
+                   help="also commits that change, beside the one Dart file, only .md/.yaml files (changelog, pubspec)")
     p.add_argument("--licence", action="append", metavar="SPDX",
                    help="licences to accept (repeatable; default MIT, BSD-2-Clause, BSD-3-Clause, Apache-2.0)")
     p.add_argument("--any-licence", action="store_true", help="keep edits whatever the licence (your own code)")
