@@ -148,6 +148,11 @@ def _changed_text(before: str, after: str) -> str:
     return " ".join(text for _, text in (set(a) ^ set(b)))
 
 
+def pair_key(before: str, after: str) -> str:
+    """The hash a (before, after) pair is kept once by."""
+    return hashlib.sha256(f"{before}\x00{after}".encode()).hexdigest()
+
+
 def repo_name(repo: Path) -> str:
     """``owner/name`` from the origin URL, else from a ``owner+name/repo`` folder (``fetch``), else the folder."""
     try:
@@ -192,7 +197,7 @@ def mine_repo(
             reason = "file not readable"
         if reason is None and before is not None and after_text is not None:
             reason = why_not(before, after_text, c.path, max_bytes, max_lines)
-            key = hashlib.sha256(f"{before}\x00{after_text}".encode()).hexdigest()
+            key = pair_key(before, after_text)
             told = instruction_for(c.subject, before, after_text) if reason is None else None
             if reason is None and key in seen:
                 reason = "duplicate"
