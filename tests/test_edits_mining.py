@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from coonbench.cli import main
-from coonbench.datasets.edits.mine import mine_repo
+from coonbench.datasets.edits.mine import candidates, mine_repo
 from coonbench.datasets.edits.samples import chains, mined_sessions
 from coonbench.datasets.edits.store import read_edits
 
@@ -71,6 +71,15 @@ def test_companions_admit_a_changelog_or_pubspec_beside_the_dart_file(history: P
     assert [e.after for e in strict] == [S2]
     kept, _, _ = mine_repo(history, companions=True)
     assert [e.after for e in reversed(kept)] == [S1, S2, S3, LONE]
+
+
+def test_min_run_screens_commits_that_no_chain_can_hold(history: Path) -> None:
+    """Only candidates in a run of N commits of one file that no other commit touching it interrupts are read."""
+    everything = list(candidates(history, companions=True))
+    assert [c.subject for c in everything] == ["lone", "three", "two", "one"]
+    assert [c.subject for c in candidates(history, companions=True, min_run=3)] == ["three", "two", "one"]
+    assert list(candidates(history, companions=True, min_run=4)) == []
+    assert [c.subject for c in candidates(history, min_run=1)] == ["two"]
 
 
 def test_min_chain_keeps_whole_chains_that_make_sessions(history: Path, tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ def cmd_mine_edits(args: argparse.Namespace) -> int:
     for repo in args.repos:
         kept, dropped, found = mine_repo(repo, max_lines=args.max_lines, max_bytes=args.max_bytes, after=args.after,
                                          licences=allowed, limit=args.limit, rev=args.rev, seen=seen,
-                                         companions=args.companions)
+                                         companions=args.companions, min_run=args.min_chain)
         reasons = ", ".join(f"{k}: {v}" for k, v in sorted(dropped.items(), key=lambda kv: -kv[1]))
         print(f"{repo}: kept {len(kept)} edits (left out: {reasons or 'none'})", file=sys.stderr)
         edits.extend(kept)

@@ -75,12 +75,15 @@ def file_at(repo: Path, commit: str, path: str) -> str | None:
         return None
 
 
-def candidates(repo: Path, rev: str = "HEAD", companions: bool = False) -> Iterator[Candidate]:
+def candidates(repo: Path, rev: str = "HEAD", companions: bool = False, min_run: int = 1) -> Iterator[Candidate]:
     """Commits of ``rev``'s history (newest first) with one parent that modify exactly one ``.dart`` file and
     nothing else (with ``companions``: nothing else but ``COMPANION_SUFFIXES`` files, such as the changelog and
     pubspec a package's commit updates beside its code). Read from trees only: a partial clone's missing blobs are
-    met later, per file."""
+    met later, per file. With ``min_run`` N > 1, only those in a run of N or more candidates of one file that no
+    other commit touching the file interrupts (the only ones a chain of N edits can come from)."""
     log = git(repo, "log", "--no-renames", "--format=%x00%H%x1f%P%x1f%cI%x1f%s", "--name-status", rev)
+    found: list[Candidate] = []
+    touches: dict[str, list[Candidate | None]] = {}  # every commit touching a Dart file, newest first
     for record in log.split("\x00")[1:]:
         head, _, rest = record.partition("\n")
         fields = head.split("\x1f")
@@ -90,11 +93,28 @@ def candidates(repo: Path, rev: str = "HEAD", companions: bool = False) -> Itera
         stats = [line.split("\t") for line in rest.splitlines() if line.strip()]
         if companions:
             stats = [s for s in stats if not (len(s) == 2 and s[1].endswith(COMPANION_SUFFIXES))]
-        if len(parents.split()) != 1 or len(stats) != 1 or len(stats[0]) != 2:
+        one = len(parents.split()) == 1 and len(stats) == 1 and len(stats[0]) == 2
+        c = Candidate(commit, parents, date, subject, stats[0][1]) if one and stats[0][0] == "M" else None
+        c = c if c is not None and c.path.endswith(".dart") else None
+        for path in {s[-1] for s in stats if s[-1].endswith(".dart")}:
+            touches.setdefault(path, []).append(c)
+        if c is not None:
+            found.append(c)
+    keep = set(found) if min_run <= 1 else {c for seq in touches.values() for c in _long_runs(seq, min_run)}
+    yield from (c for c in found if c in keep)
+
+
+def _long_runs(seq: list[Candidate | None], min_run: int) -> list[Candidate]:
+    """The candidates of runs of ``min_run`` or more in ``seq`` (None: a commit that is no candidate)."""
+    out: list[Candidate] = []
+    run: list[Candidate] = []
+    for c in [*seq, None]:
+        if c is not None:
+            run.append(c)
             continue
-        status, path = stats[0]
-        if path.endswith(".dart") and status == "M":
-            yield Candidate(commit, parents, date, subject, path)
+        out += run if len(run) >= min_run else []
+        run = []
+    return out
 
 
 def generated(path: str, source: str) -> bool:
@@ -172,7 +192,7 @@ def repo_name(repo: Path) -> str:
 def mine_repo(
     repo: str | Path, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, after: str | None = None,
     licences: frozenset[str] | None = PERMISSIVE, limit: int | None = None, rev: str = "HEAD",
-    seen: set[str] | None = None, companions: bool = False,
+    seen: set[str] | None = None, companions: bool = False, min_run: int = 1,
 ) -> tuple[list[MinedEdit], dict[str, int], dict[tuple[str, str], str]]:
     """(kept edits, newest first; counts of the reasons commits were left out; licence texts by (repo, licence file)).
 
@@ -184,7 +204,7 @@ def mine_repo(
     dropped: dict[str, int] = {}
     texts: dict[tuple[str, str], str] = {}
     seen = set() if seen is None else seen
-    for c in candidates(root, rev, companions):
+    for c in candidates(root, rev, companions, min_run):
         if limit is not None and len(kept) >= limit:
             break
         reason = _screen(c, after)
