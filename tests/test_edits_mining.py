@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from coonbench.cli import main
-from coonbench.datasets.edits.mine import candidates, mine_repo
+from coonbench.datasets.edits.mine import candidates, mine_repo, version_bump, why_not
 from coonbench.datasets.edits.samples import chains, mined_sessions
 from coonbench.datasets.edits.store import read_edits
 
@@ -104,3 +104,14 @@ def test_append_adds_to_a_set_and_relinks_its_chains(history: Path, tmp_path: Pa
     assert sorted(e.after for e in edits) == sorted([S1, S2, S3])
     [chain] = chains(edits)
     assert [e.after for e in chain] == [S1, S2, S3] and chain[0].previous is None
+
+
+def test_a_version_bump_is_no_edit() -> None:
+    """A release commit that only moves a version string (devtools' ``const version``) is left out; a change of
+    any other string, or of a version string and code, is an edit."""
+    before = "const version = '2.60.0';\nconst name = 'DevTools';\n"
+    bump = before.replace("'2.60.0'", "'2.61.0-dev.0'")
+    assert version_bump(before, bump) and why_not(before, bump, "lib/devtools.dart", 12000) == "version bump"
+    assert not version_bump(before, before.replace("'DevTools'", "'Dev Tools'"))
+    assert not version_bump(before, bump.replace("const name", "final name"))
+    assert why_not(before, before.replace("'DevTools'", "'Dev Tools'"), "lib/devtools.dart", 12000) is None
