@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from coonbench.cli import main
-from coonbench.datasets.edits.mine import candidates, mine_repo, version_bump, why_not
+from coonbench.datasets.edits.mine import candidates, follows, link_chains, mine_repo, version_bump, why_not
+from coonbench.datasets.edits.store import MinedEdit
 from coonbench.datasets.edits.samples import chains, mined_sessions
 from coonbench.datasets.edits.store import read_edits
 
@@ -115,3 +116,20 @@ def test_a_version_bump_is_no_edit() -> None:
     assert not version_bump(before, before.replace("'DevTools'", "'Dev Tools'"))
     assert not version_bump(before, bump.replace("const name", "final name"))
     assert why_not(before, before.replace("'DevTools'", "'Dev Tools'"), "lib/devtools.dart", 12000) is None
+
+
+def _edit(name: str, before: str, after: str, path: str = "lib/home.dart") -> MinedEdit:
+    return MinedEdit(id=name, repo="o/r", commit=name, date="2024-01-01T00:00:00+00:00", licence="MIT",
+                     licence_file="LICENSE", path=path, subject=name, instruction=name, instruction_source="derived",
+                     before=before, after=after)
+
+
+def test_a_chain_goes_on_across_a_reformatting_but_not_across_a_change() -> None:
+    """A commit between two kept edits that only reformatted the file (or its comments) keeps them one chain: the
+    next turn starts from the same program; one that changed the code breaks it."""
+    reformatted = S1.replace("return Column(", "return Column(\n      ") + "// moved\n"
+    assert follows(S1, S1) and follows(S1, reformatted) and not follows(S1, S2) and not follows(S1, "class {")
+    one, two = _edit("one", BASE, S1), _edit("two", reformatted, S2)
+    assert [e.previous for e in link_chains([two, one])] == [None, "one"]  # mine_repo's order: newest first
+    assert [e.previous for e in link_chains([_edit("two", S2, S3), one])] == [None, None]
+    assert [e.previous for e in link_chains([_edit("two", S1, S2, "lib/other.dart"), one])] == [None, None]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from coonbench.dart import DartParseError, parse_dart
 from coonbench.dart.edit_diff import is_pure_rename, leaves
-from coonbench.dart.equivalence import ast_diff
+from coonbench.dart.equivalence import ast_diff, ast_equivalent
 from coonbench.datasets.edits.instruct import derived_instruction, subject_instruction
 from coonbench.datasets.edits.licence import PERMISSIVE, licence_at
 from coonbench.datasets.edits.store import MinedEdit
@@ -258,14 +258,27 @@ def _screen(c: Candidate, after: str | None) -> str | None:
 
 def link_chains(edits: list[MinedEdit]) -> list[MinedEdit]:
     """The edits oldest first, each with ``previous``: the edit of the same repo and file whose after is its
-    before (consecutive commits on one file), else None. ``edits`` are in ``mine_repo``'s order (each repository's
-    newest first, as ``git log`` lists them: commits of one second keep their order)."""
+    before (``follows``: consecutive commits on one file, or commits between them that changed only its formatting
+    or comments), else None. ``edits`` are in ``mine_repo``'s order (each repository's newest first, as ``git log``
+    lists them: commits of one second keep their order)."""
     ordered = list(reversed(edits))
     last: dict[tuple[str, str], MinedEdit] = {}
     out: list[MinedEdit] = []
     for e in ordered:
         prev = last.get((e.repo, e.path))
-        linked = e.with_previous(prev.id if prev is not None and prev.after == e.before else None)
+        linked = e.with_previous(prev.id if prev is not None and follows(prev.after, e.before) else None)
         out.append(linked)
         last[(e.repo, e.path)] = linked
     return out
+
+
+def follows(after: str, before: str) -> bool:
+    """A commit's before-file continues an earlier commit's after-file: the same text, or the same program up to
+    formatting and comments (a commit between them only reformatted the file: the session's states are scored by
+    syntax tree, so its next turn starts where the last ended)."""
+    if after == before:
+        return True
+    try:
+        return ast_equivalent(after, before)
+    except DartParseError:
+        return False
