@@ -26,7 +26,8 @@ def cmd_mine_edits(args: argparse.Namespace) -> int:
         edits.extend(kept)
         texts.update(found)
     linked = link_chains(newest_first(in_long_chains(edits, existing, args.min_chain) + list(reversed(existing))))
-    path = write_edits(args.output, linked, texts)
+    used = {(e.repo, e.licence_file) for e in linked} - {(e.repo, e.licence_file) for e in existing}
+    path = write_edits(args.output, linked, {key: text for key, text in texts.items() if key in used})
     chained = sum(1 for e in linked if e.previous)
     print(f"wrote {len(linked)} edits ({chained} following another edit of the same file) to {path}")
     return 0 if linked else 1
