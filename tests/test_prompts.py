@@ -193,6 +193,7 @@ def test_gold_scores_everything_under_every_template(tmp_path: Path) -> None:
         assert templates == set(TEMPLATE_IDS), log.eval.task
 
 
+@pytest.mark.slow  # three small tasks under four templates (about half a minute)
 def test_floors_do_not_depend_on_the_wording(tmp_path: Path) -> None:
     """The frequent, constant and no-edit baselines read the code or data and the question type, never the wording:
     under every template a question gets the same reply and the same verdict, so their floor's spread across
