@@ -185,14 +185,27 @@ def _run(solver, **args):  # type: ignore[no-untyped-def]
 
 
 def test_shipped_set_is_large_and_licensed() -> None:
+    from datetime import datetime
+
+    from coonbench.datasets.edits.mine import follows
+    from coonbench.datasets.edits.samples import mined_sessions
+
     edits = load_mined()
     assert len(edits) >= 150
     assert len({e.repo for e in edits}) >= 3
     assert {e.licence for e in edits} <= {"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0"}
     licences = {p.name for p in (SHIPPED_EDITS / "licences").iterdir()}
+    used = {(e.repo + "/" + e.licence_file).replace("/", "+") + ".txt" for e in edits}
+    assert licences == used  # every edit's licence text, and no other
+    by_id = {e.id: e for e in edits}
     for e in edits:
-        assert (e.repo + "/" + e.licence_file).replace("/", "+") + ".txt" in licences, e.id
         assert not ast_equivalent(e.before, e.after), e.id
+        assert datetime.fromisoformat(e.date).year >= 2015, e.id
+        if e.previous is not None:  # a chain link: the same file, its program where the previous edit left it
+            prev = by_id[e.previous]
+            assert (prev.repo, prev.path) == (e.repo, e.path) and follows(prev.after, e.before), e.id
+    assert len(mined_sessions(edits, 3)) >= 17 and len({s.cluster for s in mined_sessions(edits, 3)}) >= 15
+    assert len(mined_sessions(edits, 2)) >= 24
 
 
 @pytest.mark.parametrize("fmt", SLOW_BUT_COON)
@@ -220,8 +233,8 @@ def _gold_and_floor(args: dict) -> int:
 
 
 def test_recent_shipped_edits_gold_and_floor() -> None:
-    """The shipped edits after 2024-01-01 in COON: gold 100%, no-edit 0 (exact and graded)."""
-    assert _gold_and_floor({"source": "edits", "after": "2024-01-01", "input_format": "coon"}) >= 10
+    """The shipped edits after 2025-01-01 in COON: gold 100%, no-edit 0 (exact and graded)."""
+    assert _gold_and_floor({"source": "edits", "after": "2025-01-01", "input_format": "coon"}) >= 10
 
 
 @pytest.mark.slow
@@ -229,6 +242,22 @@ def test_recent_shipped_edits_gold_and_floor() -> None:
 def test_shipped_edits_gold_and_floor(fmt: str) -> None:
     """Every shipped edit, in each code format (about a minute each)."""
     assert _gold_and_floor({"source": "edits", "input_format": fmt}) == len(load_mined())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_shipped_sessions_gold_and_floor_every_turn(fmt: str) -> None:
+    """Every mined three-turn session of the shipped set, in each code format: gold right at every turn (the real
+    file after each commit), the unchanged program wrong at every turn."""
+    from coonbench.datasets.edits.samples import mined_sessions
+
+    task = modification(source="edits", turns=3, input_format=fmt)
+    for solver, expected in ((gold(), 1.0), (baseline_no_edit(), 0.0)):
+        [log] = inspect_eval(task, solver=solver, model="mockllm/model", display="none")
+        m = _metrics(log)
+        assert {m["session_check"][f"turn_{k}"].value for k in (1, 2, 3)} == {expected}
+        assert m["graded"]["mean"].value == expected and m["turns_correct"]["mean"].value == expected
+    assert len(log.samples) == len(mined_sessions(load_mined(), 3))
 
 
 @pytest.fixture(scope="module")

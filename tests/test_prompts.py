@@ -193,6 +193,30 @@ def test_gold_scores_everything_under_every_template(tmp_path: Path) -> None:
         assert templates == set(TEMPLATE_IDS), log.eval.task
 
 
+@pytest.mark.slow  # three small tasks under four templates (about half a minute)
+def test_floors_do_not_depend_on_the_wording(tmp_path: Path) -> None:
+    """The frequent, constant and no-edit baselines read the code or data and the question type, never the wording:
+    under every template a question gets the same reply and the same verdict, so their floor's spread across
+    templates is 0 (docs/prompts.md; the random widget is drawn per sample id, so it is drawn anew per template)."""
+    from coonbench.solvers.baselines import baseline_constant, baseline_frequent, baseline_no_edit
+
+    runs = [(structure(kinds="prefix_meaning", questions=4, prompts="all"), baseline_frequent()),
+            (comprehension(questions=2, bands="simple", formats="coon,dart", prompts="all"), baseline_constant()),
+            (modification(questions=2, bands="simple", formats="coon,dart", prompts="all"), baseline_no_edit())]
+    for task, solver in runs:
+        [log] = inspect_eval(task, model="mockllm/model", solver=solver, display="none", log_dir=str(tmp_path))
+        by_question: dict[str, set[tuple[str, Any]]] = {}
+        for sample in log.samples:
+            question = str(sample.id)
+            for template in TEMPLATE_IDS:
+                question = question.replace(f"@{template}-", "-")
+            [score] = sample.scores.values()
+            verdict = score.value.get("correct") if isinstance(score.value, dict) else score.value
+            by_question.setdefault(question, set()).add((sample.output.completion, verdict))
+        assert len(by_question) >= 4 and all(len(v) == 1 for v in by_question.values()), (log.eval.task, by_question)
+        assert len(log.samples) == len(TEMPLATE_IDS) * len(by_question)
+
+
 # ---------------------------------------------------------------- the report, from a scripted model
 
 FORMATS = ("json", "json-compact", "toon")

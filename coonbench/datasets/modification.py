@@ -652,6 +652,7 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
             sample_id=task.sample_id,
             check=task.check,
             reference=task.after if task.check == "ast" else None,
+            start=fenced(shown.strip("\n"), fmt.fence),  # the program shown: the no-edit baseline's reply
             requirements=task.requirements,
             normalise=True,
             criteria=judge_criteria(

@@ -34,7 +34,16 @@ from coonbench.validity.families import (
     rng_for,
 )
 
-TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction", "tools", "handoff")
+TASK_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "modification-edits": ("modification", {"source": "edits", "formats": "coon,dart,dart-minified"}),
+    "modification-turns3": ("modification", {"turns": 3, "formats": "coon,dart,dart-minified"}),
+    "modification-edits-turns3": ("modification", {"source": "edits", "turns": 3, "formats": "coon,dart,dart-minified"}),
+}
+"""The modification task's other sources as users run them, by name: (task, its ``-T`` arguments): mined edits and
+three-turn sessions (synthetic and mined), in every code format. In a session every turn but the last replies
+the turn's gold and the last the variant (``scripted_reply``), so the last turn's verdict is the variant's."""
+TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction", "tools", "handoff",
+         *TASK_VARIANTS)
 GOALS = {EQUIVALENT: 0.99, NEAR_MISS: 1.0, GARBAGE: 1.0}
 """Share of variants that must get the expected verdict: equivalents CORRECT, the rest INCORRECT."""
 SHOWN_CHARS = 2000
@@ -43,6 +52,10 @@ EXACT_TASKS = ("comprehension", "structure", "retrieval", "tools", "handoff")
 
 def _task(name: str) -> Task:
     """The task as users run it (modification with both answer formats; correction on the local sandbox)."""
+    if name in TASK_VARIANTS:
+        from coonbench.evals.modification import modification
+
+        return modification(**TASK_VARIANTS[name][1])
     if name == "comprehension":
         from coonbench.evals.comprehension import comprehension
 
@@ -118,10 +131,16 @@ def variants_for(name: str, sample: Sample, everything: Sequence[Sample]) -> lis
 
 @solver(name="validity_reply")
 def scripted_reply(replies: dict[str, str]) -> Solver:
-    """Reply with the synthetic text registered for this sample id (no model call)."""
+    """Reply with the synthetic text registered for this sample id (no model call; in a session, as the last
+    turn's reply after every earlier turn's gold)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         text = replies[str(state.sample_id)]
+        turns = list((state.metadata or {}).get("turns") or [])
+        if len(turns) > 1:  # a session: the gold of every turn before the last, then the variant
+            from coonbench.solvers.session import scripted_session
+
+            return scripted_session(state, [str(t["gold"]) for t in turns[:-1]] + [text], "coonbench/validity")
         state.output = ModelOutput.from_content(model="coonbench/validity", content=text)
         state.messages.append(ChatMessageAssistant(content=text, model="coonbench/validity"))
         return state

@@ -3,7 +3,8 @@ instruction, and the real file after it as the reference (AST-equivalent, exact;
 
 ``-T edits=DIR`` reads a folder ``coonbench mine-edits`` wrote instead of the shipped set (``data/edits``);
 ``-T after=DATE`` keeps edits committed after DATE. With ``-T turns=N`` a session is N consecutive commits of one
-file, chained by ``previous`` (each commit's "before" is the previous one's "after"): every chain gives its
+file, chained by ``previous`` (each commit's "before" is the previous one's "after", up to formatting and comments:
+``mine.follows``): every chain gives its
 non-overlapping runs of N from its oldest edit on; a run in which a state equals the start program is left out (a
 model that changes nothing would be right there).
 """
