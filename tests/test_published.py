@@ -12,7 +12,7 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = (ROOT / "docs" / "results.md", ROOT / "README.md")
+DOCS = (ROOT / "docs" / "results.md", ROOT / "README.md", ROOT / "docs" / "prompts.md", ROOT / "docs" / "edits.md")
 MARK = re.compile(r"<!-- published: (\S+) -->\n((?:\|.*\|\n)+)")
 
 
