@@ -91,3 +91,21 @@ def test_fuzz_slow_every_target(text: str) -> None:
     for kind in ANSWER_TYPES:
         _check_normalize(kind, text)
     _check_extract(text)
+
+
+def test_an_unfenced_dart_file_is_read_whole_from_its_first_line() -> None:
+    """Every real Dart file the project ships (the corpus and every mined edit's before and after), sent unfenced,
+    is extracted whole, whatever it starts with (a licence comment, ``library``, ``part of``, an annotation…), and
+    a line of prose before it is dropped."""
+    import json
+
+    from coonbench.resources import REPO_ROOT
+
+    files = [p.read_text(encoding="utf-8") for p in sorted((REPO_ROOT / "data" / "dart").rglob("*.dart"))]
+    with (REPO_ROOT / "data" / "edits" / "edits.jsonl").open(encoding="utf-8") as f:
+        files += [text for line in f for key, text in json.loads(line).items() if key in ("before", "after")]
+    assert len(files) > 300
+    for text in files:
+        whole = "\n".join(text.strip("\n").splitlines()).strip("\n")  # line ends read as Python reads them
+        assert extract_code(text, "dart") == whole
+        assert extract_code("Here is the updated file:\n" + text, "dart") == whole

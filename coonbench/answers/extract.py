@@ -34,7 +34,10 @@ _CODE_HINTS: dict[str, re.Pattern[str]] = {
     "python": re.compile(r"(?m)^[ \t]*(def |class |import |from \w+ import |return\b)"),
     "javascript": re.compile(r"(?m)(\bfunction\b|=>|\bconst |\blet |\breturn\b)"),
     "goth": re.compile(r"╭─|╰─"),
-    "dart": re.compile(r"(?m)^[ \t]*(import |class |@override|Widget |return\b|final |void )|\b[A-Z]\w*\("),
+    # Dart: any line a compilation unit can start with (directives, comments, annotations, declarations), or a call
+    "dart": re.compile(r"(?m)^[ \t]*(?:(?:library|import|export|part|class|abstract|sealed|base|interface|final|mixin"
+                       r"|enum|extension|typedef|const|var|late|void|Widget|return)\b|//|/\*|@[A-Za-z])"
+                       r"|\b[A-Z]\w*\("),
     # COON: macros (#m, #B), constructor calls and braces; the validator decides the rest
     "coon": re.compile(r"(?m)^[ \t]*#[A-Za-z]|\b[A-Z]\w*\(|\{"),
 }
