@@ -92,8 +92,9 @@ def test_report_block_rendering(tmp_path: Path) -> None:
     doc = "x\n<!-- report: F t format,acc:% system=floor -->\n| stale |\n|---|\ny\n"
     assert refresh(doc, lambda folder: tmp_path) == (
         "x\n<!-- report: F t format,acc:% system=floor -->\n| format | acc |\n|---|---|\n| coon | 10.0% |\ny\n")
-    with pytest.raises(ValueError, match="no column"):
-        render_table(table, "nope", None)
+    for columns, where in (("nope", None), ("acc+low+nope:%", None), ("format", "nope=m")):
+        with pytest.raises(ValueError, match="no column.*nope"):
+            render_table(table, columns, where)
 
 
 JUDGES = re.compile(r"<!-- judges: (\S+) -->\n((?:\|.*\|\n)+)")

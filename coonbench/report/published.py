@@ -59,14 +59,16 @@ def _cell(row: dict[str, str], spec: str) -> str:
 def render_table(table_csv: Path, columns: str, where: str | None = None) -> str:
     """The Markdown table of ``columns`` of ``table_csv`` (rows kept by ``where``), one line per row."""
     with table_csv.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f))
-    if where:
-        key, _, values = where.partition("=")
-        rows = [r for r in rows if r.get(key) in values.split(";")]
+        reader = csv.DictReader(f)
+        rows = list(reader)
     specs = columns.split(",")
-    missing = sorted({s.partition(":")[0].split("+")[0] for s in specs} - set(rows[0] if rows else specs))
+    key, _, values = (where or "").partition("=")
+    named = {n for s in specs for n in s.partition(":")[0].split("+")} | ({key} if where else set())
+    missing = sorted(named - set(reader.fieldnames or ()))
     if missing:
         raise ValueError(f"{table_csv.name}: no column(s) {', '.join(missing)}")
+    if where:
+        rows = [r for r in rows if r[key] in values.split(";")]
     header = [s.partition(":")[0].split("+")[0] for s in specs]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(r, s) for s in specs) + " |" for r in rows]
