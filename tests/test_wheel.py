@@ -22,6 +22,7 @@ from inspect_ai.log import read_eval_log
 
 from coonbench import __version__
 from coonbench.resources import REPO_ROOT
+from tests.distribution import build_dist
 
 pytestmark = pytest.mark.slow
 
@@ -42,29 +43,13 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in drop}
 
 
-def _copy_checkout(dest: Path) -> None:
-    """The files git knows (tracked, or new and not ignored), links kept as links: what a clone would hold."""
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT,
-                            capture_output=True, text=True, check=True).stdout.splitlines()
-    for rel in listed:
-        src = REPO_ROOT / rel
-        if not (src.exists() or src.is_symlink()):
-            continue  # deleted in the working tree
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if src.is_symlink():
-            target.symlink_to(os.readlink(src))
-        else:
-            shutil.copy2(src, target)
-
-
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("git") is None or not (REPO_ROOT / ".git").exists():
         pytest.skip("building the distribution needs a git checkout (the files git tracks are what ships)")
     root = tmp_path_factory.mktemp("dist")
     src = root / "src"
-    _copy_checkout(src)
+    build_dist().copy_checkout(src)
     out = root / "out"
     # the portable package (docs/install.md): the pure-Python build, tagged py3-none-any, which an index accepts
     _run([sys.executable, "-m", "build", "--outdir", str(out), str(src)], root, {**_clean_env(), PURE: "1"})
