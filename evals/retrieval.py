@@ -8,24 +8,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
+from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import generate
 
 from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.tokenizer import counted_for_model
-from coonbench.datasets.hf import hf_retrieval_samples
-from coonbench.datasets.retrieval import analysis_samples, parse_conditions, retrieval_samples_with_skips, skip_summary
+from coonbench.datasets.hf import hf_retrieval_pending
+from coonbench.datasets.retrieval import analysis_pending, parse_conditions, retrieval_pending, skip_summary
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.conditions import check_formats_argument
-from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_samples
+from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_pending
 from coonbench.tasks.samples import reject_unknown, split_param
-from coonbench.tasks.subset import check_subset, paired_subset
+from coonbench.tasks.subset import Pending, build_subset, check_subset, paired_subset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -83,12 +83,22 @@ def retrieval(
     if tasks_file is None:  # (a TeaLeaf task file names its own formats)
         check_formats_argument(formats)
     with counted_for_model(tokenizer) as counted_in:
-        task = each_prompt(prompts, lambda: _retrieval(
-            formats, questions_file, tasks_file, judge, suite, suite_formats))
+        if prompts is None:  # every mode: -T questions=N renders only the N questions drawn
+            task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
+                              lambda pending: build_subset(pending, questions, seed))
+        else:
+            task = each_prompt(prompts, lambda: _retrieval(
+                formats, questions_file, tasks_file, judge, suite, suite_formats, _build_every))
+            if questions is not None:  # a paired subset of its questions, every template of each
+                samples = paired_subset(list(task.dataset), questions, seed)
+                task.dataset = MemoryDataset(samples, name=task.dataset.name)
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
-    if questions is not None:  # every mode: a paired subset of its questions
-        task.dataset = MemoryDataset(paired_subset(list(task.dataset), questions, seed), name=task.dataset.name)
     return stop_when(task, stop, stop_margin, seed)
+
+
+def _build_every(pending: list[Pending]) -> list[Sample]:
+    """Every sample listed, built (the whole dataset: ``-T prompts=`` draws from the templates' built samples)."""
+    return build_subset(pending, None)
 
 
 def _retrieval(
@@ -98,8 +108,10 @@ def _retrieval(
     judge: Literal["none", "weighted", "graded"],
     suite: str | None,
     suite_formats: str | Sequence[str] | None,
+    select: Callable[[list[Pending]], list[Sample]],
 ) -> Task:
-    """The task ``retrieval`` describes, its samples counted in the tokenizer in use."""
+    """The task ``retrieval`` describes, with the samples ``select`` builds of those its mode lists (counted in
+    the tokenizer in use); the dataset's name and metadata count what every listed question skipped."""
     check_judge_mode(judge)
     suite = given_path("suite", suite, "a folder in TOON's published suite layout")
     questions_file = given_path("questions_file", questions_file, "a JSONL question file or a Hugging Face dataset")
@@ -107,7 +119,8 @@ def _retrieval(
     if tasks_file is not None:
         if questions_file is not None:
             raise ValueError("retrieval: give questions_file or tasks_file, not both")
-        samples, rejected = analysis_samples(tasks_file, formats)
+        pending, rejected = analysis_pending(tasks_file, formats)
+        samples = select(pending)
         scorers = with_judge(expected_elements(), judge)
         name = f"retrieval-analysis ({len(rejected)} rejected)" if rejected else "retrieval-analysis"
         return Task(dataset=MemoryDataset(samples, name=name), solver=generate_from_metadata(), scorer=scorers)
@@ -117,14 +130,16 @@ def _retrieval(
         if questions_file is not None:
             raise ValueError("retrieval: give suite or questions_file, not both")
         ours = parse_conditions(formats) if formats is not None else []
-        samples, skips = suite_samples(load_suite(suite), split_param(suite_formats), ours)
+        pending, skips = suite_pending(load_suite(suite), split_param(suite_formats), ours)
+        samples = select(pending)
         return Task(dataset=MemoryDataset(samples, name=f"retrieval-suite ({suite})"), solver=generate(),
                     scorer=answer_match(), metrics=answer_metrics(baseline=SUITE_BASELINE),
                     metadata={"suite": str(suite), "skipped": skip_summary(skips)})
     if questions_file is not None and (Path(questions_file).is_dir() or questions_file.endswith(".parquet")):
-        samples, skipped = hf_retrieval_samples(questions_file, formats)
+        pending, skipped = hf_retrieval_pending(questions_file, formats)
     else:
-        samples, skipped = retrieval_samples_with_skips(formats, questions_file)
+        pending, skipped = retrieval_pending(formats, questions_file)
+    samples = select(pending)
     note = "; ".join(f"{fmt} skips {len(ids)}" for fmt, ids in sorted(skipped.items()))
     return Task(dataset=MemoryDataset(samples, name=f"retrieval ({note})" if note else "retrieval"),
                 solver=generate(), scorer=answer_match(), metadata={"skipped": skip_summary(skipped)})

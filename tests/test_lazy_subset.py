@@ -12,18 +12,68 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import Task
 from inspect_ai.dataset import Sample
 
 import coonbench.datasets.comprehension as comprehension_data
 from coonbench.evals.comprehension import comprehension
-from coonbench.tasks.subset import Pending, build_subset, paired_subset
+from coonbench.tasks.subset import Pending, build_subset, paired_subset, question_group
+from tests.conftest import reference_path
 
-LAZY_TASKS = ("comprehension", "generation", "modification")
-"""The tasks whose loaders list ``Pending`` samples (the others build every sample, then draw: docs/usage.md)."""
+LAZY_TASKS = ("comprehension", "generation", "modification", "structure", "retrieval")
+"""The tasks whose loaders list ``Pending`` samples (retrieval in every mode; the others, and the mined-edit and
+multi-turn modes of modification, build every sample, then draw: docs/usage.md)."""
 DRAWS = [(1, 0), (2, 0), (2, 7), (5, 3), (40, 11)]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A task in one of its modes: the arguments it is called with (a function, since some name files that may be
+    absent: it skips then), and the function of its loader that renders one sample (the hook counts its calls)."""
+
+    task: str
+    render: tuple[str, str]  # module, function
+    arguments: Callable[[Path], dict[str, Any]] = lambda scratch: {}  # scratch: a folder for the session
+
+
+def _hf_folder(scratch: Path) -> dict[str, Any]:
+    """Our retrieval questions saved as a Hugging Face dataset folder (once), read back as ``questions_file``."""
+    from coonbench.datasets.hf import save_hf
+
+    folder = scratch / "hf-retrieval"
+    if not (folder / "train.parquet").exists():
+        save_hf("retrieval", folder)
+    return {"questions_file": str(folder), "formats": "json,toon,csv"}
+
+
+CASES: dict[str, Case] = {
+    "comprehension": Case("comprehension", ("coonbench.datasets.comprehension", "question_sample")),
+    "generation": Case("generation", ("coonbench.datasets.generation", "task_sample")),
+    "modification": Case("modification", ("coonbench.datasets.modification", "modification_sample")),
+    "structure": Case("structure", ("coonbench.datasets.structure", "question_sample"),
+                      lambda scratch: {"primer": "none,short,full"}),
+    "retrieval": Case("retrieval", ("coonbench.datasets.retrieval.load", "question_sample")),
+    "retrieval-hf": Case("retrieval", ("coonbench.datasets.hf", "question_sample"), _hf_folder),
+    "retrieval-tasks_file": Case(
+        "retrieval", ("coonbench.datasets.retrieval.analysis", "_analysis_sample"),
+        lambda scratch: {"tasks_file": str(reference_path("tealeaf", "tasks", "synthetic.json")),
+                         "formats": "json,toon,yaml"}),
+    "retrieval-suite": Case(
+        "retrieval", ("coonbench.datasets.retrieval.suite", "_sample"),
+        lambda scratch: {"suite": str(reference_path("toon", "generated")), "formats": "toon,csv"}),
+}
+"""Every lazy task, and retrieval in each of its modes (a TeaLeaf task file and TOON's suite from the reference
+data, skipped when it is absent)."""
+
+
+def test_every_lazy_task_has_a_case() -> None:
+    assert {case.task for case in CASES.values()} == set(LAZY_TASKS)
 
 
 def _json(samples: list[Sample]) -> list[str]:
@@ -35,53 +85,78 @@ def _eager(pending: list[Pending], questions: int | None, seed: int = 0) -> list
     return paired_subset([p.build() for p in pending], questions, seed)
 
 
+def _task(case: Case) -> Callable[..., Task]:
+    task: Callable[..., Task] = getattr(importlib.import_module(f"coonbench.evals.{case.task}"), case.task)
+    return task
+
+
+@pytest.fixture(scope="session")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("lazy")
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hugging Face's libraries read the saved folder without looking for the hub."""
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
 @functools.cache
-def _full_build(name: str) -> list[Sample]:
-    """Every sample of the task's default dataset, built the full way (once per test session)."""
-    module = importlib.import_module(f"coonbench.evals.{name}")
+def _full_build(name: str, scratch: Path) -> list[Sample]:
+    """Every sample of the case's dataset, built the full way (once per test session)."""
+    case = CASES[name]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(module, "build_subset", _eager)
-        return list(getattr(module, name)().dataset)
+        patch.setattr(importlib.import_module(f"coonbench.evals.{case.task}"), "build_subset", _eager)
+        return list(_task(case)(**case.arguments(scratch)).dataset)
+
+
+def _questions(samples: list[Sample]) -> set[str]:
+    return {question_group(str(s.id), s.metadata or {}) for s in samples}
 
 
 @pytest.mark.parametrize(
     ("name", "draws"),
-    [("comprehension", DRAWS),  # the others rebuild their tasks for each draw: a minute together
+    [("comprehension", DRAWS),  # the code tasks rebuild their tasks for each draw: a minute together
      pytest.param("generation", DRAWS[1::2], marks=pytest.mark.slow),
-     pytest.param("modification", DRAWS[1::2], marks=pytest.mark.slow)],
+     pytest.param("modification", DRAWS[1::2], marks=pytest.mark.slow),
+     ("structure", DRAWS[1::2]),  # every build generates (and validates) every question: two seconds each
+     ("retrieval", DRAWS),
+     ("retrieval-hf", DRAWS[1::2]),
+     ("retrieval-tasks_file", DRAWS[:4]),  # its file has 9 tasks
+     ("retrieval-suite", DRAWS[1::2])],
 )
-def test_the_lazy_subset_is_the_full_builds_subset(name: str, draws: list[tuple[int, int]]) -> None:
-    task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)
-    full = _full_build(name)
+def test_the_lazy_subset_is_the_full_builds_subset(name: str, draws: list[tuple[int, int]], scratch: Path) -> None:
+    case = CASES[name]
+    full = _full_build(name, scratch)
     for questions, seed in draws:
-        lazy = list(task(questions=questions, seed=seed).dataset)
+        lazy = list(_task(case)(questions=questions, seed=seed, **case.arguments(scratch)).dataset)
         expected = paired_subset(full, questions, seed)
         assert [s.id for s in lazy] == [s.id for s in expected], (questions, seed)  # the same questions, in order
         assert _json(lazy) == _json(expected), (questions, seed)  # and byte for byte the same samples
-        assert len({str(s.metadata["pair_id"]) for s in lazy}) == questions
+        assert len(_questions(lazy)) == questions
 
 
-RENDER = {"comprehension": "question_sample", "generation": "task_sample", "modification": "modification_sample"}
-"""The function of each lazy task's loader that renders one sample: the hook counts its calls."""
-
-
-def _count_renders(name: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    data = importlib.import_module(f"coonbench.datasets.{name}")
-    real, calls = getattr(data, RENDER[name]), []
+def _count_renders(case: Case, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    module, function = case.render
+    data = importlib.import_module(module)
+    real, calls = getattr(data, function), []
 
     def counting(*args: Any, **kwargs: Any) -> Sample:
         sample = real(*args, **kwargs)
-        calls.append(str(sample.metadata["pair_id"]))
+        calls.append(question_group(str(sample.id), sample.metadata or {}))
         return sample
 
-    monkeypatch.setattr(data, RENDER[name], counting)
+    monkeypatch.setattr(data, function, counting)
     return calls
 
 
-@pytest.mark.parametrize("name", LAZY_TASKS)
-def test_two_questions_render_only_two_questions(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    rendered = _count_renders(name, monkeypatch)
-    task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)(questions=2)
+@pytest.mark.parametrize("name", list(CASES))
+def test_two_questions_render_only_two_questions(name: str, monkeypatch: pytest.MonkeyPatch, scratch: Path) -> None:
+    case = CASES[name]
+    arguments = case.arguments(scratch)
+    rendered = _count_renders(case, monkeypatch)
+    task = _task(case)(questions=2, **arguments)
     conditions = {s.metadata["format"] for s in task.dataset}
     assert len(task.dataset) == 2 * len(conditions) == len(rendered)  # nothing rendered but what runs
     assert len(set(rendered)) == 2
@@ -101,7 +176,7 @@ def test_two_comprehension_questions_render_at_most_two_files(monkeypatch: pytes
 
 
 def test_the_whole_task_renders_every_question(monkeypatch: pytest.MonkeyPatch) -> None:
-    rendered = _count_renders("comprehension", monkeypatch)
+    rendered = _count_renders(CASES["comprehension"], monkeypatch)
     task = comprehension(bands="simple")
     assert len(rendered) == len(task.dataset) > 2 * 4
 

@@ -16,18 +16,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import Sample, hf_dataset
 
-from coonbench.datasets.retrieval.common import CATEGORY, QUESTIONS_FILE
+from coonbench.datasets.retrieval.common import QUESTIONS_FILE
 from coonbench.datasets.retrieval.conditions import parse_conditions
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
-from coonbench.datasets.retrieval.load import build_prompt, read_questions
-from coonbench.formats import FormatError, get_format
+from coonbench.datasets.retrieval.load import question_sample, read_questions
+from coonbench.formats import FormatError
 from coonbench.resources import DATA_DIR
-from coonbench.tasks.samples import sample_metadata
+from coonbench.tasks.subset import Pending
 
 HfName = Literal["dart-corpus", "comprehension", "retrieval"]
 HF_NAMES: tuple[str, ...] = ("dart-corpus", "comprehension", "retrieval")
@@ -77,11 +78,23 @@ def hf_retrieval_samples(
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Retrieval samples from a dataset folder written by ``save_hf("retrieval", …)`` (or any folder/file with
     the same columns), read through Inspect's ``hf_dataset``; refused formats are skipped with the reason."""
+    pending, skipped = hf_retrieval_pending(path, formats)
+    return [p.build() for p in pending], skipped
+
+
+def hf_retrieval_pending(
+    path: str | Path, formats: str | Sequence[str] | None = None
+) -> tuple[list[Pending], dict[str, list[dict[str, str]]]]:
+    """``hf_retrieval_samples``' samples not built yet (``coonbench.tasks.subset.Pending``), and the skips: every
+    record is read and its dataset encoded in every format (a refusal keeps the question out of the draw); the
+    prompt and its token counts wait for the draw."""
     conditions = parse_conditions(formats)
     skipped: dict[str, list[dict[str, str]]] = {}
+    pending: list[Pending] = []
     required = ("id", "question", "answer", "answer_type", "data")
 
-    def to_samples(record: dict[str, Any]) -> list[Sample]:
+    def read(record: dict[str, Any]) -> list[Sample]:
+        """Lists the record's samples in ``pending``; returns none (``hf_dataset`` wants samples back)."""
         for key in required:
             if record.get(key) in (None, ""):
                 raise ValueError(f"{path}: record {record.get('id', '?')!r}: field '{key}' is missing or empty")
@@ -92,37 +105,27 @@ def hf_retrieval_samples(
             raise ValueError(f"{path}: record {record['id']!r}: field 'data'/'normalize_options' is not JSON: "
                              f"{err.msg}") from None
         corruption = record.get("corruption") or "none"
-        out = []
+        rec = {"id": record["id"], "question": record["question"], "answer": record["answer"],
+               "answer_type": record["answer_type"], "question_type": record.get("question_type") or "custom",
+               "complexity": record.get("complexity") or "custom", "normalize_options": options,
+               "dataset": record.get("dataset"), "corruption": corruption}  # as a questions file has them
         for cond in conditions:
-            fmt, label = cond.format, cond.label
             try:
-                if corruption != "none":
-                    text = corrupt_encoded(data, fmt, corruption)
-                else:
-                    text = get_format(fmt).encode(data)
+                text = corrupt_encoded(data, cond.format, corruption)  # "none": the plain encoding
             except FormatError as err:
-                skipped.setdefault(label, []).append({"id": record["id"], "dataset": str(record.get("dataset", "")),
-                                                    "reason": err.message})
+                skipped.setdefault(cond.label, []).append({"id": record["id"], "dataset": str(record.get("dataset", "")),
+                                                           "reason": err.message})
                 continue
-            prompt = build_prompt(fmt, text, record["question"], cond.primer_text() if cond.primer != "short" else "")
-            meta = sample_metadata(
-                format=label, category=CATEGORY, question_type=record.get("question_type") or "custom",
-                complexity=record.get("complexity") or "custom", input_text=prompt.text(),
-                answer_type=record["answer_type"], normalize_options=options, pair_id=record["id"],
-                dataset=record.get("dataset"), corruption=corruption, encoding=fmt, primer=cond.primer != "none",
-            )
-            out.append(Sample(id=f"{CATEGORY}-{record['id']}-{label}", input=prompt.input, target=str(record["answer"]),
-                              metadata=meta))
-        return out
+            stratum = (str(rec["complexity"]), str(rec["question_type"]))
+            pending.append(Pending(str(rec["id"]), stratum, cond.label, partial(question_sample, rec, cond, text)))
+        return []
 
     source = Path(path)
-    kwargs: dict[str, Any] = {}
     if source.is_file():  # a single parquet/json(l) file: name the builder
         builder = {".parquet": "parquet", ".json": "json", ".jsonl": "json"}.get(source.suffix)
         if builder is None:
             raise ValueError(f"{path}: expected a dataset folder or a .parquet/.json/.jsonl file")
-        kwargs = {"data_files": str(source)}
-        dataset = hf_dataset(builder, split="train", sample_fields=to_samples, cached=False, retry=False, **kwargs)
+        hf_dataset(builder, split="train", sample_fields=read, cached=False, retry=False, data_files=str(source))
     else:
-        dataset = hf_dataset(str(source), split="train", sample_fields=to_samples, cached=False, retry=False)
-    return list(dataset), skipped
+        hf_dataset(str(source), split="train", sample_fields=read, cached=False, retry=False)
+    return pending, skipped

@@ -25,7 +25,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -37,6 +37,7 @@ from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon import HEADER_PREFIX, TABLES, VERSION, macro_table, prefix_meanings
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import choose, sample_metadata
+from coonbench.tasks.subset import Pending
 
 SEED = 20261122
 CATEGORY = "structure"
@@ -544,10 +545,20 @@ def question_sample(q: StructureQuestion, primer: str = "short") -> Sample:
     )
 
 
+def structure_pending(
+    kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", seed: int = SEED
+) -> list[Pending]:
+    """``structure_dataset``'s samples not built yet (``coonbench.tasks.subset.Pending``): ``-T questions=N``
+    renders and counts the tokens of only the questions drawn. The questions themselves are all generated, since
+    the draw needs every question's type and band, and a syntax_validity question's band (its corruption kind)
+    and its very existence are what the validator decides."""
+    conditions = choose("primer", primer, list(CONDITIONS), "primer") or ["short"]
+    return [Pending(q.id, (q.complexity, q.question_type), CONDITIONS[c][0], partial(question_sample, q, c))
+            for q in build_questions(kinds, seed) for c in conditions]  # the key: the id less ``-<condition>``
+
+
 def structure_dataset(
     kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", seed: int = SEED
 ) -> MemoryDataset:
     """Every selected question under every selected primer condition (condition-major within each question)."""
-    conditions = choose("primer", primer, list(CONDITIONS), "primer") or ["short"]
-    samples = [question_sample(q, c) for q in build_questions(kinds, seed) for c in conditions]
-    return MemoryDataset(samples, name="coonbench-structure")
+    return MemoryDataset([p.build() for p in structure_pending(kinds, primer, seed)], name="coonbench-structure")

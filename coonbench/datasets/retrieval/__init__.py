@@ -16,7 +16,7 @@ The public names stay importable from ``coonbench.datasets.retrieval``.
 
 from __future__ import annotations
 
-from coonbench.datasets.retrieval.analysis import TEALEAF_HINT_KEYS, analysis_samples
+from coonbench.datasets.retrieval.analysis import TEALEAF_HINT_KEYS, analysis_pending, analysis_samples
 from coonbench.datasets.retrieval.common import (
     CATEGORY,
     CORRUPTIONS,
@@ -38,8 +38,10 @@ from coonbench.datasets.retrieval.generate import DOMAINS, Field, Spec, dataset_
 from coonbench.datasets.retrieval.load import (
     QuestionsFileError,
     build_prompt,
+    question_sample,
     read_questions,
     retrieval_dataset,
+    retrieval_pending,
     retrieval_samples,
     retrieval_samples_with_skips,
     skip_summary,
@@ -49,8 +51,8 @@ from coonbench.datasets.retrieval.questions import generate_questions, main, ren
 __all__ = [
     "CATEGORY", "CORRUPTIONS", "DATASET_VERSION", "DEFAULT_FORMATS", "DOMAINS", "FORMAT_LABELS", "PROMPT",
     "QUESTIONS_FILE", "REQUIRED_FIELDS", "RETRIEVAL_DIR", "ROW_FORMATS", "SEED", "TEALEAF_HINT_KEYS",
-    "VALIDATION_QUESTION", "DataCondition", "Field", "parse_conditions", "QuestionsFileError", "Spec", "analysis_samples", "build_prompt",
+    "VALIDATION_QUESTION", "DataCondition", "Field", "parse_conditions", "QuestionsFileError", "Spec", "analysis_pending", "analysis_samples", "build_prompt",
     "corrupt_encoded", "dataset_specs", "format_label", "generate_questions", "main", "parse_formats",
-    "read_questions", "render_files", "retrieval_dataset", "retrieval_samples", "data_format_names",
+    "question_sample", "read_questions", "render_files", "retrieval_dataset", "retrieval_pending", "retrieval_samples", "data_format_names",
     "retrieval_samples_with_skips", "skip_summary", "validation_bases", "write",
 ]

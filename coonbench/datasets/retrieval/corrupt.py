@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from coonbench.datasets.retrieval.common import ROW_FORMATS, SEED
@@ -40,6 +41,13 @@ def _drop_cell(line: str, column: int, fmt: str) -> str:
     return head + ",".join(cells) + tail
 
 
+@lru_cache(maxsize=4)
+def _appended(seed: int) -> tuple[dict[str, Any], ...]:
+    """The rows extra-rows appends (made once per seed: each Faker costs milliseconds, and every dataset and
+    format is corrupted); callers copy them."""
+    return tuple(make_employees(seed + 999, n=3)["employees"])
+
+
 def corrupt_encoded(
     data: dict[str, Any],
     fmt: str,
@@ -58,14 +66,14 @@ def corrupt_encoded(
     the suite says.
     """
     encoder = get_format(fmt)
+    if corruption == "none":  # any data: only a corruption needs an object holding one list of rows
+        return encoder.encode(data)
     key = next(iter(data))
     rows: list[dict[str, Any]] = data[key]
-    if corruption == "none":
-        return encoder.encode(data)
     if append_records is not None:
         extra = [dict(r) for r in append_records]
     else:
-        extra = make_employees(extra_seed + 999, n=3)["employees"]
+        extra = [dict(row) for row in _appended(extra_seed)]
         for i, row in enumerate(extra):
             row["id"] = len(rows) + i + 1
             row.pop("yearsExperience", None)

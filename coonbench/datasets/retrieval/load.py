@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,11 @@ from coonbench.datasets.retrieval.common import (
     format_label,
 )
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
-from coonbench.datasets.retrieval.conditions import parse_conditions
+from coonbench.datasets.retrieval.conditions import DataCondition, parse_conditions
 from coonbench.formats import FormatError, get_format
 from coonbench.tasks.prompts import Rendered, render
 from coonbench.tasks.samples import sample_metadata
+from coonbench.tasks.subset import Pending
 
 logger = logging.getLogger(__name__)
 
@@ -104,11 +106,22 @@ def retrieval_samples_with_skips(
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Samples for every question in every format, and per format the questions skipped because the format
     refused their dataset (``{id, dataset, reason}``, the reason being the format's own error message)."""
+    pending, skipped = retrieval_pending(formats, questions_file)
+    return [p.build() for p in pending], skipped
+
+
+def retrieval_pending(
+    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
+) -> tuple[list[Pending], dict[str, list[dict[str, str]]]]:
+    """``retrieval_samples_with_skips``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T
+    questions=N`` renders and counts the tokens of only the questions drawn), and the skips. Every dataset is
+    encoded in every format (once per dataset, format and corruption): whether a format can hold a dataset is what
+    its encoder says, and the draw keeps only questions every format can show."""
     conditions = parse_conditions(formats)
     records = read_questions(questions_file or QUESTIONS_FILE)
     cache: dict[str, Any] = {}
     encoded: dict[tuple[str, str, str], str | FormatError] = {}
-    samples: list[Sample] = []
+    pending: list[Pending] = []
     skipped: dict[str, list[dict[str, str]]] = {}
     for rec in records:
         data = _load_json(rec["_data_path"], cache)
@@ -118,27 +131,34 @@ def retrieval_samples_with_skips(
             key = (rec["_data_path"], fmt, corruption)
             if key not in encoded:
                 try:
-                    encoded[key] = corrupt_encoded(data, fmt, corruption) if corruption != "none" else get_format(fmt).encode(data)
+                    encoded[key] = corrupt_encoded(data, fmt, corruption)  # "none": the plain encoding
                 except FormatError as err:
                     encoded[key] = err
             text = encoded[key]
             if isinstance(text, FormatError):
                 skipped.setdefault(label, []).append({"id": rec["id"], "dataset": rec["dataset"], "reason": text.message})
                 continue
-            prompt = build_prompt(fmt, text, rec["question"], cond.primer_text() if cond.primer != "short" else "")
-            meta = sample_metadata(
-                format=label, category=CATEGORY, question_type=rec.get("question_type", "custom"),
-                complexity=rec.get("complexity", "custom"), input_text=prompt.text(),
-                answer_type=rec["answer_type"], normalize_options=rec.get("normalize_options"),
-                pair_id=rec["id"], dataset=rec["dataset"], corruption=corruption, encoding=fmt,
-                primer=cond.primer != "none",
-            )
-            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{label}", input=prompt.input, target=str(rec["answer"]),
-                                  metadata=meta))
+            stratum = (str(rec.get("complexity", "custom")), str(rec.get("question_type", "custom")))
+            pending.append(Pending(str(rec["id"]), stratum, label, partial(question_sample, rec, cond, text)))
     for fmt, items in skipped.items():
         logger.warning("retrieval: format %s cannot hold the data of %d questions (skipped; first reason: %s)",
                        fmt, len(items), items[0]["reason"])
-    return samples, skipped
+    return pending, skipped
+
+
+def question_sample(rec: Mapping[str, Any], cond: DataCondition, text: str) -> Sample:
+    """One question record shown in one format (``text``: its dataset in that format, corrupted as the record
+    says); the record's keys as in a questions file."""
+    fmt, label = cond.format, cond.label
+    prompt = build_prompt(fmt, text, rec["question"], cond.primer_text() if cond.primer != "short" else "")
+    meta = sample_metadata(
+        format=label, category=CATEGORY, question_type=rec.get("question_type", "custom"),
+        complexity=rec.get("complexity", "custom"), input_text=prompt.text(),
+        answer_type=rec["answer_type"], normalize_options=rec.get("normalize_options"),
+        pair_id=rec["id"], dataset=rec["dataset"], corruption=rec.get("corruption", "none"), encoding=fmt,
+        primer=cond.primer != "none",
+    )
+    return Sample(id=f"{CATEGORY}-{rec['id']}-{label}", input=prompt.input, target=str(rec["answer"]), metadata=meta)
 
 
 def retrieval_samples(

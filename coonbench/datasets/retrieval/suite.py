@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.formats import FormatError, get_format
 from coonbench.answers.normalize import ANSWER_TYPES, NormalizeOptions
 from coonbench.tasks.samples import sample_metadata
+from coonbench.tasks.subset import Pending
 
 CATEGORY = "retrieval"
 OURS_PREFIX = "coonbench-"
@@ -252,25 +254,36 @@ def suite_samples(
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Samples of every question in the suite's formats (texts as published) and in ours (computed), and
     (format → skip reasons) for the pairs that have no text."""
+    pending, skipped = suite_pending(suite, suite_formats, formats)
+    return [p.build() for p in pending], skipped
+
+
+def suite_pending(
+    suite: Suite, suite_formats: Sequence[str] | None = None, formats: Sequence[str | DataCondition] = ()
+) -> tuple[list[Pending], dict[str, list[dict[str, str]]]]:
+    """``suite_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: the prompt and its token
+    counts wait for the draw), and the skips: our formats' texts are computed for every dataset, since a format
+    that cannot hold one keeps its questions out of the draw (the suite's own texts are read as published)."""
     chosen = list(suite.formats) if suite_formats is None else list(suite_formats)
     for name in chosen:
         if name not in suite.formats:
             raise SuiteError(f"{suite.root / 'formats.json'}: no format {name!r} "
                              f"(the suite has {', '.join(suite.formats)})")
     conditions = [c if isinstance(c, DataCondition) else DataCondition(c) for c in formats]
-    samples: list[Sample] = []
+    pending: list[Pending] = []
     skipped: dict[str, list[dict[str, str]]] = {}
     ours: dict[tuple[str, str], str | FormatError] = {}
     for q in suite.questions:
         ds = suite.datasets[q.dataset]
+        stratum = (str(ds.structure), str(q.type))  # complexity, question_type: as ``_sample`` writes them
         for name in chosen:
             text = suite.encoded.get(q.dataset, {}).get(name)
             if text is None:
                 skipped.setdefault(name, []).append({"id": q.id, "dataset": q.dataset,
                                                      "reason": f"the suite has no {name} text for this dataset"})
                 continue
-            f = suite.formats[name]
-            samples.append(_sample(q, ds, name, suite_prompt(f, text, q.prompt), "suite"))
+            build = partial(_suite_sample, q, ds, name, suite.formats[name], text)
+            pending.append(Pending(q.id, stratum, name, build))
         for cond in conditions:
             name, label = cond.format, OURS_PREFIX + cond.label
             key = (q.dataset, name)
@@ -283,10 +296,21 @@ def suite_samples(
             if isinstance(text_or_err, FormatError):
                 skipped.setdefault(label, []).append({"id": q.id, "dataset": q.dataset, "reason": text_or_err.message})
                 continue
-            prompt = SUITE_PROMPT.format(primer=cond.primer_text() or "", name=name, fence=get_format(name).fence,
-                                         data=text_or_err.rstrip("\n"), question=q.prompt).removeprefix("\n\n")
-            samples.append(_sample(q, ds, label, prompt, "coonbench"))
-    return samples, skipped
+            pending.append(Pending(q.id, stratum, label, partial(_our_sample, q, ds, cond, text_or_err)))
+    return pending, skipped
+
+
+def _suite_sample(q: SuiteQuestion, ds: SuiteDataset, name: str, fmt: SuiteFormat, text: str) -> Sample:
+    """A question in the suite's format ``name``, with the text the suite published."""
+    return _sample(q, ds, name, suite_prompt(fmt, text, q.prompt), "suite")
+
+
+def _our_sample(q: SuiteQuestion, ds: SuiteDataset, cond: DataCondition, text: str) -> Sample:
+    """A question in one of our formats (``text``: its dataset in that format, corrupted as the suite declares)."""
+    name = cond.format
+    prompt = SUITE_PROMPT.format(primer=cond.primer_text() or "", name=name, fence=get_format(name).fence,
+                                 data=text.rstrip("\n"), question=q.prompt).removeprefix("\n\n")
+    return _sample(q, ds, OURS_PREFIX + cond.label, prompt, "coonbench")
 
 
 def _sample(q: SuiteQuestion, ds: SuiteDataset, fmt: str, prompt: str, source: str) -> Sample:
