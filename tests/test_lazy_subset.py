@@ -120,7 +120,7 @@ def _questions(samples: list[Sample]) -> set[str]:
     [("comprehension", DRAWS),  # the code tasks rebuild their tasks for each draw: a minute together
      pytest.param("generation", DRAWS[1::2], marks=pytest.mark.slow),
      pytest.param("modification", DRAWS[1::2], marks=pytest.mark.slow),
-     ("structure", DRAWS[1::2]),  # every build generates (and validates) every question: two seconds each
+     ("structure", DRAWS),
      ("retrieval", DRAWS),
      ("retrieval-hf", DRAWS[1::2]),
      ("retrieval-tasks_file", DRAWS[:4]),  # its file has 9 tasks

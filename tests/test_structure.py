@@ -1,24 +1,34 @@
-"""Structure-awareness task: every answer re-derived from the COON tables/codec/validator, ids, determinism, runs."""
+"""Structure-awareness task: every answer re-derived from the COON tables/codec/validator, ids, determinism, the
+shipped questions file (regenerated and compared byte for byte, and checked line by line on load), runs."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.datasets import structure as st
+from coonbench.datasets import structure_questions as st
 from coonbench.datasets.structure import (
+    DATASET_VERSION,
+    QUESTIONS_FILE,
+    load_questions,
+    render_jsonl,
+    select_questions,
+    structure_dataset,
+)
+from coonbench.datasets.structure_questions import (
     CORRUPTIONS,
     QUESTION_TYPES,
     StructureQuestion,
     build_questions,
     corrupt,
     snippets,
-    structure_dataset,
 )
 from coonbench.formats import get_format
 from coonbench.formats.coon import TABLES
@@ -102,6 +112,64 @@ def test_generation_is_deterministic(questions: list[StructureQuestion]) -> None
     assert again == questions
     samples = structure_dataset(primer="none")
     assert [s.id for s in samples] == [f"{q.id}-coon-noprimer" for q in questions]
+
+
+# --- the shipped file ---------------------------------------------------------------------------------------------
+
+
+def test_the_shipped_file_is_the_generators_output(questions: list[StructureQuestion]) -> None:
+    assert render_jsonl(questions) == QUESTIONS_FILE.read_text(encoding="utf-8"), (
+        "data/structure is stale: run python -m coonbench.datasets.structure --write"
+    )
+    assert load_questions() == questions  # and reads back as the very questions, every field
+
+
+def test_the_task_reads_the_file_and_selects_in_the_generators_order(
+    questions: list[StructureQuestion], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for kinds in ("syntax_validity,abbrev_to_full", "prefix_meaning", "full_to_abbrev,abbrev_to_full"):
+        assert select_questions(kinds) == build_questions(kinds), kinds
+
+    def no_generation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the task generated its questions")
+
+    monkeypatch.setattr(st, "validity_questions", no_generation)
+    monkeypatch.setattr(st, "abbreviation_questions", no_generation)
+    monkeypatch.setattr(st, "prefix_questions", no_generation)
+    task = structure(primer="none,full", questions=3)
+    assert len(task.dataset) == 6
+    with pytest.raises(AssertionError, match="generated"):  # another seed is generated: the file holds SEED's
+        select_questions("prefix_meaning", seed=st.SEED + 1)
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda r: "{not json", "invalid JSON"),
+        (lambda r: "[1, 2]", "expected a JSON object, got list"),
+        (lambda r: json.dumps({k: v for k, v in r.items() if k != "answer"}), "missing field 'answer'"),
+        (lambda r: json.dumps({**r, "question_type": 3}), "field 'question_type': expected str, got int"),
+        (lambda r: json.dumps({**r, "normalize_options": "yes"}), "field 'normalize_options': expected dict, got str"),
+        (lambda r: json.dumps({**r, "version": DATASET_VERSION + 1}), "field 'version'"),
+    ],
+)
+def test_a_malformed_line_names_the_file_line_and_field(
+    tmp_path: Path, edit: Callable[[dict[str, Any]], str], words: str
+) -> None:
+    lines = QUESTIONS_FILE.read_text(encoding="utf-8").splitlines()
+    lines[2] = edit(json.loads(lines[2]))
+    path = tmp_path / "questions.jsonl"
+    path.write_text("\n".join(lines[:5]) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{path}:3: {words}")):
+        load_questions(path)
+
+
+def test_a_line_without_version_or_defaulted_fields_still_reads(tmp_path: Path) -> None:
+    record = json.loads(QUESTIONS_FILE.read_text(encoding="utf-8").splitlines()[0])
+    path = tmp_path / "questions.jsonl"
+    path.write_text(json.dumps({k: v for k, v in record.items() if k not in ("version", "source")}) + "\n\n")
+    (q,) = load_questions(path)
+    assert q.source == "" and q.id == record["id"]
 
 
 # --- ground truth, re-derived ------------------------------------------------------------------------------------

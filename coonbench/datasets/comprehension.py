@@ -9,18 +9,15 @@ questions generated on the spot from any directory of Dart (``coonbench.datasets
 
 from __future__ import annotations
 
-import argparse
-import json
-from collections import Counter
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from coonbench.tasks.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
 from coonbench.dart.questions import QUESTION_TYPES, Question, generate_questions
 from coonbench.datasets.corpus import BANDS, CorpusSample, load_corpus
+from coonbench.datasets.question_files import questions_main, read_records, render_records
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.resources import DATA_DIR
 from coonbench.tokens import tokenizer_in_use
@@ -99,29 +96,12 @@ def build_questions(seed: int = SEED) -> list[Question]:
 
 def render_jsonl(questions: list[Question]) -> str:
     """The JSONL text of a question list (one record a line, keys sorted, version tagged)."""
-    lines = [
-        json.dumps({"version": DATASET_VERSION, **q.to_record()}, sort_keys=True, ensure_ascii=False)
-        for q in questions
-    ]
-    return "\n".join(lines) + "\n"
+    return render_records(questions, DATASET_VERSION)
 
 
 def load_questions(path: Path = QUESTIONS_FILE) -> list[Question]:
     """Questions from a JSONL file; a malformed line raises ValueError naming file, line and field."""
-    fields = set(Question.__dataclass_fields__)
-    out: list[Question] = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}:{lineno}: invalid JSON: {err.msg}") from None
-        missing = sorted(fields - {"normalize_options"} - set(record))
-        if missing:
-            raise ValueError(f"{path}:{lineno}: missing field '{missing[0]}'")
-        out.append(Question(**{k: record[k] for k in fields if k in record}))
-    return out
+    return read_records(path, Question, DATASET_VERSION)
 
 
 @lru_cache(maxsize=None)
@@ -257,17 +237,7 @@ def comprehension_dataset(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help=f"write {QUESTIONS_FILE}")
-    args = parser.parse_args(argv)
-    questions = build_questions()
-    text = render_jsonl(questions)
-    if args.write:
-        QUESTIONS_FILE.parent.mkdir(parents=True, exist_ok=True)
-        QUESTIONS_FILE.write_text(text, encoding="utf-8")
-    counts: dict[str, Any] = Counter(q.question_type for q in questions)
-    print(f"{len(questions)} questions: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    return 0
+    return questions_main(argv, __doc__, QUESTIONS_FILE, DATASET_VERSION, build_questions)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,92 @@
+"""Generated questions shipped as data files (``data/<task>/questions.v<N>.jsonl``), for every task whose questions
+are a list of dataclass records (comprehension, structure).
+
+Why a file at all: the task reads its questions instead of generating them at every build, so a build costs what
+rendering the drawn questions costs, and what a run asks cannot drift with the machine. The generator stays the
+ground truth: each task's ``python -m … --write`` writes the file, and a test regenerates it and compares bytes.
+Written one record a line with sorted keys and a version, so a regeneration is byte-identical and a diff shows
+questions; read back with every line checked, so a damaged file fails naming its file, line and field rather than
+somewhere inside a task build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, get_origin, get_type_hints
+
+Record = TypeVar("Record")
+
+
+def render_records(records: Sequence[Any], version: int) -> str:
+    """The JSONL text of dataclass records (one a line, keys sorted, each tagged with ``version``)."""
+    lines = [
+        json.dumps({"version": version, **dataclasses.asdict(r)}, sort_keys=True, ensure_ascii=False) for r in records
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _field_types(cls: type[Any]) -> dict[str, tuple[type | None, bool]]:
+    """Each field of a dataclass: the JSON value type it takes (``dict[str, Any]`` -> dict; None: not checked),
+    and whether a record must give it (it has no default)."""
+    hints = get_type_hints(cls)
+    out: dict[str, tuple[type | None, bool]] = {}
+    for f in dataclasses.fields(cls):
+        kind = get_origin(hints[f.name]) or hints[f.name]
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        out[f.name] = (kind if isinstance(kind, type) else None, required)
+    return out
+
+
+def _check_line(line: str, where: str, fields: dict[str, tuple[type | None, bool]], version: int) -> dict[str, Any]:
+    """A line's record; ValueError naming ``where`` and the field for invalid JSON, something else than an object,
+    another version, a field missing (one without a default) or holding the wrong JSON type."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{where}: invalid JSON: {err.msg}") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    if record.get("version", version) != version:
+        raise ValueError(f"{where}: field 'version': {record['version']!r}, expected {version}")
+    for name, (kind, required) in fields.items():
+        if name not in record:
+            if required:
+                raise ValueError(f"{where}: missing field '{name}'")
+        elif kind is not None and not isinstance(record[name], kind):
+            raise ValueError(f"{where}: field '{name}': expected {kind.__name__}, got {type(record[name]).__name__}")
+    return record
+
+
+def read_records(path: Path, cls: type[Record], version: int) -> list[Record]:
+    """The records of a JSONL file as ``cls`` (a dataclass) instances; a malformed line raises ValueError naming the
+    file, the line and the field (``_check_line``). A line need not say its version; keys that are not fields of
+    ``cls`` (``version``) are not passed on."""
+    fields = _field_types(cls)
+    out: list[Record] = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            record = _check_line(line, f"{path}:{lineno}", fields, version)
+            out.append(cls(**{k: record[k] for k in fields if k in record}))
+    return out
+
+
+def questions_main(
+    argv: list[str] | None, description: str | None, path: Path, version: int, build: Callable[[], Sequence[Any]]
+) -> int:
+    """A task's ``python -m … [--write]``: generate its questions, write them to ``path`` with ``--write``, and
+    print how many of each question type there are."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--write", action="store_true", help=f"write {path}")
+    args = parser.parse_args(argv)
+    questions = build()
+    if args.write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render_records(questions, version), encoding="utf-8")
+    counts = Counter(q.question_type for q in questions)
+    print(f"{len(questions)} questions: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return 0
