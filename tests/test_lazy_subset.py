@@ -1,7 +1,9 @@
 """``-T questions=N`` builds only the N questions drawn, and builds them exactly as the whole dataset would.
 
 The task's lazy path (``coonbench.tasks.subset.build_subset`` over the loader's ``Pending`` samples) is compared,
-sample by sample as JSON, with today's path: build every sample, then ``paired_subset``. "Only the N drawn" is
+sample by sample as JSON, with today's path: build every sample, then ``paired_subset``; in every lazy mode (the
+default, mined edits, multi-turn sessions) and under ``-T prompts=all``, whose full path is ``each_prompt`` over the
+built samples (``coonbench.tasks.prompts.each_prompt_pending`` is its lazy counterpart). "Only the N drawn" is
 counted with a hook on the function that renders a question, never timed.
 
 ``--limit N`` cannot be made lazy from a task: Inspect applies it after the task is built, and before it slices
@@ -19,15 +21,19 @@ from inspect_ai.dataset import Sample
 
 import coonbench.datasets.comprehension as comprehension_data
 from coonbench.evals.comprehension import comprehension
+from coonbench.tasks.prompts import chosen_templates, each_prompt
 from coonbench.tasks.subset import Pending, build_subset, paired_subset
 
 LAZY_TASKS = ("comprehension", "generation", "modification")
 """The tasks whose loaders list ``Pending`` samples (the others build every sample, then draw: docs/usage.md)."""
 DRAWS = [(1, 0), (2, 0), (2, 7), (5, 3), (40, 11)]
+EDITS, TURNS, PROMPTS = {"source": "edits"}, {"turns": 3}, {"prompts": "all"}
+"""The modes beside each task's default: mined edits, three-turn sessions, every prompt template."""
 
 
 def _json(samples: list[Sample]) -> list[str]:
-    return [s.model_dump_json() for s in samples]
+    """The samples as JSON, less the ids Inspect gives each chat message at random (a system template's input)."""
+    return [s.model_dump_json(exclude={"input": {"__all__": {"id"}}}) for s in samples]
 
 
 def _eager(pending: list[Pending], questions: int | None, seed: int = 0) -> list[Sample]:
@@ -35,34 +41,58 @@ def _eager(pending: list[Pending], questions: int | None, seed: int = 0) -> list
     return paired_subset([p.build() for p in pending], questions, seed)
 
 
+def _each_prompt_built(prompts: Any, build: Any) -> tuple[list[Pending], Any]:
+    """The full path of ``-T prompts=``: ``each_prompt`` over the loader's samples, every one built under each
+    template (as the built samples, for ``_eager`` to draw from)."""
+    def built() -> tuple[list[Sample], Any]:
+        pending, skips = build()
+        return [p.build() for p in pending], skips
+
+    samples, skips = each_prompt(prompts, built)
+    return [Pending.of(s) for s in samples], skips
+
+
 @functools.cache
-def _full_build(name: str) -> list[Sample]:
-    """Every sample of the task's default dataset, built the full way (once per test session)."""
+def _full_build(name: str, mode: tuple[tuple[str, Any], ...] = ()) -> list[Sample]:
+    """Every sample of the task's dataset in ``mode``, built the full way (once per test session)."""
     module = importlib.import_module(f"coonbench.evals.{name}")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "build_subset", _eager)
-        return list(getattr(module, name)().dataset)
+        patch.setattr(module, "each_prompt_pending", _each_prompt_built)
+        return list(getattr(module, name)(**dict(mode)).dataset)
+
+
+def _case(name: str, mode: dict[str, Any], *args: Any, slow: bool = False) -> Any:
+    marks = [pytest.mark.slow] if slow else []
+    return pytest.param(name, mode, *args, marks=marks, id="-".join([name, *(f"{k}={v}" for k, v in mode.items())]))
 
 
 @pytest.mark.parametrize(
-    ("name", "draws"),
-    [("comprehension", DRAWS),  # the others rebuild their tasks for each draw: a minute together
-     pytest.param("generation", DRAWS[1::2], marks=pytest.mark.slow),
-     pytest.param("modification", DRAWS[1::2], marks=pytest.mark.slow)],
+    ("name", "mode", "draws"),
+    [_case("comprehension", {}, DRAWS),  # the others rebuild their tasks for each draw: a minute together
+     _case("comprehension", PROMPTS, DRAWS[1::2]),
+     _case("generation", {}, DRAWS[1::2], slow=True),
+     _case("generation", PROMPTS, DRAWS[1::2], slow=True),
+     _case("modification", {}, DRAWS[1::2], slow=True),
+     _case("modification", PROMPTS, DRAWS[1::2], slow=True),
+     _case("modification", EDITS, DRAWS[1::2], slow=True),
+     _case("modification", TURNS, DRAWS[1::2], slow=True)],
 )
-def test_the_lazy_subset_is_the_full_builds_subset(name: str, draws: list[tuple[int, int]]) -> None:
+def test_the_lazy_subset_is_the_full_builds_subset(name: str, mode: dict[str, Any],
+                                                     draws: list[tuple[int, int]]) -> None:
     task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)
-    full = _full_build(name)
+    full = _full_build(name, tuple(mode.items()))
     for questions, seed in draws:
-        lazy = list(task(questions=questions, seed=seed).dataset)
+        lazy = list(task(questions=questions, seed=seed, **mode).dataset)
         expected = paired_subset(full, questions, seed)
         assert [s.id for s in lazy] == [s.id for s in expected], (questions, seed)  # the same questions, in order
         assert _json(lazy) == _json(expected), (questions, seed)  # and byte for byte the same samples
         assert len({str(s.metadata["pair_id"]) for s in lazy}) == questions
 
 
-RENDER = {"comprehension": "question_sample", "generation": "task_sample", "modification": "modification_sample"}
-"""The function of each lazy task's loader that renders one sample: the hook counts its calls."""
+RENDER = {"comprehension": "question_sample", "generation": "task_sample", "modification": "modification_sample",
+          "sessions": "session_sample"}
+"""The function of each lazy loader that renders one sample (by loader module): the hook counts its calls."""
 
 
 def _count_renders(name: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -78,12 +108,23 @@ def _count_renders(name: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-@pytest.mark.parametrize("name", LAZY_TASKS)
-def test_two_questions_render_only_two_questions(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    rendered = _count_renders(name, monkeypatch)
-    task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)(questions=2)
+@pytest.mark.parametrize(
+    ("name", "mode", "loader"),
+    [*(_case(name, {}, name) for name in LAZY_TASKS),
+     _case("modification", EDITS, "sessions"),  # mined edits and synthetic sessions: sessions.session_sample
+     _case("modification", TURNS, "sessions"),
+     _case("comprehension", PROMPTS, "comprehension"),
+     _case("generation", PROMPTS, "generation", slow=True),
+     _case("modification", PROMPTS, "modification", slow=True)],
+)
+def test_two_questions_render_only_two_questions(name: str, mode: dict[str, Any], loader: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = _count_renders(loader, monkeypatch)
+    task = getattr(importlib.import_module(f"coonbench.evals.{name}"), name)(questions=2, **mode)
     conditions = {s.metadata["format"] for s in task.dataset}
-    assert len(task.dataset) == 2 * len(conditions) == len(rendered)  # nothing rendered but what runs
+    templates = {s.metadata.get("prompt_template") for s in task.dataset}
+    assert len(templates) == len(chosen_templates(mode.get("prompts")) or [None])
+    assert len(task.dataset) == 2 * len(conditions) * len(templates) == len(rendered)  # nothing rendered but what runs
     assert len(set(rendered)) == 2
 
 
