@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from inspect_ai.dataset import Sample
-
 from coonbench.datasets.edits.mine import lines_changed
 from coonbench.datasets.edits.store import MinedEdit, read_edits
 from coonbench.datasets.sessions import Session, session_pending
