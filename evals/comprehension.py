@@ -8,12 +8,12 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt
+from coonbench.tasks.prompts import each_prompt_pending
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
-from coonbench.tasks.subset import build_subset, check_subset, paired_subset
-from coonbench.datasets.comprehension import comprehension_pending, comprehension_samples
+from coonbench.tasks.subset import build_subset, check_subset
+from coonbench.datasets.comprehension import comprehension_pending
 from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
 from coonbench.scorers.efficiency import verdict
 from coonbench.solvers.primer import primed_generate
@@ -62,15 +62,11 @@ def comprehension(
     reject_unknown(comprehension, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:  # the legend's economy too counts in it
-        if prompts is None:  # -T questions=N renders only the N questions drawn
-            pending, skips = comprehension_pending(formats, bands, question_types, primer_variant=primer, corpus=corpus)
-            print_skips("comprehension", skips, kept=len(pending))
-            samples = build_subset(pending, questions, seed)
-        else:
-            samples, skips = each_prompt(prompts, lambda: comprehension_samples(
-                formats, bands, question_types, primer_variant=primer, corpus=corpus))
-            print_skips("comprehension", skips, kept=len(samples))
-            samples = paired_subset(samples, questions, seed)
+        # -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
+        pending, skips = each_prompt_pending(prompts, lambda: comprehension_pending(
+            formats, bands, question_types, primer_variant=primer, corpus=corpus))
+        print_skips("comprehension", skips, kept=len(pending))
+        samples = build_subset(pending, questions, seed)
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),

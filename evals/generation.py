@@ -8,16 +8,16 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt
+from coonbench.tasks.prompts import each_prompt_pending
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
-from coonbench.datasets.generation import generation_pending, generation_samples
+from coonbench.datasets.generation import generation_pending
 from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
-from coonbench.tasks.subset import build_subset, check_subset, paired_subset
+from coonbench.tasks.subset import build_subset, check_subset
 
 
 @task(name="generation")
@@ -70,15 +70,11 @@ def generation(
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     conditions = pick_conditions(formats, format, "format")
     with counted_for_model(tokenizer) as counted_in:
-        if prompts is None:  # -T questions=N renders only the N tasks drawn
-            pending, skips = generation_pending(kinds, bands, conditions, corpus, primer_variant=primer)
-            print_skips("generation", skips, kept=len(pending))
-            samples = build_subset(pending, questions, seed)
-        else:
-            samples, skips = each_prompt(prompts, lambda: generation_samples(
-                kinds, bands, conditions, corpus, primer_variant=primer))
-            print_skips("generation", skips, kept=len(samples))
-            samples = paired_subset(samples, questions, seed)
+        # -T questions=N renders only the N tasks drawn (under each template -T prompts= chooses)
+        pending, skips = each_prompt_pending(prompts, lambda: generation_pending(
+            kinds, bands, conditions, corpus, primer_variant=primer))
+        print_skips("generation", skips, kept=len(pending))
+        samples = build_subset(pending, questions, seed)
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-generation"),
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},

@@ -8,20 +8,20 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt
+from coonbench.tasks.prompts import each_prompt_pending
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
-from coonbench.datasets.edits.samples import check_modification_source, edit_samples
-from coonbench.datasets.modification import modification_pending, modification_samples
-from coonbench.datasets.sessions import modification_sessions
+from coonbench.datasets.edits.samples import check_modification_source, edit_pending
+from coonbench.datasets.modification import modification_pending
+from coonbench.datasets.sessions import modification_session_pending
 from coonbench.scorers.edits import edit_check, session_check
 from coonbench.solvers.session import session_generate
 from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
-from coonbench.tasks.subset import Pending, build_subset, check_subset
+from coonbench.tasks.subset import build_subset, check_subset
 
 
 @task(name="modification")
@@ -85,19 +85,16 @@ def modification(
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     conditions = pick_conditions(formats, input_format, "input_format")
     check_modification_source(source, edits, after, turns, judge, prompts)
-    pending: list[Pending] | None = None
-    with counted_for_model(tokenizer) as counted_in:
+    with counted_for_model(tokenizer) as counted_in:  # -T questions=N renders only the N tasks drawn
         if source == "edits":
-            samples, skips = edit_samples(edits, after, conditions, turns, primer)
+            pending, skips = edit_pending(edits, after, conditions, turns, primer)
         elif turns > 1:
-            samples, skips = modification_sessions(kinds, bands, conditions, corpus, turns, primer)
-        elif prompts is None:  # -T questions=N renders only the N tasks drawn
-            pending, skips = modification_pending(kinds, bands, conditions, corpus, primer_variant=primer)
+            pending, skips = modification_session_pending(kinds, bands, conditions, corpus, turns, primer)
         else:
-            samples, skips = each_prompt(prompts, lambda: modification_samples(
+            pending, skips = each_prompt_pending(prompts, lambda: modification_pending(
                 kinds, bands, conditions, corpus, primer_variant=primer))
-        print_skips("modification", skips, kept=len(samples if pending is None else pending))
-        samples = build_subset([Pending.of(s) for s in samples] if pending is None else pending, questions, seed)
+        print_skips("modification", skips, kept=len(pending))
+        samples = build_subset(pending, questions, seed)
     check = session_check() if turns > 1 else edit_check() if source == "edits" else code_check()
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-modification"),

@@ -17,7 +17,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import generate
 
 from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt
+from coonbench.tasks.prompts import each_prompt_pending
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_pending
 from coonbench.datasets.retrieval import analysis_pending, parse_conditions, retrieval_pending, skip_summary
@@ -25,7 +25,7 @@ from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.conditions import check_formats_argument
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_pending
 from coonbench.tasks.samples import reject_unknown, split_param
-from coonbench.tasks.subset import Pending, build_subset, check_subset, paired_subset
+from coonbench.tasks.subset import Pending, build_subset, check_subset
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -83,22 +83,11 @@ def retrieval(
     if tasks_file is None:  # (a TeaLeaf task file names its own formats)
         check_formats_argument(formats)
     with counted_for_model(tokenizer) as counted_in:
-        if prompts is None:  # every mode: -T questions=N renders only the N questions drawn
-            task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
-                              lambda pending: build_subset(pending, questions, seed))
-        else:
-            task = each_prompt(prompts, lambda: _retrieval(
-                formats, questions_file, tasks_file, judge, suite, suite_formats, _build_every))
-            if questions is not None:  # a paired subset of its questions, every template of each
-                samples = paired_subset(list(task.dataset), questions, seed)
-                task.dataset = MemoryDataset(samples, name=task.dataset.name)
+        # every mode: -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
+        task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
+                          lambda pending: build_subset(each_prompt_pending(prompts, lambda: pending), questions, seed))
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
     return stop_when(task, stop, stop_margin, seed)
-
-
-def _build_every(pending: list[Pending]) -> list[Sample]:
-    """Every sample listed, built (the whole dataset: ``-T prompts=`` draws from the templates' built samples)."""
-    return build_subset(pending, None)
 
 
 def _retrieval(

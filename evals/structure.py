@@ -15,13 +15,13 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import generate
 
 from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt
+from coonbench.tasks.prompts import each_prompt_pending
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
-from coonbench.datasets.structure import structure_dataset, structure_pending
+from coonbench.datasets.structure import structure_pending
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
-from coonbench.tasks.subset import build_subset, check_subset, paired_subset
+from coonbench.tasks.subset import build_subset, check_subset
 
 
 @task(name="structure")
@@ -59,11 +59,8 @@ def structure(
     reject_unknown(structure, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     with counted_for_model(tokenizer) as counted_in:
-        if prompts is None:  # -T questions=N renders only the N questions drawn
-            samples = build_subset(structure_pending(kinds, primer), questions, seed)
-        else:
-            dataset = each_prompt(prompts, lambda: structure_dataset(kinds, primer))
-            samples = paired_subset(list(dataset), questions, seed)
+        # -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
+        samples = build_subset(each_prompt_pending(prompts, lambda: structure_pending(kinds, primer)), questions, seed)
     return stop_when(Task(
         dataset=MemoryDataset(samples, name="coonbench-structure"),
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata

@@ -1,11 +1,13 @@
 """``-T questions=N`` builds only the N questions drawn, and builds them exactly as the whole dataset would.
 
 The task's lazy path (``coonbench.tasks.subset.build_subset`` over the loader's ``Pending`` samples) is compared,
-sample by sample as JSON, with today's path: build every sample, then ``paired_subset``. "Only the N drawn" is
-counted with a hook on the function that renders a question, never timed.
+sample by sample as JSON, with today's path: build every sample, then ``paired_subset``; in every lazy mode (the
+default, retrieval's files and suites, mined edits, multi-turn sessions) and under ``-T prompts=all``, whose full
+path is ``each_prompt`` over the built samples (``coonbench.tasks.prompts.each_prompt_pending`` is its lazy
+counterpart). "Only the N drawn" is counted with a hook on the function that renders a question, never timed.
 
-``--limit N`` cannot be made lazy from a task: Inspect applies it after the task is built, and before it slices
-the dataset it reads every sample of it (ids, uniqueness, sandboxes); docs/usage.md "How much a small run builds".
+``--limit N`` still builds every sample: tests/test_limit_laziness.py and docs/usage.md "How much a small run
+builds" say why.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from inspect_ai.dataset import Sample
 
 import coonbench.datasets.comprehension as comprehension_data
 from coonbench.evals.comprehension import comprehension
+from coonbench.tasks.prompts import chosen_templates, each_prompt
 from coonbench.tasks.subset import Pending, build_subset, paired_subset, question_group
 from tests.conftest import reference_path
 
 LAZY_TASKS = ("comprehension", "generation", "modification", "structure", "retrieval")
-"""The tasks whose loaders list ``Pending`` samples (retrieval in every mode; the others, and the mined-edit and
-multi-turn modes of modification, build every sample, then draw: docs/usage.md)."""
+"""The tasks whose loaders list ``Pending`` samples, in every mode and under ``-T prompts=`` (docs/usage.md)."""
 DRAWS = [(1, 0), (2, 0), (2, 7), (5, 3), (40, 11)]
+PROMPTS = {"prompts": "all"}
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Case:
     task: str
     render: tuple[str, str]  # module, function
     arguments: Callable[[Path], dict[str, Any]] = lambda scratch: {}  # scratch: a folder for the session
+    slow: bool = False  # its task takes over ten seconds to build
 
 
 def _hf_folder(scratch: Path) -> dict[str, Any]:
@@ -52,13 +56,26 @@ def _hf_folder(scratch: Path) -> dict[str, Any]:
     return {"questions_file": str(folder), "formats": "json,toon,csv"}
 
 
+SESSION = ("coonbench.datasets.sessions", "session_sample")  # mined edits and synthetic sessions render here
 CASES: dict[str, Case] = {
     "comprehension": Case("comprehension", ("coonbench.datasets.comprehension", "question_sample")),
+    "comprehension-prompts": Case("comprehension", ("coonbench.datasets.comprehension", "question_sample"),
+                                  lambda scratch: PROMPTS),
     "generation": Case("generation", ("coonbench.datasets.generation", "task_sample")),
+    "generation-prompts": Case("generation", ("coonbench.datasets.generation", "task_sample"),
+                               lambda scratch: PROMPTS, slow=True),
     "modification": Case("modification", ("coonbench.datasets.modification", "modification_sample")),
+    "modification-prompts": Case("modification", ("coonbench.datasets.modification", "modification_sample"),
+                                 lambda scratch: PROMPTS, slow=True),
+    "modification-edits": Case("modification", SESSION, lambda scratch: {"source": "edits"}),
+    "modification-turns": Case("modification", SESSION, lambda scratch: {"turns": 3}),
     "structure": Case("structure", ("coonbench.datasets.structure", "question_sample"),
                       lambda scratch: {"primer": "none,short,full"}),
+    "structure-prompts": Case("structure", ("coonbench.datasets.structure", "question_sample"),
+                              lambda scratch: PROMPTS),
     "retrieval": Case("retrieval", ("coonbench.datasets.retrieval.load", "question_sample")),
+    "retrieval-prompts": Case("retrieval", ("coonbench.datasets.retrieval.load", "question_sample"),
+                              lambda scratch: PROMPTS),
     "retrieval-hf": Case("retrieval", ("coonbench.datasets.hf", "question_sample"), _hf_folder),
     "retrieval-tasks_file": Case(
         "retrieval", ("coonbench.datasets.retrieval.analysis", "_analysis_sample"),
@@ -68,8 +85,8 @@ CASES: dict[str, Case] = {
         "retrieval", ("coonbench.datasets.retrieval.suite", "_sample"),
         lambda scratch: {"suite": str(reference_path("toon", "generated")), "formats": "toon,csv"}),
 }
-"""Every lazy task, and retrieval in each of its modes (a TeaLeaf task file and TOON's suite from the reference
-data, skipped when it is absent)."""
+"""Every lazy task in each of its modes and under every prompt template (a TeaLeaf task file and TOON's suite from
+the reference data, skipped when it is absent)."""
 
 
 def test_every_lazy_task_has_a_case() -> None:
@@ -77,12 +94,23 @@ def test_every_lazy_task_has_a_case() -> None:
 
 
 def _json(samples: list[Sample]) -> list[str]:
-    return [s.model_dump_json() for s in samples]
+    """The samples as JSON, less the ids Inspect gives each chat message at random (a system template's input)."""
+    return [s.model_dump_json(exclude={"input": {"__all__": {"id"}}}) for s in samples]
 
 
 def _eager(pending: list[Pending], questions: int | None, seed: int = 0) -> list[Sample]:
     """Today's full path: build every sample, then draw from the built samples."""
     return paired_subset([p.build() for p in pending], questions, seed)
+
+
+def _each_prompt_built(prompts: Any, build: Callable[[], Any]) -> Any:
+    """The full path of ``-T prompts=``: ``each_prompt`` over the loader's samples, every one built under each
+    template (returned as pending samples already built, for ``_eager`` to draw from)."""
+    def as_built(listed: Any, convert: Callable[[Any], Any]) -> Any:
+        return (as_built(listed[0], convert), *listed[1:]) if isinstance(listed, tuple) else convert(listed)
+
+    built = each_prompt(prompts, lambda: as_built(build(), lambda pending: [p.build() for p in pending]))
+    return as_built(built, lambda samples: [Pending.of(s) for s in samples])
 
 
 def _task(case: Case) -> Callable[..., Task]:
@@ -107,7 +135,9 @@ def _full_build(name: str, scratch: Path) -> list[Sample]:
     """Every sample of the case's dataset, built the full way (once per test session)."""
     case = CASES[name]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(importlib.import_module(f"coonbench.evals.{case.task}"), "build_subset", _eager)
+        module = importlib.import_module(f"coonbench.evals.{case.task}")
+        patch.setattr(module, "build_subset", _eager)
+        patch.setattr(module, "each_prompt_pending", _each_prompt_built)
         return list(_task(case)(**case.arguments(scratch)).dataset)
 
 
@@ -118,10 +148,17 @@ def _questions(samples: list[Sample]) -> set[str]:
 @pytest.mark.parametrize(
     ("name", "draws"),
     [("comprehension", DRAWS),  # the code tasks rebuild their tasks for each draw: a minute together
+     ("comprehension-prompts", DRAWS[1::2]),
      pytest.param("generation", DRAWS[1::2], marks=pytest.mark.slow),
+     pytest.param("generation-prompts", DRAWS[1::2], marks=pytest.mark.slow),
      pytest.param("modification", DRAWS[1::2], marks=pytest.mark.slow),
+     pytest.param("modification-prompts", DRAWS[1::2], marks=pytest.mark.slow),
+     pytest.param("modification-edits", DRAWS[1::2], marks=pytest.mark.slow),
+     pytest.param("modification-turns", DRAWS[1::2], marks=pytest.mark.slow),
      ("structure", DRAWS),
+     ("structure-prompts", DRAWS[1::2]),
      ("retrieval", DRAWS),
+     ("retrieval-prompts", DRAWS[1::2]),
      ("retrieval-hf", DRAWS[1::2]),
      ("retrieval-tasks_file", DRAWS[:4]),  # its file has 9 tasks
      ("retrieval-suite", DRAWS[1::2])],
@@ -151,14 +188,16 @@ def _count_renders(case: Case, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.slow] * c.slow) for n, c in CASES.items()])
 def test_two_questions_render_only_two_questions(name: str, monkeypatch: pytest.MonkeyPatch, scratch: Path) -> None:
     case = CASES[name]
     arguments = case.arguments(scratch)
     rendered = _count_renders(case, monkeypatch)
     task = _task(case)(questions=2, **arguments)
-    conditions = {s.metadata["format"] for s in task.dataset}
-    assert len(task.dataset) == 2 * len(conditions) == len(rendered)  # nothing rendered but what runs
+    conditions = {(s.metadata or {})["format"] for s in task.dataset}
+    templates = {(s.metadata or {}).get("prompt_template") for s in task.dataset}
+    assert len(templates) == len(chosen_templates(arguments.get("prompts")) or [None])
+    assert len(task.dataset) == 2 * len(conditions) * len(templates) == len(rendered)  # nothing rendered but what runs
     assert len(set(rendered)) == 2
 
 

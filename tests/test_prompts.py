@@ -34,8 +34,10 @@ from coonbench.report.prompts import prompt_section
 from coonbench.report.sections import sections_for
 from coonbench.report.tables import comparisons
 from coonbench.solvers.gold import gold
-from coonbench.tasks.prompts import TEMPLATE_IDS, PromptTemplate, each_prompt, template_set, using_template, render
+from coonbench.tasks.prompts import (TEMPLATE_IDS, PromptTemplate, chosen_templates, each_prompt, each_prompt_pending,
+                                     render, template_set, using_template)
 from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tasks.subset import Pending, build_subset
 
 TEMPLATE_SETS = {
     "comprehension": comprehension_data.TEMPLATES,
@@ -158,6 +160,34 @@ def test_a_fixed_published_prompt_refuses_other_templates() -> None:
     assert [s.id for s in each_prompt("default", fixed)] == ["q1-json"]
     with pytest.raises(TaskArgumentError, match="fixed published prompt"):
         each_prompt("all", fixed)
+
+
+@pytest.mark.parametrize("prompts", ["all", "system,reworded", "reworded"])
+def test_a_fixed_prompt_listed_unbuilt_is_refused_at_its_first_build(prompts: str) -> None:
+    """``each_prompt_pending`` refuses as ``each_prompt`` does, with its message, when the first sample of another
+    template is built: before any other question is built (the task builds its draw at once, before the run)."""
+    built: list[str] = []
+
+    def pending(key: str) -> Pending:
+        def build() -> Sample:
+            built.append(key)
+            return Sample(id=f"{key}-json", input="a published prompt", target="1", metadata={"format": "json"})
+        return Pending(key, ("-", "-"), "json", build)
+
+    def fixed() -> list[Pending]:  # never calls render
+        return [pending(f"q{i}") for i in range(5)]
+
+    with pytest.raises(TaskArgumentError, match="fixed published prompt") as eager:
+        each_prompt(prompts, lambda: [p.build() for p in fixed()])
+    assert build_subset(each_prompt_pending(None, fixed), None) == build_subset(fixed(), None)
+    default = build_subset(each_prompt_pending("default", fixed), None)
+    assert [s.model_dump() for s in default] == [s.model_dump() for s in each_prompt("default", lambda: [
+        p.build() for p in fixed()])]
+    built.clear()
+    with pytest.raises(TaskArgumentError) as lazy:
+        build_subset(each_prompt_pending(prompts, fixed), 2, 0)
+    assert str(lazy.value) == str(eager.value)
+    assert len(set(built)) == 1 and len(built) <= len(chosen_templates(prompts) or [])  # the first question only
 
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"

@@ -35,7 +35,7 @@ from coonbench.answers.check import check_answer
 from coonbench.datasets.comprehension import comprehension_pending
 from coonbench.datasets.handoff import MESSAGE_KEY, b_prompt, handoff_samples
 from coonbench.datasets.retrieval import analysis_samples
-from coonbench.datasets.sessions import modification_sessions
+from coonbench.datasets.sessions import modification_session_pending
 from coonbench.datasets.tools import PLAN_KEY, tools_samples
 from coonbench.datasets.tools.questions import collections
 from coonbench.datasets.tools.server import TOOL_FACTORIES, ToolServer
@@ -142,7 +142,7 @@ def session_sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     folder = tmp_path_factory.mktemp("corpus")
     first = sorted((DATA_DIR / "dart" / "composed").glob("*.dart"))[0]
     shutil.copy(first, folder / first.name)
-    samples, _ = modification_sessions(None, None, "coon", str(folder), 3)
+    samples = build_subset(modification_session_pending(None, None, "coon", str(folder), 3)[0], None)
     assert samples and len(_meta(samples[0])["turns"]) == 3
     return samples[0]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from inspect_ai.dataset import Sample
@@ -25,8 +26,9 @@ from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.generation import fenced, main_class
 from coonbench.datasets.modification import MAKERS, MODIFICATION_KINDS, MODIFICATION_PROMPT
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.tasks.conditions import Condition, Skip, parse_conditions, refusal
+from coonbench.tasks.conditions import Condition, Skip, encoded, parse_conditions, refusal
 from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata, split_param
+from coonbench.tasks.subset import Pending
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
 TURN_PROMPT = """Next task, on the program as you last wrote it: {instruction}
@@ -82,20 +84,21 @@ def session_sample(session: Session, cond: Condition, template: str, fields: dic
     names = {"format_label": label, "format_name": "COON" if cond.format == "coon" else label, "fence": fmt.fence}
     prompt = template.format(**names, **fields, code=shown.strip("\n"), instruction=session.turns[0][0])
     final = session.turns[-1][1]
-    gold = fenced(fmt.encode(final), fmt.fence)
+    target = encoded(fmt, final)  # every program of the session was encoded by session_refusal: reused
+    gold = fenced(target, fmt.fence)
     meta: dict[str, Any] = {}
     if len(session.turns) > 1:
         meta["turns"] = _turns(session, cond, names)
     return Sample(
         id=f"{session.pair_id}-{cond.label}",
         input=prompt,
-        target=fmt.encode(final),
+        target=target,
         metadata=sample_metadata(
             format=cond.label, category="modification", question_type=session.question_type,
             complexity=session.complexity, input_text=f"{primer}\n\n{prompt}" if primer else prompt, gold=gold,
             **cond.metadata(primer_variant, primer), answer_format=cond.format, pair_id=session.pair_id,
             gold_output_tokens=count_tokens(gold, tokenizer_in_use()), sample_id=session.cluster, check="ast",
-            reference=final, start=fenced(fmt.encode(session.start), fmt.fence), before=session.start,
+            reference=final, start=fenced(encoded(fmt, session.start), fmt.fence), before=session.start,
             normalise=session.normalise, **meta, **session.extra,
         ),
     )
@@ -106,10 +109,10 @@ def _turns(session: Session, cond: Condition, names: dict[str, str]) -> list[dic
     out: list[dict[str, Any]] = []
     previous = session.start
     for t, (instruction, after) in enumerate(session.turns):
-        code = fmt.encode(previous).strip("\n")
+        code = encoded(fmt, previous).strip("\n")
         out.append({
             "turn": t + 1, "instruction": instruction, "before": previous, "reference": after,
-            "gold": fenced(fmt.encode(after), fmt.fence),
+            "gold": fenced(encoded(fmt, after), fmt.fence),
             "prompt": TURN_PROMPT.format(**names, instruction=instruction) if t else "",
             "resume_prompt": RESUME_PROMPT.format(**names, code=code, instruction=instruction) if t else "",
         })
@@ -117,21 +120,24 @@ def _turns(session: Session, cond: Condition, names: dict[str, str]) -> list[dic
     return out
 
 
-def session_samples(sessions: Sequence[Session], conditions: Sequence[Condition], template: str,
+def session_pending(sessions: Sequence[Session], conditions: Sequence[Condition], template: str,
                     fields: dict[str, dict[str, str]] | None = None, primer_variant: str = "short",
-                    ) -> tuple[list[Sample], list[Skip]]:
-    """Every session in every condition (session-major), and the pairs left out with the reason."""
-    samples: list[Sample] = []
+                    ) -> tuple[list[Pending], list[Skip]]:
+    """Every session in every condition (session-major), not built yet (``coonbench.tasks.subset.Pending``:
+    ``-T questions=N`` renders only the sessions drawn), and the pairs left out with the reason. Every program of
+    every session is checked in every condition here, since the draw keeps only sessions every condition can show."""
+    pending: list[Pending] = []
     skips: list[Skip] = []
     for session in sessions:
         for cond in conditions:
             reason = session_refusal(session, cond)
-            if reason is None:
+            if reason is None:  # pair_id, complexity, question_type and format, as session_sample writes them
                 extra = (fields or {}).get(session.pair_id, {})
-                samples.append(session_sample(session, cond, template, extra, primer_variant))
+                build = partial(session_sample, session, cond, template, extra, primer_variant)
+                pending.append(Pending(session.pair_id, (session.complexity, session.question_type), cond.label, build))
             else:
                 skips.append(Skip(session.pair_id, cond.label, reason))
-    return samples, skips
+    return pending, skips
 
 
 def _same(a: str, b: str) -> bool:
@@ -165,11 +171,13 @@ def synthetic_session(sample: CorpusSample, turns: int, kinds: Sequence[str]) ->
                    complexity=sample.band, cluster=sample.id, start=sample.source, turns=steps, normalise=True)
 
 
-def modification_sessions(
+def modification_session_pending(
     kinds: str | Sequence[str] | None, bands: str | Sequence[str] | None, conditions: str | Sequence[str],
     corpus: str | None, turns: int, primer_variant: str = "short",
-) -> tuple[list[Sample], list[Skip]]:
-    """Synthetic ``turns``-turn sessions of every corpus file that offers them, in every condition."""
+) -> tuple[list[Pending], list[Skip]]:
+    """Synthetic ``turns``-turn sessions of every corpus file that offers them, in every condition, not built yet
+    (``session_pending``). The sessions themselves are made here: which files offer ``turns`` chained edits, and
+    the kinds they chain (a session's question type), are what the draw reads."""
     chosen = choose("kinds", kinds, MODIFICATION_KINDS, "modification kind") or list(CHAIN_KINDS)
     wanted = [k for k in chosen if k in CHAIN_KINDS]
     if not wanted:
@@ -177,6 +185,6 @@ def modification_sessions(
                                 f"-T kinds names none of them")
     files, skips = select_corpus(corpus, split_param(bands))
     sessions = [s for f in files if (s := synthetic_session(f, turns, wanted)) is not None]
-    chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
-    samples, more = session_samples(sessions, chosen, MODIFICATION_PROMPT, primer_variant=primer_variant)
-    return samples, skips + more
+    shown_in = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
+    pending, more = session_pending(sessions, shown_in, MODIFICATION_PROMPT, primer_variant=primer_variant)
+    return pending, skips + more

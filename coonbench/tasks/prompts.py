@@ -14,7 +14,9 @@ its loader in ``each_prompt``: the loader runs once per chosen template, and eac
 its sample id (``<question>@<template>-<format>``; the default template's ids stay as they were) and in metadata
 ``prompt_template``, while ``pair_id`` stays the question, so ``-T questions=N`` keeps every template and format of
 each question drawn. A loader path that never calls ``render`` (a fixed published prompt, such as TOON's suite or
-HumanEval's) refuses a non-default template rather than run the same prompt under another name.
+HumanEval's) refuses a non-default template rather than run the same prompt under another name. A loader that
+lists its samples unbuilt (``coonbench.tasks.subset.Pending``) is wrapped in ``each_prompt_pending`` instead: the
+same samples, ids and order, but ``-T questions=N`` then renders only the N questions drawn under each template.
 """
 
 from __future__ import annotations
@@ -23,15 +25,14 @@ import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from inspect_ai import Task
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from coonbench.tasks.samples import TaskArgumentError, choose
-from coonbench.tasks.subset import question_group
+from coonbench.tasks.subset import Pending, question_group
 
 DEFAULT_TEMPLATE = "default"
 TEMPLATE_IDS: tuple[str, ...] = (DEFAULT_TEMPLATE, "reworded", "question-first", "system")
@@ -103,6 +104,7 @@ class Rendered:
 class _Current:
     template: str = DEFAULT_TEMPLATE
     rendered: int = 0
+    read: bool = False  # the template was read (render, current_template): what ran may depend on it
 
 
 _CURRENT: ContextVar[_Current | None] = ContextVar("coonbench_prompt_template", default=None)
@@ -111,13 +113,16 @@ _CURRENT: ContextVar[_Current | None] = ContextVar("coonbench_prompt_template", 
 def current_template() -> str:
     """The id of the template ``render`` uses now."""
     state = _CURRENT.get()
-    return state.template if state is not None else DEFAULT_TEMPLATE
+    if state is None:
+        return DEFAULT_TEMPLATE
+    state.read = True
+    return state.template
 
 
 def render(templates: TemplateSet, **fields: Any) -> Rendered:
     """The current template of ``templates`` filled with ``fields`` (the system part stripped of blank edges)."""
+    template = templates[current_template()]
     state = _CURRENT.get()
-    template = templates[state.template if state is not None else DEFAULT_TEMPLATE]
     if state is not None:
         state.rendered += 1
     system = template.system.format(**fields).strip() if template.system is not None else None
@@ -127,7 +132,14 @@ def render(templates: TemplateSet, **fields: Any) -> Rendered:
 @contextmanager
 def using_template(template: str) -> Iterator[_Current]:
     """``render`` uses ``template`` inside this block."""
-    state = _Current(template)
+    with _using(_Current(template)) as state:
+        yield state
+
+
+@contextmanager
+def _using(state: _Current) -> Iterator[_Current]:
+    """``render`` uses ``state``'s template inside this block, and counts its renders in ``state``: a template's
+    listing and the later builds of its samples count together (``each_prompt_pending``)."""
     token = _CURRENT.set(state)
     try:
         yield state
@@ -171,40 +183,45 @@ def mark(sample: Sample, template: str) -> Sample:
 def _samples_of(result: Any) -> list[Sample]:
     if isinstance(result, tuple):
         return _samples_of(result[0])
-    if isinstance(result, Task):
-        return list(result.dataset)
     return list(result)
 
 
 def _with_samples(result: Any, samples: list[Sample]) -> Any:
     if isinstance(result, tuple):
         return (_with_samples(result[0], samples), *result[1:])
-    if isinstance(result, Task):
-        result.dataset = MemoryDataset(samples, name=result.dataset.name)
-        return result
     if isinstance(result, Dataset):
         return MemoryDataset(samples, name=result.name)
     return samples
 
 
-@dataclass
-class _Merged:
-    order: list[str] = field(default_factory=list)
-    groups: dict[str, list[Sample]] = field(default_factory=dict)
+def _fixed_prompt(chosen: Sequence[str], template: str) -> TaskArgumentError:
+    """The refusal of a non-default template by a loader path that never renders (a fixed published prompt)."""
+    return TaskArgumentError(
+        f"-T prompts={','.join(chosen)}: this mode of the task asks in a fixed published prompt, which has "
+        f"no '{template}' template (leave prompts out, or give prompts={DEFAULT_TEMPLATE})"
+    )
 
-    def add(self, sample: Sample) -> None:
-        key = str((sample.metadata or {}).get("pair_id"))
-        if key not in self.groups:
-            self.order.append(key)
-            self.groups[key] = []
-        self.groups[key].append(sample)
 
-    def samples(self) -> list[Sample]:
-        return [s for key in self.order for s in self.groups[key]]
+def _question(sample: Sample) -> str:
+    """A marked sample's question: the ``pair_id`` that ``mark`` sets."""
+    return str((sample.metadata or {}).get("pair_id"))
+
+
+def _merged(chosen: Sequence[str], results: Mapping[str, Any], marked: Callable[[Any, str], Any],
+            key: Callable[[Any], str]) -> Any:
+    """The first template's result with the samples (or pending samples) of every template's result, each
+    ``marked`` with its template, merged question by question (``key``): every template and format of a question
+    together, questions in the order they first appear, as ``--limit`` expects."""
+    groups: dict[str, list[Any]] = {}
+    for template in chosen:
+        for item in _samples_of(results[template]):
+            tagged = marked(item, template)
+            groups.setdefault(key(tagged), []).append(tagged)
+    return _with_samples(results[chosen[0]], [item for group in groups.values() for item in group])
 
 
 def each_prompt(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> R:
-    """``build()`` (a loader call: a list of samples, a dataset, a Task, or a tuple whose first item is one of
+    """``build()`` (a loader call: a list of samples, a dataset, or a tuple whose first item is one of
     those) once under each template ``-T prompts=`` chooses, its samples marked (``mark``) and merged question by
     question (every template and format of a question together, as ``--limit`` expects); the rest of the result
     (skips, names) is the first template's. ``prompts`` None: ``build()`` as it is, unmarked."""
@@ -216,12 +233,41 @@ def each_prompt(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> 
         with using_template(template) as state:
             results[template] = build()
         if template != DEFAULT_TEMPLATE and not state.rendered and _samples_of(results[template]):
-            raise TaskArgumentError(
-                f"-T prompts={','.join(chosen)}: this mode of the task asks in a fixed published prompt, which has "
-                f"no '{template}' template (leave prompts out, or give prompts={DEFAULT_TEMPLATE})"
-            )
-    merged = _Merged()
+            raise _fixed_prompt(chosen, template)
+    return _merged(chosen, results, mark, _question)  # type: ignore[no-any-return]
+
+
+def each_prompt_pending(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> R:
+    """``each_prompt`` for a loader that lists its samples unbuilt (``build()``: a list of
+    ``coonbench.tasks.subset.Pending``, or a tuple whose first item is one): the pending samples of each template
+    ``-T prompts=`` chooses, each built under its template and ``mark``ed when it is built, merged question by
+    question as ``each_prompt`` merges; so ``build_subset`` of the result draws and builds exactly the samples
+    ``paired_subset`` draws from ``each_prompt``'s, and builds only those. The loader lists under the first
+    template, and again under each other one only when its listing read the template (generation renders its
+    prompts as it lists): a listing that never read it is the same under every template.
+
+    A non-default template whose listing and builds have rendered nothing (a fixed published prompt) is refused
+    with ``each_prompt``'s error when its first sample is built: the task builds its drawn samples at once, before
+    the run. ``prompts`` None: ``build()`` as it is, unmarked."""
+    chosen = chosen_templates(prompts)
+    if chosen is None:
+        return build()
+    results: dict[str, Any] = {}
+    states: dict[str, _Current] = {}
     for template in chosen:
-        for sample in _samples_of(results[template]):
-            merged.add(mark(sample, template))
-    return _with_samples(results[chosen[0]], merged.samples())  # type: ignore[no-any-return]
+        if template != chosen[0] and not states[chosen[0]].read:
+            results[template], states[template] = results[chosen[0]], _Current(template)
+            continue
+        with using_template(template) as states[template]:
+            results[template] = build()
+
+    def marked(pending: Pending, template: str) -> Pending:
+        def built() -> Sample:
+            with _using(states[template]) as state:
+                sample = pending.build()
+            if template != DEFAULT_TEMPLATE and not state.rendered:
+                raise _fixed_prompt(chosen, template)
+            return mark(sample, template)
+        return replace(pending, build=built)
+
+    return _merged(chosen, results, marked, lambda p: p.key)  # type: ignore[no-any-return]

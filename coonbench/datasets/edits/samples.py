@@ -14,16 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from inspect_ai.dataset import Sample
-
 from coonbench.datasets.edits.mine import lines_changed
 from coonbench.datasets.edits.store import MinedEdit, read_edits
-from coonbench.datasets.sessions import Session, session_samples
+from coonbench.datasets.sessions import Session, session_pending
 from coonbench.dart import DartParseError
 from coonbench.dart.equivalence import ast_equivalent
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.conditions import Skip, parse_conditions
 from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tasks.subset import Pending
 
 EDIT_PROMPT = """Here is the file `{path}` of a Flutter project, in {format_label}.
 
@@ -119,13 +118,15 @@ def mined_sessions(edits: Sequence[MinedEdit], turns: int) -> list[Session]:
     return out
 
 
-def edit_samples(
+def edit_pending(
     edits: str | None, after: str | None, conditions: str | Sequence[str], turns: int = 1,
     primer_variant: str = "short",
-) -> tuple[list[Sample], list[Skip]]:
-    """Mined-edit samples (sessions of ``turns`` commits) in every condition, and what was left out."""
+) -> tuple[list[Pending], list[Skip]]:
+    """Mined-edit samples (sessions of ``turns`` commits) in every condition, not built yet (``session_pending``:
+    ``-T questions=N`` renders only the sessions drawn), and what was left out. The sessions are read and made
+    here: a session's size band (lines changed) is what the draw balances over."""
     chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
     mined = load_mined(edits, after)
     sessions = mined_sessions(mined, turns)
     paths = {s.pair_id: {"path": str(s.extra.get("path", ""))} for s in sessions}
-    return session_samples(sessions, chosen, EDIT_PROMPT, paths, primer_variant)
+    return session_pending(sessions, chosen, EDIT_PROMPT, paths, primer_variant)
