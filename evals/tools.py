@@ -13,12 +13,12 @@ from typing import Any, Literal
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from coonbench.datasets.tools import DEFAULT_FORMATS, tools_samples
+from coonbench.datasets.tools import DEFAULT_FORMATS, tools_pending
 from coonbench.scorers.answer import epoch_mean
 from coonbench.scorers.tools import tool_answer
 from coonbench.solvers.tools import DEFAULT_MAX_CALLS, no_tool_agent, tool_agent
 from coonbench.tasks.samples import TaskArgumentError, reject_unknown
-from coonbench.tasks.subset import paired_subset
+from coonbench.tasks.subset import build_subset, check_subset
 from coonbench.tasks.tokenizer import counted_for_model
 
 
@@ -47,11 +47,12 @@ def tools(
       seed: the seed of the ``questions`` draw.
     """
     reject_unknown(tools, unknown)
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
     if agent not in ("react", "no_tools"):
         raise TaskArgumentError(f"-T agent={agent}: unknown agent (choose from react, no_tools)")
-    with counted_for_model(tokenizer) as counted_in:
-        samples, refused = tools_samples(formats)
-    samples = paired_subset(samples, questions, seed)
+    with counted_for_model(tokenizer) as counted_in:  # -T questions=N renders only the N questions drawn
+        pending, refused = tools_pending(formats)
+        samples = build_subset(pending, questions, seed)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-tools"),
         solver=tool_agent(max_calls) if agent == "react" else no_tool_agent(),

@@ -29,7 +29,7 @@ from coonbench.tasks.prompts import chosen_templates, each_prompt
 from coonbench.tasks.subset import Pending, build_subset, paired_subset, question_group
 from tests.conftest import reference_path
 
-LAZY_TASKS = ("comprehension", "generation", "modification", "structure", "retrieval")
+LAZY_TASKS = ("comprehension", "generation", "modification", "structure", "retrieval", "tools")
 """The tasks whose loaders list ``Pending`` samples, in every mode and under ``-T prompts=`` (docs/usage.md)."""
 DRAWS = [(1, 0), (2, 0), (2, 7), (5, 3), (40, 11)]
 PROMPTS = {"prompts": "all"}
@@ -84,6 +84,7 @@ CASES: dict[str, Case] = {
     "retrieval-suite": Case(
         "retrieval", ("coonbench.datasets.retrieval.suite", "_sample"),
         lambda scratch: {"suite": str(reference_path("toon", "generated")), "formats": "toon,csv"}),
+    "tools": Case("tools", ("coonbench.datasets.tools", "tool_sample")),
 }
 """Every lazy task in each of its modes and under every prompt template (a TeaLeaf task file and TOON's suite from
 the reference data, skipped when it is absent)."""
@@ -137,7 +138,7 @@ def _full_build(name: str, scratch: Path) -> list[Sample]:
     with pytest.MonkeyPatch.context() as patch:
         module = importlib.import_module(f"coonbench.evals.{case.task}")
         patch.setattr(module, "build_subset", _eager)
-        patch.setattr(module, "each_prompt_pending", _each_prompt_built)
+        patch.setattr(module, "each_prompt_pending", _each_prompt_built, raising=False)  # (tools has no prompts)
         return list(_task(case)(**case.arguments(scratch)).dataset)
 
 
@@ -161,7 +162,8 @@ def _questions(samples: list[Sample]) -> set[str]:
      ("retrieval-prompts", DRAWS[1::2]),
      ("retrieval-hf", DRAWS[1::2]),
      ("retrieval-tasks_file", DRAWS[:4]),  # its file has 9 tasks
-     ("retrieval-suite", DRAWS[1::2])],
+     ("retrieval-suite", DRAWS[1::2]),
+     ("tools", DRAWS)],
 )
 def test_the_lazy_subset_is_the_full_builds_subset(name: str, draws: list[tuple[int, int]], scratch: Path) -> None:
     case = CASES[name]

@@ -10,6 +10,7 @@ metadata too, so the gold solver replays real calls and the scorer can tell a mi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,10 +18,11 @@ from inspect_ai.dataset import Sample
 
 from coonbench.datasets.retrieval.common import PROMPT as RETRIEVAL_PROMPT
 from coonbench.datasets.retrieval.common import format_label
-from coonbench.datasets.retrieval.conditions import parse_conditions
+from coonbench.datasets.retrieval.conditions import DataCondition, parse_conditions
 from coonbench.datasets.tools.questions import PAGE_SIZE, collections, tool_questions
 from coonbench.datasets.tools.server import ToolServer, dataset_tools
 from coonbench.tasks.samples import sample_metadata
+from coonbench.tasks.subset import Pending
 
 CATEGORY = "tools"
 DEFAULT_FORMATS = "all"
@@ -47,15 +49,28 @@ def _prompt(rec: dict[str, Any], fmt: str, primer: str | None) -> str:
                          primer=shown, page=PAGE_SIZE, question=rec["question"])
 
 
-def tools_samples(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tuple[list[Sample], dict[str, Any]]:
-    """Samples for every kept question in every format condition, and per format the datasets it cannot carry
-    (``{format: {dataset: reason}}``, the format's own error; their questions are skipped)."""
+def tool_sample(rec: dict[str, Any], cond: DataCondition) -> Sample:
+    """One question in one format condition: its prompt rendered and counted."""
+    prompt = _prompt(rec, cond.format, cond.primer_text())
+    meta = sample_metadata(
+        format=cond.label, category=CATEGORY, question_type=rec["question_type"],
+        complexity=rec["complexity"], input_text=prompt, answer_type=rec["answer_type"],
+        normalize_options=rec.get("normalize_options"), pair_id=rec["id"], collection=rec["collection"],
+        encoding=cond.format, primer=cond.shows_primer, kind=rec["kind"], min_calls=rec["min_calls"],
+        evidence=rec["evidence"], **{PLAN_KEY: rec["plan"]},
+    )
+    return Sample(id=f"{CATEGORY}-{rec['id']}-{cond.label}", input=prompt, target=str(rec["answer"]), metadata=meta)
+
+
+def tools_pending(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tuple[list[Pending], dict[str, Any]]:
+    """``tools_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T questions=N`` renders only
+    the questions drawn), and per format the datasets it cannot carry; whether a format can carry a dataset is its
+    server's check, made here since only questions every format shows are drawn."""
     conditions = parse_conditions(formats)
-    records = tool_questions()
     refused: dict[str, dict[str, str]] = {}
     checked: dict[tuple[str, str], str | None] = {}
-    samples = []
-    for rec in records:
+    pending: list[Pending] = []
+    for rec in tool_questions():
         for cond in conditions:
             name = rec["collection"]
             if (cond.format, name) not in checked:
@@ -64,17 +79,17 @@ def tools_samples(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tupl
             if reason is not None:
                 refused.setdefault(cond.label, {})[name] = reason
                 continue
-            prompt = _prompt(rec, cond.format, cond.primer_text())
-            meta = sample_metadata(
-                format=cond.label, category=CATEGORY, question_type=rec["question_type"],
-                complexity=rec["complexity"], input_text=prompt, answer_type=rec["answer_type"],
-                normalize_options=rec.get("normalize_options"), pair_id=rec["id"], collection=name,
-                encoding=cond.format, primer=cond.shows_primer, kind=rec["kind"], min_calls=rec["min_calls"],
-                evidence=rec["evidence"], **{PLAN_KEY: rec["plan"]},
-            )
-            samples.append(Sample(id=f"{CATEGORY}-{rec['id']}-{cond.label}", input=prompt, target=str(rec["answer"]),
-                                  metadata=meta))
-    return samples, refused
+            stratum = (str(rec["complexity"]), str(rec["question_type"]))
+            pending.append(Pending(rec["id"], stratum, cond.label, functools.partial(tool_sample, rec, cond)))
+    return pending, refused
 
 
-__all__ = ["CATEGORY", "DEFAULT_FORMATS", "PLAN_KEY", "PROMPT", "dataset_tools", "tool_questions", "tools_samples"]
+def tools_samples(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tuple[list[Sample], dict[str, Any]]:
+    """Samples for every kept question in every format condition, and per format the datasets it cannot carry
+    (``{format: {dataset: reason}}``, the format's own error; their questions are skipped)."""
+    pending, refused = tools_pending(formats)
+    return [p.build() for p in pending], refused
+
+
+__all__ = ["CATEGORY", "DEFAULT_FORMATS", "PLAN_KEY", "PROMPT", "dataset_tools", "tool_questions", "tool_sample",
+           "tools_pending", "tools_samples"]
