@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 import tree_sitter
@@ -363,11 +363,19 @@ def _literal_properties(w: WidgetCall) -> list[PropertyCheck]:
 
 
 def derive_requirements(source: str) -> list[Requirement]:
-    """Requirements that the source meets, read off its main widget class (deterministic, capped)."""
+    """Requirements that the source meets, read off its main widget class (deterministic, capped); copies, so a
+    caller may change them."""
+    return [r.model_copy(deep=True) for r in _derived_requirements(source)]
+
+
+@lru_cache(maxsize=1024)
+def _derived_requirements(source: str) -> tuple[Requirement, ...]:
+    """``derive_requirements``, once per program: every format condition of a task asks for its program's
+    requirements (the judge's criteria), and each derivation parses and walks the whole file."""
     classes = widget_classes(source)
     cls = main_class(source)
     if cls is None or cls.build_root is None:
-        return []
+        return ()
     reqs: list[Requirement] = []
     top = next((c for c in classes if c.superclass in ("StatelessWidget", "StatefulWidget")), None)
     if top is not None:
@@ -405,7 +413,7 @@ def derive_requirements(source: str) -> list[Requirement]:
             continue
         break
     met = check_requirements(source, reqs)
-    return [r for r, m in zip(reqs, met, strict=True) if m.met]
+    return tuple(r for r, m in zip(reqs, met, strict=True) if m.met)
 
 
 def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask | None:
