@@ -42,15 +42,23 @@ def _field_types(cls: type[Any]) -> dict[str, tuple[type | None, bool]]:
     return out
 
 
-def _check_line(line: str, where: str, fields: dict[str, tuple[type | None, bool]], version: int) -> dict[str, Any]:
-    """A line's record; ValueError naming ``where`` and the field for invalid JSON, something else than an object,
-    another version, a field missing (one without a default) or holding the wrong JSON type."""
+def json_object_line(line: str, where: str, error: type[ValueError] = ValueError) -> dict[str, Any]:
+    """One line of a JSONL file of records (generated questions, a user's questions file, mined edits) as its JSON
+    object; ``error`` (a ValueError) naming ``where`` (the file and line) when it is not valid JSON or not an
+    object, so every reader of such files says the same thing the same way."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
-        raise ValueError(f"{where}: invalid JSON: {err.msg}") from None
+        raise error(f"{where}: invalid JSON: {err.msg}") from None
     if not isinstance(record, dict):
-        raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}")
+        raise error(f"{where}: expected a JSON object, got {type(record).__name__}")
+    return record
+
+
+def _check_line(line: str, where: str, fields: dict[str, tuple[type | None, bool]], version: int) -> dict[str, Any]:
+    """A line's record; ValueError naming ``where`` and the field for invalid JSON, something else than an object,
+    another version, a field missing (one without a default) or holding the wrong JSON type."""
+    record = json_object_line(line, where)
     if record.get("version", version) != version:
         raise ValueError(f"{where}: field 'version': {record['version']!r}, expected {version}")
     for name, (kind, required) in fields.items():

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
+from coonbench.datasets.question_files import json_object_line
 from coonbench.tasks.samples import TaskArgumentError
 
 EDITS_FILE = "edits.jsonl"
@@ -76,12 +78,7 @@ def read_edits(folder: str | Path) -> list[MinedEdit]:
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except ValueError as err:
-            raise EditsFileError(f"{path}: line {n}: invalid JSON: {err}") from None
-        if not isinstance(row, dict):
-            raise EditsFileError(f"{path}: line {n}: expected an object")
+        row = json_object_line(line, f"{path}: line {n}", EditsFileError)
         for name in FIELDS:
             value = row.get(name)
             ok = value is None or isinstance(value, str) if name == "previous" else isinstance(value, str) and value
@@ -90,5 +87,6 @@ def read_edits(folder: str | Path) -> list[MinedEdit]:
         if row["id"] in ids:
             raise EditsFileError(f"{path}: line {n}: field 'id': duplicate id {row['id']!r}")
         ids.add(row["id"])
-        out.append(MinedEdit(**{name: row.get(name) for name in FIELDS}))
+        checked: dict[str, Any] = {name: row.get(name) for name in FIELDS}  # the types were checked above
+        out.append(MinedEdit(**checked))
     return out

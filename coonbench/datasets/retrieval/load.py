@@ -25,6 +25,7 @@ from coonbench.datasets.retrieval.common import (
     TEMPLATES,
     format_label,
 )
+from coonbench.datasets.question_files import json_object_line
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.conditions import DataCondition, parse_conditions
 from coonbench.formats import FormatError, get_format
@@ -50,12 +51,7 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise QuestionsFileError(f"{source}:{lineno}: not valid JSON: {err.msg}") from err
-        if not isinstance(rec, dict):
-            raise QuestionsFileError(f"{source}:{lineno}: expected a JSON object")
+        rec = json_object_line(line, f"{source}:{lineno}", QuestionsFileError)
         for name in REQUIRED_FIELDS:
             if name not in rec or rec[name] is None or (isinstance(rec[name], str) and not rec[name].strip()):
                 raise QuestionsFileError(f"{source}:{lineno}: field '{name}' is missing or empty")
