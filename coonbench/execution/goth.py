@@ -1,6 +1,5 @@
-"""Goth target: runs a real ``goth`` binary when one is on PATH; otherwise the task refuses to start.
-
-There is no Goth interpreter we can build here (see the findings note) and we do not fake one. The call
+"""Goth target: runs the real Goth interpreter (``coonbench goth-setup`` builds upstream's offline; else ``goth`` on
+PATH); without one the task refuses to start. We do not fake one. The call
 convention follows upstream's benchmark runner: ``goth FILE ARG…`` per test case, output printed as text,
 ``Error:``/``Load error:`` or a non-zero exit meaning failure. We classify failures by their message (parse /
 type / otherwise runtime). Argument and result rendering for lists and strings is best effort (upstream's
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import uuid
 from typing import Any
 
@@ -27,6 +25,7 @@ from coonbench.execution.base import (
     classify_cases,
     register_executor,
 )
+from coonbench.execution.goth_build import binary_path, find_binary
 from coonbench.execution.problem import Problem
 
 GOTH_PRIMER = """Goth is a functional language written with Unicode symbols and De Bruijn indices.
@@ -74,11 +73,12 @@ class GothExecutor(Executor):
 
     def check_available(self) -> None:
         """Refuse clearly when there is no binary."""
-        found = shutil.which("goth")
+        found = find_binary()
         if found is None:
             raise ExecutorUnavailable(
-                "target 'goth' needs the Goth interpreter: no 'goth' binary on PATH. Build it from "
-                "sigilante/goth (cargo build -p goth-cli) and put it on PATH; coonbench does not emulate Goth."
+                f"target '{self.name}' needs the Goth interpreter: none at {binary_path()} ($COONBENCH_GOTH) or on "
+                "PATH. Build it with `coonbench goth-setup` (offline, from ../shared/reference/goth or your own Goth "
+                "checkout: docs/goth.md); coonbench does not emulate Goth."
             )
         self.binary = found
 

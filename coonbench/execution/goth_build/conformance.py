@@ -196,3 +196,114 @@ def run_suites(binary: str, reference: Path, suites: tuple[str, ...] = CORE_SUIT
                 result.results.append(check_case(binary, reference / "upstream", suite, test, i,
                                                  bool(data.get("json_ast")), data.get("category", suite)))
     return result
+
+
+TRIALS = {
+    "devstral": ("benchmark/devstral/DIAGNOSTIC.md", "upstream/benchmark/devstral/goth", ".goth"),
+    "devstral2": ("benchmark/devstral2/DIAGNOSTIC.md", "upstream/benchmark/devstral2/goth", ".goth"),
+    "grok-expert/goth": ("benchmark/grok-expert/goth/DIAGNOSTIC.md", "upstream/benchmark/grok-expert/goth", ".goth"),
+    "grok-expert/json": ("benchmark/grok-expert/json/DIAGNOSTIC.md", "upstream/benchmark/grok-expert/json", ".json"),
+}
+"""Upstream's model trials: (diagnostic, folder of the programs the model wrote, extension)."""
+TRIAL_INPUT = "5"
+"""The one input upstream's diagnostics ran each program on (factorial 120, fibonacci 5, square 25)."""
+DATED_SPELLINGS = ("`==`", "`mod`")
+"""Spellings a diagnostic calls unknown that upstream's lexer at the reference commit reads (``==`` is structural
+equality, ``mod`` is ``%``): a row whose note names one, or whose program uses one as a word, records an older
+interpreter, so a disagreement there is dated."""
+
+
+@dataclass
+class TrialRow:
+    """One program of a model trial: what upstream's diagnostic says and what the interpreter does here."""
+
+    trial: str
+    name: str
+    status: str
+    note: str
+    output: str = ""
+    agrees: bool | None = None
+    """True/False where the diagnostic is checkable (a parse error, an error message, or a PASS with its printed
+    value); None else."""
+    dated: bool = False
+
+
+def diagnostic_rows(text: str) -> list[tuple[str, str, str]]:
+    """The (file, status, note) rows of a DIAGNOSTIC.md's result tables."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) >= 3 and cells[1] and not set(cells[0]) <= set("-: "):
+            if cells[0].lower() != "file" and (cells[1].startswith(("PASS", "FAIL"))):
+                rows.append((cells[0], cells[1], cells[2]))
+    return rows
+
+
+def expected_kind(status: str, note: str) -> str:
+    """What a diagnostic row records: ``parse``, ``value`` (a PASS with its output) or ``other``."""
+    if "(parse)" in status or note.lower().startswith("parse error"):
+        return "parse"
+    if status == "PASS":
+        return "value"
+    if note.startswith(("Error:", "Undefined name:")):
+        return "error"
+    return "other"
+
+
+def recorded_value(note: str) -> str:
+    """The printed value of a PASS row (``Output: 5``, ``<partial/2> (needs args)``)."""
+    value = note.removeprefix("Output:").strip()
+    return value.split(" (", 1)[0].strip()
+
+
+def run_trials(binary: str, reference: Path) -> list[TrialRow]:
+    """Every row of every trial's diagnostic, with the interpreter's treatment of that program here."""
+    rows: list[TrialRow] = []
+    for trial, (diag, folder, ext) in TRIALS.items():
+        text = (reference / diag).read_text(encoding="utf-8")
+        programs = {p.stem: p for p in sorted((reference / folder).rglob(f"*{ext}"))}
+        for name, status, note in diagnostic_rows(text):
+            row = TrialRow(trial, name, status, note)
+            rows.append(row)
+            program = programs.get(name)
+            if program is None:
+                row.output = "(no program of that name)"
+                continue
+            run = run_goth(binary, program, [TRIAL_INPUT], json_ast=ext == ".json")
+            row.output = run.output.splitlines()[0][:200] if run.output else ""
+            kind = expected_kind(status, note)
+            if kind == "parse":
+                row.agrees = run.error and "parse error" in run.output.lower()
+            elif kind == "value":
+                row.agrees = not run.error and run.output.strip() == recorded_value(note)
+            elif kind == "error":
+                row.agrees = run.error and note.removeprefix("Error: ") in run.output
+            source = program.read_text(encoding="utf-8", errors="replace")
+            row.dated = any(s in note or s.strip("`") in source.split() for s in DATED_SPELLINGS)
+    return rows
+
+
+DIAGNOSTIC_SUITES = {
+    "grok_expert_json": ("upstream", "benchmark/grok-expert/", "benchmark/grok-expert/"),
+    "grok_expert": ("upstream/benchmark/grok-expert/goth", "benchmark/grok-expert/", ""),
+}
+"""The diagnostic suites on Grok's trial programs: (programs' root, prefix of ``file``, its replacement).
+``grok_expert.json``'s paths miss the ``goth/`` folder at the reference commit (README), hence the root."""
+
+
+def run_diagnostic_suite(binary: str, reference: Path, suite: str) -> Conformance:
+    """A diagnostic suite's cases; a case named "(expected fail - mod keyword)" that now passes is dated."""
+    root, prefix, replacement = DIAGNOSTIC_SUITES[suite]
+    data = json.loads((reference / "benchmark" / "tests" / f"{suite}.json").read_text(encoding="utf-8"))
+    result = Conformance()
+    for test in data["tests"]:
+        test = {**test, "file": test["file"].replace(prefix, replacement, 1)}
+        for i in range(len(test["cases"])):
+            result.results.append(check_case(binary, reference / root, suite, test, i, bool(data.get("json_ast")),
+                                             data.get("category", suite)))
+    return result
+
+
+def is_dated(result: CaseResult) -> bool:
+    """A diagnostic case that expects ``mod`` to fail, which the reference commit's lexer reads as ``%``."""
+    return "mod keyword" in result.test
