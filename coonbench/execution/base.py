@@ -373,6 +373,10 @@ class Executor(abc.ABC):
     def check_available(self) -> None:
         """Raise ExecutorUnavailable when this target cannot run here."""
 
+    def covers(self, problem: Problem) -> bool:
+        """Whether this target asks ``problem`` (Goth only where a verified reference program exists)."""
+        return True
+
     @abc.abstractmethod
     def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
         """The worker command (paths relative to the run directory); it speaks ``supervise.py``'s protocol."""
