@@ -18,7 +18,7 @@ from coonbench.report.tables import Section, Table, has
 
 CORRECTION_KEYS = (
     "correct", "first_attempt_success", "parse_success", "semantic_correct", "iterations", "iterations_solved",
-    "attempts", "final_tokens", "token_ratio", "reference_token_ratio",
+    "attempts", "final_tokens", "token_ratio", "reference_token_ratio", "debruijn_error",
 )
 UNGATED = "unsafe-local"
 
