@@ -19,6 +19,7 @@ from coonbench.execution.goth_build import (
     binary_path,
     crates_dir,
     ensure_binary,
+    run_parser_tests,
     stamp,
 )
 from coonbench.execution.goth_build import conformance as conf
@@ -73,6 +74,15 @@ def test_model_trials_match_upstream_diagnostics(goth: str) -> None:
     differing = {(r.trial, r.name) for r in rows if r.agrees is False and not r.dated}
     assert differing == NEWER_EVALUATOR
     assert sum(bool(r.agrees) for r in rows) == 81
+
+
+def test_upstreams_parser_and_lexer_tests_pass_on_our_lexer(goth: str) -> None:
+    """``cargo test -p goth-parse``: upstream's parser/loader tests and its lexer's own tests, on our lexer."""
+    ok, summary = run_parser_tests()
+    assert ok, summary
+    passed = sum(int(line.split(" passed")[0].rsplit(" ", 1)[1]) for line in summary.splitlines()
+                 if line.startswith("test result:"))
+    assert passed >= 100, summary
 
 
 def test_command_line_conventions(goth: str, tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ DEBIAN_PACKAGES = (
     "librust-thiserror-dev", "librust-ordered-float-dev", "librust-libc-dev",
 )
 """The Debian packages whose crates the build needs (``.ci/run`` installs them)."""
-BUILD_VERSION = "1"
+BUILD_VERSION = "2"
 """Bumped when the generated manifests change, so an old binary is rebuilt."""
 
 # Each crate's manifest, ours: upstream's requirements relaxed to the Debian versions, no dev-dependencies
@@ -134,7 +134,8 @@ def _lay_out(crates: Path, build: Path) -> None:
     for name in LIBRARY_CRATES:
         shutil.copytree(crates / name / "src", build / name / "src")
     (build / "goth-cli" / "src").mkdir(parents=True)
-    shutil.copyfile(HERE / "lexer.rs", build / "goth-parse" / "src" / "lexer.rs")
+    lexer = (HERE / "lexer.rs").read_text(encoding="utf-8") + upstream_lexer_tests(crates)
+    (build / "goth-parse" / "src" / "lexer.rs").write_text(lexer, encoding="utf-8")
     shutil.copyfile(HERE / "main.rs", build / "goth-cli" / "src" / "main.rs")
     for name, deps in MANIFESTS.items():
         (build / name / "Cargo.toml").write_text(_PACKAGE.format(name=name) + deps)
@@ -142,6 +143,35 @@ def _lay_out(crates: Path, build: Path) -> None:
     (build / ".cargo").mkdir(exist_ok=True)
     (build / ".cargo" / "config.toml").write_text(CARGO_CONFIG.format(registry=DEBIAN_REGISTRY))
     (build / "Cargo.lock").unlink(missing_ok=True)
+
+
+UPSTREAM_TESTS_MARK = "#[cfg(test)]\nmod tests {"
+
+
+def upstream_lexer_tests(crates: Path) -> str:
+    """Upstream's own lexer tests (the test module of its ``lexer.rs``), to run against our lexer in the build
+    folder (``cargo test``; they are compiled only for tests, so the binary is the same); empty when absent."""
+    text = (crates / "goth-parse" / "src" / "lexer.rs").read_text(encoding="utf-8", errors="replace")
+    at = text.find(UPSTREAM_TESTS_MARK)
+    if at < 0:
+        return ""
+    return "\n// Upstream's lexer tests, run against this lexer (build folder only)\n#[cfg(test)]\nmod upstream_tests {" + \
+        text[at + len(UPSTREAM_TESTS_MARK):]
+
+
+def run_parser_tests(log: Path | None = None) -> tuple[bool, str]:
+    """``cargo test -p goth-parse`` in the build folder: upstream's parser and loader tests and upstream's lexer
+    tests, all on our lexer. Returns (all passed, the ``test result`` lines or the failure's tail)."""
+    cargo = _check_tools()
+    build = cache_dir() / "build"
+    env = {**os.environ, "CARGO_TARGET_DIR": str(build / "target"), "CARGO_NET_OFFLINE": "true"}
+    out = subprocess.run([cargo, "test", "--release", "--offline", "-p", "goth-parse"], cwd=build, env=env,
+                         capture_output=True, text=True)
+    text = out.stdout + out.stderr
+    if log is not None:
+        log.write_text(text)
+    lines = [ln for ln in text.splitlines() if ln.startswith("test result:") or " FAILED" in ln or "panicked" in ln]
+    return out.returncode == 0, "\n".join(lines or text.strip().splitlines()[-20:])
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from coonbench.execution.goth_build import GothBuildError, ensure_binary
+from coonbench.execution.goth_build import GothBuildError, ensure_binary, run_parser_tests
 from coonbench.execution.goth_build import conformance as conf
 from coonbench.resources import SHARED_DIR
 
@@ -54,7 +54,15 @@ def cmd_goth_conformance(args: argparse.Namespace) -> int:
     agree = sum(bool(r.agrees) for r in checked)
     print(f"model trials: {agree} of {len(checked)} checkable diagnostic rows agree "
           f"({sum(bool(r.dated) and not r.agrees for r in checked)} of the rest dated; {len(rows)} rows in all)")
-    return 0 if core.passed == len(core.results) else 1
+    try:
+        ok, summary = run_parser_tests()
+        print("upstream's goth-parse tests (its parser's and its lexer's own) on our lexer: "
+              + ("; ".join(ln.removeprefix("test result: ") for ln in summary.splitlines() if ln.startswith("test result"))
+                 if ok else "FAILED\n" + summary))
+    except GothBuildError as err:
+        ok = True
+        print(f"upstream's goth-parse tests not run: {err}")
+    return 0 if core.passed == len(core.results) and ok else 1
 
 
 def register(subparsers: Any) -> None:

@@ -83,7 +83,9 @@ def render_inputs(category: str, inputs: list[Any]) -> list[str]:
 
 def run_goth(binary: str, program: Path, args: list[str], json_ast: bool = False,
              timeout: float = TIMEOUT_S) -> Run:
-    """Call the interpreter once; ``--from-json``'s ``OK: …`` progress lines are not part of the result."""
+    """Call the interpreter once, in the program's folder; ``--from-json``'s ``OK: …`` progress lines are not
+    part of the result."""
+    program = program.resolve()
     cmd = [binary, "--from-json", str(program), *args] if json_ast else [binary, str(program), *args]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=program.parent)
