@@ -28,6 +28,7 @@ from coonbench.execution.base import (
     register_executor,
 )
 from coonbench.execution.goth_build import binary_path, find_binary
+from coonbench.execution.goth_build.conformance import ERROR_PREFIXES
 from coonbench.execution.problem import Problem
 from coonbench.resources import DATA_DIR
 
@@ -81,7 +82,6 @@ docs/goth.md lists them with the lexed-but-undocumented ones (class, impl, ∃, 
 errors."""
 GOLD_DIR = DATA_DIR / "correction"
 """Our Goth reference programs: ``goth/<problem>.goth`` and their JSON ASTs ``goth-json/<problem>.json``."""
-ERROR_PREFIXES = ("Error:", "Load error:", "Type error:")
 
 
 def unsupported_feature(message: str) -> str | None:

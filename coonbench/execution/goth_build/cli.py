@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ def cmd_goth_setup(args: argparse.Namespace) -> int:
     try:
         setup = ensure_binary(Path(args.source) if args.source else None)
     except GothBuildError as err:
-        print(f"coonbench: {err}")
+        print(f"coonbench: {err}", file=sys.stderr)
         return 2
     state = "built" if setup.built else "up to date"
     print(f"goth: {setup.binary} ({state}, from {setup.source})")
@@ -27,12 +28,13 @@ def cmd_goth_conformance(args: argparse.Namespace) -> int:
     """Upstream's 176 cases with upstream's reference programs, then the diagnostic suites and model trials."""
     reference = Path(args.reference) if args.reference else SHARED_DIR / "reference" / "goth"
     if not (reference / "benchmark" / "tests").is_dir():
-        print(f"coonbench: {reference}: no Goth reference data (benchmark/tests); it is ../shared/reference/goth")
+        print(f"coonbench: {reference}: no Goth reference data (benchmark/tests); it is ../shared/reference/goth",
+              file=sys.stderr)
         return 2
     try:
         binary = str(ensure_binary(Path(args.source) if args.source else None).binary)
     except GothBuildError as err:
-        print(f"coonbench: {err}")
+        print(f"coonbench: {err}", file=sys.stderr)
         return 2
     core = conf.run_suites(binary, reference)
     for failure in core.failures():
