@@ -90,8 +90,10 @@ REPLY_RULES = {
         "Reply with the complete function (a `function {name}(...)` declaration) in one ```javascript code "
         "block. Do not add example calls, require() or module exports."
     ),
-    "goth": "Reply with the complete Goth program in one ```goth code block, no explanation.",
-    "goth-json": "Reply with the complete Goth program as its JSON AST in one ```json code block, no explanation.",
+    "goth": ("Reply with the complete Goth program in one ```goth code block, no explanation; its `main` takes the "
+             "function's arguments in order and returns its result."),
+    "goth-json": ("Reply with the complete Goth program as its JSON AST in one ```json code block, no explanation; "
+                  "its `main` takes the function's arguments in order and returns its result."),
 }
 
 HUMANEVAL_PROMPT = """Complete the following Python function.
@@ -104,6 +106,9 @@ Do not add example calls."""
 SUITES = ("coonbench", "humaneval", "humaneval-base")
 
 HUMANEVAL_TESTS = {"humaneval": "amplified", "humaneval-base": "base"}  # suite -> load_humaneval's test set
+
+GOTH_TYPES = {"int": "I64", "float": "F64", "bool": "Bool", "str": "String"}
+"""Scalar types as Goth writes them (the Goth targets ask only problems with scalar arguments and results)."""
 
 SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER, "goth-json": GOTH_JSON_PRIMER}
 
@@ -188,8 +193,8 @@ def render_signature(problem: Problem, target: str) -> str:
         params = ", ".join(p.name for p in sig.params)
         types = "; ".join(f"{p.name}: {js_type(parse_type(p.type))}" for p in sig.params)
         return f"function {sig.name}({params})  // {types}; returns {js_type(sig.return_type)}"
-    params = " → ".join(p.type for p in sig.params)
-    return f"{sig.name} : {params} → {sig.returns}"
+    params = " → ".join(GOTH_TYPES.get(p.type, p.type) for p in sig.params)
+    return f"{sig.name} : {params} → {GOTH_TYPES.get(sig.returns, sig.returns)}"
 
 
 def render_examples(problem: Problem) -> str:
