@@ -144,3 +144,10 @@ def test_a_documented_feature_the_interpreter_lacks_is_unsupported_not_a_parse_e
     assert result.message.startswith("unsupported by this interpreter")
     typo = "╭─ main : I64 → I64 → I64\n╰─ if ₀ = 0 then ₁ else main ₀ (₁ % ₀\n"
     assert run("goth", typo, problem).outcome is Outcome.PARSE_ERROR
+
+
+def test_the_goth_targets_run_in_the_local_sandbox(goth: str) -> None:
+    """The interpreter is this machine's: `auto` picks the local sandbox, `docker` is refused (the image lacks it)."""
+    assert correction(target="goth").sandbox.type == "coonbench-local"  # type: ignore[union-attr]
+    with pytest.raises(ExecutorUnavailable, match="sandbox=local"):
+        correction(target="goth-json", sandbox="docker")

@@ -365,6 +365,8 @@ class Executor(abc.ABC):
     extension: ClassVar[str]
     # how a block of this language defines the entry point: a regular expression with ``{name}`` for its name
     definition: ClassVar[str | None] = None
+    # it runs a program of this machine (Goth's interpreter) that the Docker image lacks: local sandbox only
+    host_binary: ClassVar[bool] = False
 
     def defines(self, code: str, name: str) -> bool:
         """Does ``code`` define the function ``name``? (Chooses the graded block among several.)"""

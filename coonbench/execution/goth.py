@@ -101,6 +101,7 @@ class GothExecutor(Executor):
     extension = "goth"
     flags: tuple[str, ...] = ()
     binary: str | None = None
+    host_binary = True
 
     def check_available(self) -> None:
         """Refuse clearly when there is no binary."""
