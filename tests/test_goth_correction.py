@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,10 +56,11 @@ def run(target: str, code: str, problem: Problem) -> AttemptResult:
 
 @needs_isolation
 @pytest.mark.parametrize("target", GOTH_TARGETS)
-def test_gold_scores_100_percent(goth: str, target: str) -> None:
-    """Every gold program passes every public and hidden test of its problem, in the sandbox."""
+def test_gold_scores_100_percent(goth: str, target: str, tmp_path: Path) -> None:
+    """Every gold program passes every public and hidden test of its problem, in the sandbox (logs in a folder
+    an ordinary user can write: .ci/run runs this file as one)."""
     log = inspect_eval(correction(target=target), model="mockllm/model", solver=gold(), display="none",
-                       log_dir=None)[0]
+                       log_dir=str(tmp_path))[0]
     assert log.status == "success", log.error
     assert log.results is not None and log.results.total_samples == len(goth_problems()) >= 20
     scores = {s.name: s for s in log.results.scores}
