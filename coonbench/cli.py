@@ -252,7 +252,8 @@ def cmd_dump_prompts(args: argparse.Namespace) -> int:
     return 0
 
 
-PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.cli", "coonbench.datasets.edits.cli")
+PLUGGED_IN = ("coonbench.report.cli", "coonbench.validity.cli", "coonbench.plan.cli", "coonbench.datasets.edits.cli",
+              "coonbench.execution.goth_build.cli")
 """Modules that add their own subcommands (``register(subparsers)``); the report's imports pandas, so they are
 imported only when the command is not one of this module's own."""
 

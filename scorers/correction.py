@@ -11,7 +11,10 @@ Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
 - ``attempts``: attempts made; ``n_parse_error`` … ``n_timeout``: attempts that ended with that error type;
 - ``final_tokens``: tokens of the final program (in the sample's ``tokenizer``) (nan when the reply had no code);
 - ``token_ratio``: final program tokens / Python reference tokens, when the final program is correct;
-- ``reference_token_ratio``: this target's reference program tokens / Python reference tokens.
+- ``reference_token_ratio``: this target's reference program tokens / Python reference tokens;
+- ``debruijn_error``: Goth targets, attempt 1 parsed and failed: 1 when re-assigning one declaration's De Bruijn
+  indices makes it pass every test (``coonbench.execution.debruijn``), else 0; nan otherwise (its mean is the
+  seed's "index errors as a share of semantic errors").
 When the solver did not run the protocol (e.g. ``--solver coonbench/gold``), the reply is run as attempt 1.
 """
 
@@ -24,11 +27,14 @@ from inspect_ai.solver import TaskState
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
+from coonbench.execution.debruijn import VARIANTS, index_error
 from coonbench.execution.attempts import GRADED, DEFAULT_CASE_TIMEOUT, attempt_record, feedback_attempt, grade_attempts
 from coonbench.tasks.state import correction_state
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 NAN = float("nan")
+SEMANTIC_EXCLUDED = (Outcome.PASS.value, Outcome.PARSE_ERROR.value)
+"""First attempts that are no semantic error: passed, or did not parse."""
 ERROR_KEYS = {o.value: f"n_{o.value.lower()}" for o in ERROR_TYPES}
 SCORE_KEYS = [
     "correct",
@@ -42,6 +48,7 @@ SCORE_KEYS = [
     "final_tokens",
     "token_ratio",
     "reference_token_ratio",
+    "debruijn_error",
 ]
 
 
@@ -74,6 +81,7 @@ def score_attempts(
         "final_tokens": float(final_tokens) if final_tokens is not None else NAN,
         "token_ratio": final_tokens / python_tokens if final_ok and final_tokens and python_tokens else NAN,
         "reference_token_ratio": reference_tokens / python_tokens if reference_tokens and python_tokens else NAN,
+        "debruijn_error": NAN,
     }
     return value
 
@@ -118,6 +126,11 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
             state.metadata.get("reference_tokens"),
             state.metadata.get("tokenizer", DEFAULT_ENCODING),
         )
+        first = attempts[0]
+        index_fix = None
+        if executor.name in VARIANTS and first.get("code") and first[GRADED] not in SEMANTIC_EXCLUDED:
+            index_fix = await index_error(executor, first["code"], problem, case_timeout)
+            value["debruijn_error"] = float(index_fix is not None)
         final = attempts[-1]
         return Score(
             value=value,
@@ -128,6 +141,7 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
                 "feedback_outcomes": [a["outcome"] for a in attempts],
                 "first_error_type": attempts[0][GRADED] if attempts[0][GRADED] != "PASS" else None,
                 "final_outcome": final[GRADED],
+                "debruijn_fix": index_fix,
             },
         )
 

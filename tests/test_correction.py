@@ -125,9 +125,11 @@ def test_gold_scores_100_percent(target: str) -> None:
     assert metric(log, "iterations") == 1.0
 
 
-def test_goth_refuses_without_binary(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_goth_refuses_without_binary(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
-    with pytest.raises(ExecutorUnavailable, match="no 'goth' binary on PATH"):
+    monkeypatch.setenv("COONBENCH_CACHE", str(tmp_path))  # no built interpreter there either
+    monkeypatch.delenv("COONBENCH_GOTH", raising=False)
+    with pytest.raises(ExecutorUnavailable, match="needs the Goth interpreter"):
         correction(target="goth")
 
 

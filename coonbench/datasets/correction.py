@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from coonbench.datasets.generated_files import read_tests
 from coonbench.execution import get_executor
-from coonbench.execution.goth import GOTH_PRIMER
+from coonbench.execution.goth import GOTH_JSON_PRIMER, GOTH_PRIMER
 from coonbench.execution.problem import Problem
 from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
@@ -77,6 +77,7 @@ ERROR_RULES = {
     "python-ast": "For invalid input, raise ValueError.",
     "javascript": "For invalid input, throw an Error (e.g. `throw new Error(\"...\")`).",
     "goth": "For invalid input, fail with an error.",
+    "goth-json": "For invalid input, fail with an error (for example a precondition).",
 }
 
 REPLY_RULES = {
@@ -89,7 +90,10 @@ REPLY_RULES = {
         "Reply with the complete function (a `function {name}(...)` declaration) in one ```javascript code "
         "block. Do not add example calls, require() or module exports."
     ),
-    "goth": "Reply with the complete Goth program in one ```goth code block, no explanation.",
+    "goth": ("Reply with the complete Goth program in one ```goth code block, no explanation; its `main` takes the "
+             "function's arguments in order and returns its result."),
+    "goth-json": ("Reply with the complete Goth program as its JSON AST in one ```json code block, no explanation; "
+                  "its `main` takes the function's arguments in order and returns its result."),
 }
 
 HUMANEVAL_PROMPT = """Complete the following Python function.
@@ -103,7 +107,10 @@ SUITES = ("coonbench", "humaneval", "humaneval-base")
 
 HUMANEVAL_TESTS = {"humaneval": "amplified", "humaneval-base": "base"}  # suite -> load_humaneval's test set
 
-SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER}
+GOTH_TYPES = {"int": "I64", "float": "F64", "bool": "Bool", "str": "String"}
+"""Scalar types as Goth writes them (the Goth targets ask only problems with scalar arguments and results)."""
+
+SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER, "goth-json": GOTH_JSON_PRIMER}
 
 
 class ProblemFileError(ValueError):
@@ -186,8 +193,8 @@ def render_signature(problem: Problem, target: str) -> str:
         params = ", ".join(p.name for p in sig.params)
         types = "; ".join(f"{p.name}: {js_type(parse_type(p.type))}" for p in sig.params)
         return f"function {sig.name}({params})  // {types}; returns {js_type(sig.return_type)}"
-    params = " → ".join(p.type for p in sig.params)
-    return f"{sig.name} : {params} → {sig.returns}"
+    params = " → ".join(GOTH_TYPES.get(p.type, p.type) for p in sig.params)
+    return f"{sig.name} : {params} → {GOTH_TYPES.get(sig.returns, sig.returns)}"
 
 
 def render_examples(problem: Problem) -> str:
@@ -313,11 +320,17 @@ def correction_dataset(
     known = load_problems()
     categories = choose("categories", categories, sorted({p.category for p in known}), "category")
     problems = choose("problems", problems, [p.id for p in known], "problem id")
+    executor = get_executor(target)
     selected = [
         p
         for p in known
         if (problems is None or p.id in problems) and (categories is None or p.category in categories)
     ]
+    uncovered = [p.id for p in selected if not executor.covers(p)]
+    if problems is not None and uncovered:
+        raise ValueError(f"-T problems: target={target} has no verified reference program for "
+                         f"{', '.join(uncovered)} (docs/goth.md lists the problems it asks)")
+    selected = [p for p in selected if executor.covers(p)]
     if limit is not None:
         selected = selected[:limit]
     return MemoryDataset([problem_to_sample(p, target) for p in selected], name=f"correction-{target}")

@@ -365,6 +365,8 @@ class Executor(abc.ABC):
     extension: ClassVar[str]
     # how a block of this language defines the entry point: a regular expression with ``{name}`` for its name
     definition: ClassVar[str | None] = None
+    # it runs a program of this machine (Goth's interpreter) that the Docker image lacks: local sandbox only
+    host_binary: ClassVar[bool] = False
 
     def defines(self, code: str, name: str) -> bool:
         """Does ``code`` define the function ``name``? (Chooses the graded block among several.)"""
@@ -372,6 +374,10 @@ class Executor(abc.ABC):
 
     def check_available(self) -> None:
         """Raise ExecutorUnavailable when this target cannot run here."""
+
+    def covers(self, problem: Problem) -> bool:
+        """Whether this target asks ``problem`` (Goth only where a verified reference program exists)."""
+        return True
 
     @abc.abstractmethod
     def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:

@@ -1,6 +1,5 @@
-"""Goth target: runs a real ``goth`` binary when one is on PATH; otherwise the task refuses to start.
-
-There is no Goth interpreter we can build here (see the findings note) and we do not fake one. The call
+"""Goth target: runs the real Goth interpreter (``coonbench goth-setup`` builds upstream's offline; else ``goth`` on
+PATH); without one the task refuses to start. We do not fake one. The call
 convention follows upstream's benchmark runner: ``goth FILE ARG…`` per test case, output printed as text,
 ``Error:``/``Load error:`` or a non-zero exit meaning failure. We classify failures by their message (parse /
 type / otherwise runtime). Argument and result rendering for lists and strings is best effort (upstream's
@@ -13,21 +12,25 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import uuid
 from typing import Any
 
-from inspect_ai.util import SandboxEnvironment, sandbox
+from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbox
 
 from coonbench.execution.base import (
     AttemptResult,
     Executor,
     ExecutorUnavailable,
     Outcome,
+    _redacted,
+    _unencodable,
     classify_cases,
     register_executor,
 )
+from coonbench.execution.goth_build import binary_path, find_binary
+from coonbench.execution.goth_build.conformance import ERROR_PREFIXES
 from coonbench.execution.problem import Problem
+from coonbench.resources import DATA_DIR
 
 GOTH_PRIMER = """Goth is a functional language written with Unicode symbols and De Bruijn indices.
 - A function is declared as `╭─ name : T₁ → T₂ → R` followed by `╰─ body`.
@@ -37,6 +40,15 @@ GOTH_PRIMER = """Goth is a functional language written with Unicode symbols and 
 - Operators: + - × / % = < > ≤ ≥ ∧ ∨ ¬ ; booleans ⊤ (true) and ⊥ (false).
 - Conditionals: `if c then a else b`; recursion calls the function by name.
 - The entry point is `main`."""
+
+GOTH_JSON_PRIMER = GOTH_PRIMER + """
+Here you write the program as its JSON AST (what `goth --to-json` prints, which `goth --from-json` runs): an object
+{"name": ..., "decls": [{"Fn": {"name", "type_params": [], "signature", "effects": [], "constraints": [],
+"preconditions": [], "postconditions": [], "body"}}]}. Types: {"Prim": "I64"}, a function type
+{"Fn": [argument, result]}. Expressions: {"Idx": 0} (₀), {"Name": "f"}, {"Lit": {"Int": 1}} ({"Float": 1.5},
+"True", "False"), {"BinOp": ["Add", a, b]} (Sub, Mul, Div, Mod, Eq, Neq, Lt, Gt, Leq, Geq, And, Or),
+{"If": {"cond": c, "then_": a, "else_": b}}, {"App": [function, argument]} (one argument each: f x y is
+{"App": [{"App": [f, x]}, y]})."""
 
 
 def render_arg(value: Any) -> str:
@@ -63,64 +75,126 @@ def parse_output(text: str) -> Any:
         return out
 
 
+UNSUPPORTED_TOKENS = {"RefEq": "referential equality ≣/=== (LLM_SPEC.md: reserved)"}
+"""Tokens the language reference documents that upstream's parser never accepts (its lexer reads them, its
+parser has no rule): a program that uses one is "unsupported by this interpreter", not the model's parse error.
+docs/goth.md lists them with the lexed-but-undocumented ones (class, impl, ∃, ∞, ⇒, @, ::), which stay parse
+errors."""
+GOLD_DIR = DATA_DIR / "correction"
+"""Our Goth reference programs: ``goth/<problem>.goth`` and their JSON ASTs ``goth-json/<problem>.json``."""
+
+
+def unsupported_feature(message: str) -> str | None:
+    """The documented feature a parse error shows the interpreter lacks (``Unexpected token: Some(RefEq)``)."""
+    for token, feature in UNSUPPORTED_TOKENS.items():
+        if f"Some({token})" in message:
+            return feature
+    return None
+
+
 class GothExecutor(Executor):
-    """Goth syntax, run by an external ``goth`` binary."""
+    """Goth syntax, run by the Goth interpreter (``coonbench goth-setup``), one process per test case."""
 
     name = "goth"
     label = "Goth"
     fence = "goth"
     extension = "goth"
+    flags: tuple[str, ...] = ()
     binary: str | None = None
+    host_binary = True
 
     def check_available(self) -> None:
         """Refuse clearly when there is no binary."""
-        found = shutil.which("goth")
+        found = find_binary()
         if found is None:
             raise ExecutorUnavailable(
-                "target 'goth' needs the Goth interpreter: no 'goth' binary on PATH. Build it from "
-                "sigilante/goth (cargo build -p goth-cli) and put it on PATH; coonbench does not emulate Goth."
+                f"target '{self.name}' needs the Goth interpreter: none at {binary_path()} ($COONBENCH_GOTH) or on "
+                "PATH. Build it with `coonbench goth-setup` (offline, from ../shared/reference/goth or your own Goth "
+                "checkout: docs/goth.md); coonbench does not emulate Goth."
             )
         self.binary = found
+
+    def reference(self, problem: Problem) -> str | None:
+        """Our Goth program for the problem (verified on every test by tests/test_goth_correction.py), if any."""
+        path = GOLD_DIR / self.name / f"{problem.id}.{self.extension}"
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    def covers(self, problem: Problem) -> bool:
+        """Only problems with a verified Goth program are asked in Goth."""
+        return (GOLD_DIR / self.name / f"{problem.id}.{self.extension}").is_file()
 
     def runner_files(self) -> dict[str, str]:
         """No runner: the binary is called once per case."""
         return {}
 
     def command(self, solution: str, problem: Problem, case_timeout: float) -> list[str]:
-        """Unused (see ``run``)."""
-        return [self.binary or "goth", solution]
+        """The interpreter's command for one case (its arguments follow)."""
+        return [self.binary or "goth", *self.flags, solution]
+
+    def result_text(self, stdout: str) -> str:
+        """The printed result (``--from-json`` prints progress lines first)."""
+        return stdout.strip()
 
     async def run(
         self, code: str, problem: Problem, case_timeout: float = 10.0, box: SandboxEnvironment | None = None
     ) -> AttemptResult:
-        """One ``goth FILE ARGS…`` call per test case."""
+        """One ``goth FILE ARGS…`` call per test case; only inputs enter the sandbox, grading stays here."""
         self.check_available()
         box = box or sandbox()
-        run_dir = f"run-{uuid.uuid4().hex[:12]}"
-        await box.write_file(f"{run_dir}/solution.goth", code)
         total = len(problem.all_tests)
+        unencodable = _unencodable(code)
+        if unencodable:
+            return AttemptResult(Outcome.PARSE_ERROR, unencodable, total=total)
+        run_dir = f"run-{uuid.uuid4().hex[:12]}"
+        solution = f"solution.{self.extension}"
+        await box.write_file(f"{run_dir}/{solution}", code)
         records: list[dict[str, Any]] = []
         for case in problem.all_tests:
             try:
                 res = await box.exec(
-                    [self.binary or "goth", "solution.goth", *map(render_arg, case.input)],
+                    [*self.command(solution, problem, case_timeout), *map(render_arg, case.input)],
                     cwd=run_dir,
                     timeout=math.ceil(case_timeout),
                     timeout_retry=False,
                 )
-                out = (res.stdout or "").strip()
-                if not res.success or out.startswith(("Error:", "Load error:")):
-                    message = (out + "\n" + res.stderr).strip()[-500:]
-                    low = message.lower()
-                    if "parse" in low or "syntax" in low or "load error" in low:
-                        return AttemptResult(Outcome.PARSE_ERROR, message, total=total)
-                    records.append({"status": "error", "error": "GothError", "message": message,
-                                    "type_error": "type" in low, "value_error": True})
-                else:
-                    records.append({"status": "ok", "value": parse_output(out)})
             except TimeoutError:
                 records.append({"status": "timeout"})
-        return classify_cases(problem, {"stage": "run", "cases": records})
+                continue
+            except OutputLimitExceededError as exc:
+                records.append({"status": "error", "error": "GothError", "message": f"output over {exc.limit_str}"})
+                continue
+            out = self.result_text(res.stdout or "")
+            err = (res.stderr or "").strip()
+            if res.success and not out.startswith(ERROR_PREFIXES) and not err.startswith(ERROR_PREFIXES):
+                records.append({"status": "ok", "value": parse_output(out)})
+                continue
+            message = (out + "\n" + err).strip()[-500:]
+            low = message.lower()
+            if "parse error" in low or "invalid json ast" in low or err.startswith("Load error:"):
+                feature = unsupported_feature(message)
+                if feature is not None:
+                    return _redacted(problem, AttemptResult(
+                        Outcome.RUNTIME_ERROR, f"unsupported by this interpreter: {feature}: {message}",
+                        total=total, details={"unsupported": feature}))
+                return _redacted(problem, AttemptResult(Outcome.PARSE_ERROR, message, total=total))
+            records.append({"status": "error", "error": "GothError", "message": message,
+                            "type_error": "type error" in low, "value_error": True})
+        return _redacted(problem, classify_cases(problem, {"stage": "run", "cases": records}))
+
+
+class GothJsonExecutor(GothExecutor):
+    """Goth's JSON AST (the seed's second form), run by the same interpreter with ``--from-json``."""
+
+    name = "goth-json"
+    label = "Goth JSON AST"
+    fence = "json"
+    extension = "json"
+    flags = ("--from-json",)
+
+    def result_text(self, stdout: str) -> str:
+        """Without ``--from-json``'s ``OK: parsed N declaration(s)`` line."""
+        return "\n".join(ln for ln in stdout.splitlines() if not ln.startswith("OK: ")).strip()
 
 
 register_executor(GothExecutor())
+register_executor(GothJsonExecutor())

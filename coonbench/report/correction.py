@@ -14,11 +14,12 @@ import json
 import pandas as pd
 
 from coonbench.report import stats, wording
+from coonbench.report.goth_criteria import goth_criteria
 from coonbench.report.tables import Section, Table, has
 
 CORRECTION_KEYS = (
     "correct", "first_attempt_success", "parse_success", "semantic_correct", "iterations", "iterations_solved",
-    "attempts", "final_tokens", "token_ratio", "reference_token_ratio",
+    "attempts", "final_tokens", "token_ratio", "reference_token_ratio", "debruijn_error",
 )
 UNGATED = "unsafe-local"
 
@@ -87,6 +88,12 @@ def correction_section(cat: str, frame: pd.DataFrame) -> Section:
     keys = [k for k in CORRECTION_KEYS if has(frame, k)]
     table = frame.groupby(["system", "format"]).agg(n=("correct", "size"), **{k: (k, "mean") for k in keys}).reset_index()
     sec.tables.append(Table(f"{cat}_goth", "Goth metrics per target (means; ratios are target tokens ÷ Python tokens)", table))
+    if frame["format"].isin(["goth", "goth-json"]).any():
+        criteria, sentences = goth_criteria(frame)
+        if len(criteria):
+            sec.tables.append(Table(f"{cat}_goth_criteria", "The Goth seed's success criteria on 95% intervals "
+                                                            "(met / missed / unsettled)", criteria))
+            sec.summary.extend(sentences)
     errors = [c for c in frame.columns if c.startswith("n_") and has(frame, c)]
     if errors:
         tax = frame.groupby(["system", "format"])[errors].sum().reset_index()
