@@ -7,7 +7,7 @@
 #
 # TASK: the six tasks (the default), or the design's next benchmarks (issue 45, docs/edits.md, docs/prompts.md):
 # `prompts` (comprehension under its four prompt templates), `edits` (edits mined from real commits) and `turns`
-# (three-edit sessions); each writes to logs/published/MODEL/<task>.
+# (three-edit sessions); each writes to logs/published/MODEL/<task>. And `goth`, `goth-json`, `goth-python` below.
 #
 # Sizes: comprehension keeps 150 paired questions (COON, COON without primer, Dart, minified Dart of each; the plan
 # for a 10-point COON-Dart difference asks for more, docs/results.md says what that costs); the other tasks keep
@@ -22,6 +22,10 @@ shift || true
 tasks=("$@")
 [ ${#tasks[@]} -gt 0 ] || tasks=(comprehension structure retrieval correction generation modification)
 common=(--model "gguf/$model" --temperature 0 --seed 0 --display plain --log-shared 60 --retry-attempts 3)
+# The Goth seed's comparison (issue 55, docs/goth.md): Goth syntax, its JSON AST and Python on the same problems, the
+# ones that have a Goth program of ours (data/correction/goth/); `goth`, `goth-json`, `goth-python` write to
+# logs/published/MODEL/<task>.
+goth_problems=$(ls data/correction/goth | sed 's/\.goth$//' | paste -sd, -)
 for task in "${tasks[@]}"; do
   dir="logs/published/$model/$task"
   case "$task" in
@@ -34,9 +38,11 @@ for task in "${tasks[@]}"; do
     prompts) args=(-T questions=6 -T prompts=all --max-tokens 64) ;;
     edits) args=(-T source=edits -T questions=3 -T formats=coon,dart,dart-minified --max-tokens 1280) ;;
     turns) args=(-T turns=3 -T questions=1 -T formats=coon,dart,dart-minified --max-tokens 512) ;;
+    goth | goth-json) args=(-T target="$task" -T sandbox=local --max-tokens 768) ;;
+    goth-python) args=(-T target=python -T sandbox=local -T problems="$goth_problems" --max-tokens 768) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
-  case "$task" in prompts) file=comprehension ;; edits | turns) file=modification ;; *) file=$task ;; esac
+  case "$task" in prompts) file=comprehension ;; edits | turns) file=modification ;; goth*) file=correction ;; *) file=$task ;; esac
   echo "== $task on gguf/$model -> $dir"
   inspect eval-set "evals/$file.py" "${args[@]}" "${common[@]}" --log-dir "$dir"
 done
