@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from coonbench.report.import_toon import read_questions  # noqa: E402
 from coonbench.tasks.stop_on import check_stop_on, resolve_stop_on  # noqa: E402
-from coonbench.tasks.stopping import DEFAULT_MARGIN, Monitor, decided_order, score_value  # noqa: E402
+from coonbench.tasks.stopping import DEFAULT_MARGIN, Monitor, cluster_of, decided_order, score_value  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TOON = ROOT.parent / "shared" / "reference" / "toon"
@@ -96,7 +96,8 @@ def replay_all(models: dict[str, tuple[list[Sample], dict[str, float]]], orders:
     for model, (samples, verdict) in models.items():
         runs = [replay(samples, verdict, seed, margin, stop_on) for seed in range(orders)]
         out[model] = {"asked": [r[0] for r in runs], "budget": runs[0][1],
-                      "outcomes": sum((r[2] for r in runs), Counter())}
+                      "outcomes": sum((r[2] for r in runs), Counter()),
+                      "items": len({cluster_of(str(s.id), s.metadata or {}) for s in samples})}
     return out
 
 
@@ -125,7 +126,8 @@ def statement(toon: dict[str, dict[str, object]], logs: dict[str, dict[str, obje
     toon_asked, toon_budget = totals(toon)
     comparisons = sum(len({k for k, _ in r["outcomes"]}) for r in toon.values()) // max(len(toon), 1)  # type: ignore[attr-defined]
     ends = {outcome for r in toon.values() for _, outcome in r["outcomes"]}  # type: ignore[attr-defined]
-    parts = [f"on TOON's answers (the four models, {toon_budget // max(len(toon), 1)} questions each from 13 "
+    items = "/".join(sorted({str(r["items"]) for r in toon.values()}))
+    parts = [f"on TOON's answers (the four models, {toon_budget // max(len(toon), 1)} questions each from {items} "
              f"datasets, {comparisons} comparisons: every pair, no format declaring a baseline) the rule asked "
              f"{toon_asked} of {toon_budget} questions (ratio {toon_asked / toon_budget:.2f}), every comparison "
              f"ending {' or '.join(sorted(ends))}"]
