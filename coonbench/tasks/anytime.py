@@ -14,7 +14,9 @@ whose wealth has never reached 1/α covers the mean at every time at once: a run
 and stop whenever it likes. The interval is that set's hull, widened by one grid step so that grid rounding never
 narrows it; it only shrinks (a running intersection).
 
-Everything works on a leading batch of independent sequences as well (simulation: coverage, expected stopping).
+``BettingCS.decidable`` asks whether the observations left could still decide a sequence (the stopping rule's
+futility), by replaying them as the most favourable constant continuations. Everything works on a leading batch
+of independent sequences as well (simulation: coverage, expected stopping).
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ class BettingCS:
         x_of = tries.reshape(-1)
         owner = np.repeat(todo, tries.shape[1])
         # only candidates still alive in some row can shape an interval: the others stay rejected
-        alive = state[2].any(axis=0)
+        alive = np.asarray(state[2].any(axis=0))
         first, last = int(np.argmax(alive)), int(alive.size - 1 - np.argmax(alive[::-1]))
         first, last = max(0, min(first, last - 1)), min(alive.size - 1, max(last, first + 1))
         m = self.m[first:last + 1]
