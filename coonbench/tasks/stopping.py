@@ -215,7 +215,7 @@ class Monitor:
                 "decision": decision or "undecided", "futile": not decision and p in self.futile,
                 "futile_after_items": self.futile.get(p) if not decision else None,
             })
-        done = self.stopped_at is not None
+        done = self.stopped_at is not None and len(self.opened) < len(self.members)  # a question was saved
         return {
             "rule": "decided", "reason": self._reason(comparisons), "stopped_early": done,
             "stopped_at": self.stopped_at, "stop_on": [f"{a}:{b}" for a, b in self.pairs],
