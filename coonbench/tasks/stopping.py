@@ -166,9 +166,9 @@ class Monitor:
     def _check_futility(self) -> None:
         """Mark each open comparison that the source items left cannot decide (``BettingCS.decidable``), after
         every ``futility_every``-th source item."""
-        if self.next_item % futility_every(len(self.item_order)):
-            return
         left = len(self.item_order) - self.next_item
+        if not left or self.next_item % futility_every(len(self.item_order)):
+            return  # with nothing left the run is at its budget, not stopping for futility
         for p, decision in zip(self.pairs, self.decisions()):
             if not decision and p not in self.futile and not bool(self.cs[p].decidable(left, self.margin)[0]):
                 self.futile[p] = self.next_item
