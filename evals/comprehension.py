@@ -31,6 +31,7 @@ def comprehension(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
@@ -56,6 +57,8 @@ def comprehension(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
+        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
       prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
         each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
@@ -74,4 +77,4 @@ def comprehension(
         metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
         epochs=Epochs(1, epoch_mean()),
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
-    ), stop, stop_margin, seed)
+    ), stop, stop_margin, seed, stop_on)

@@ -36,6 +36,7 @@ def correction(
     tokenizer: str | None = None,
     stop: str = "budget",
     stop_margin: float | None = None,
+    stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
@@ -50,7 +51,8 @@ def correction(
     "Tokenizers"); ``input_tokens_o200k`` always. ``prompts``: ``all`` or template ids (default, reworded,
     question-first, system): each problem under each (docs/prompts.md; the HumanEval suites keep HumanEval's prompt).
     ``stop``: ``budget`` (ask every question) or ``decided`` (stop once every paired comparison of formats is
-    decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05).
+    decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05;
+    ``stop_on``: the comparisons to decide, ``a:b,…`` or ``all``, default the design's, e.g. ``coon:dart``).
     """
     reject_unknown(correction, unknown)
     executor = get_executor(target)
@@ -70,4 +72,4 @@ def correction(
         sandbox=spec,
         metadata={"target": target, "max_retries": max_retries, "suite": suite, "tokenizer": counted_in,
                   SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
-    ), stop, stop_margin, 0)
+    ), stop, stop_margin, 0, stop_on)

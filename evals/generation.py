@@ -35,6 +35,7 @@ def generation(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
@@ -65,6 +66,8 @@ def generation(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
+        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
     """
     reject_unknown(generation, unknown)
     check_subset(questions, seed)  # before anything is built: a typo stops the run at once
@@ -80,4 +83,4 @@ def generation(
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
         solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
         scorer=with_judge(code_check(), judge),
-    ), stop, stop_margin, seed)
+    ), stop, stop_margin, seed, stop_on)

@@ -39,6 +39,7 @@ def modification(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     source: Literal["synthetic", "edits"] = "synthetic",
     edits: str | None = None,
@@ -73,6 +74,8 @@ def modification(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
+        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
       source: ``synthetic`` (edits computed on the corpus) or ``edits`` (edits mined from real commits,
         docs/edits.md), scored exactly against the real after-file, with a ``graded`` score beside.
       edits: a folder ``coonbench mine-edits`` wrote (default: the shipped set, data/edits); with source=edits.
@@ -101,4 +104,4 @@ def modification(
         metadata={"corpus": corpus, "tokenizer": counted_in, "source": source, "turns": turns, **skip_summary(skips)},
         solver=[format_primer(primer), session_generate(max_retries) if turns > 1 else retry_generate(max_retries)],  # type: ignore[arg-type]
         scorer=with_judge(check, judge, include_question=True),
-    ), stop, stop_margin, seed)
+    ), stop, stop_margin, seed, stop_on)

@@ -45,6 +45,7 @@ def retrieval(
     seed: int = 0,
     stop: str = "budget",
     stop_margin: float | None = None,
+    stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
@@ -74,6 +75,8 @@ def retrieval(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
+        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
       prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
         each (our questions and questions_file; ids gain ``@<template>``, metadata ``prompt_template``;
         docs/prompts.md); default: the default only.
@@ -87,7 +90,7 @@ def retrieval(
         task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
                           lambda pending: build_subset(each_prompt_pending(prompts, lambda: pending), questions, seed))
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
-    return stop_when(task, stop, stop_margin, seed)
+    return stop_when(task, stop, stop_margin, seed, stop_on)
 
 
 def _retrieval(

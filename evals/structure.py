@@ -33,6 +33,7 @@ def structure(
     tokenizer: str | None = None,
     stop: str = "budget",
     stop_margin: float | None = None,
+    stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
@@ -53,6 +54,8 @@ def structure(
         docs/planning.md "Stop when decided").
       stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
         interval lies inside ±margin is decided as equivalent.
+      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
+        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
       prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
         each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
     """
@@ -67,4 +70,4 @@ def structure(
         scorer=answer_match(),
         metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
         metadata={"tokenizer": counted_in},
-    ), stop, stop_margin, seed)
+    ), stop, stop_margin, seed, stop_on)

@@ -139,15 +139,60 @@ def test_items_enter_the_sequence_in_their_drawn_order_whatever_order_they_finis
     assert monitor.next_item == 2 and monitor.units[("json", "toon")] == 2
 
 
-def test_without_a_difference_the_rule_runs_to_the_budget() -> None:
-    samples = _samples(45)
+def test_without_a_difference_the_rule_stops_for_futility_and_claims_nothing() -> None:
+    samples = _samples(150)  # 50 source items: too few to show equivalence within ±5 points
     monitor = _monitor(samples)
     for s in samples:
         if monitor.ask(str(s.id)):
             monitor.record(str(s.id), 1, 1.0)
     summary = monitor.summary()
-    assert not summary["stopped_early"] and summary["questions_asked"] == 45
-    assert summary["reason"].startswith("budget") and summary["comparisons"][0]["decision"] == "undecided"
+    [cmp] = summary["comparisons"]
+    seen = cmp["futile_after_items"]
+    assert summary["stopped_early"] and summary["questions_asked"] == 3 * seen < 150
+    assert summary["reason"].startswith("futile") and f"json vs toon cannot be decided in the {50 - seen}" in \
+        summary["reason"]
+    assert cmp["decision"] == "undecided" and cmp["futile"]
+    _assert_no_continuation_decides([0.0] * seen, 50 - seen, 0.05)  # the claim, checked by feeding them
+    _assert_no_continuation_decides([0.0], 49, 0.05, decides=True)  # after the first item it could still be
+    wide = _monitor(samples, margin=0.5)  # a margin these items can show: equivalence, never futility
+    for s in samples:
+        if wide.ask(str(s.id)):
+            wide.record(str(s.id), 1, 1.0)
+    summary = wide.summary()
+    assert summary["reason"].startswith("decided") and summary["comparisons"][0]["decision"] == "equivalent"
+    assert not summary["comparisons"][0]["futile"] and summary["questions_asked"] < 45
+
+
+def _assert_no_continuation_decides(seen: list[float], left: int, margin: float, decides: bool = False) -> None:
+    """Feed ``seen``, then each continuation ``decidable`` claims to try (the interval's ends, and 0) ``left``
+    times, with plain ``update``: none decides (or, ``decides``, one does within the steps it reported)."""
+    cs = BettingCS(0.05)
+    for d in seen:
+        cs.update(d)
+    low, high = (float(v) for v in cs.interval())
+    can, steps = cs.decidable(left, margin)
+    outcomes = []
+    for value in (high, low, min(max(0.0, low), high)):
+        trial = BettingCS(0.05)
+        for d in [*seen, *[value] * left]:
+            trial.update(d)
+        outcomes.append(str(decide(*trial.interval(), margin)))
+    assert bool(can) == decides and any(outcomes) == decides, (outcomes, can, steps)
+    if decides:
+        assert 0 < int(steps) <= left
+
+
+def test_decidable_matches_feeding_its_continuations() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(6):
+        seen = list(rng.choice([1.0, 0.5, 0.0, -0.5, -1.0], p=(0.1, 0.2, 0.4, 0.2, 0.1), size=int(rng.integers(3, 30))))
+        cs = BettingCS(0.05)
+        for d in seen:
+            cs.update(d)
+        if str(decide(*cs.interval(), 0.05)):
+            continue
+        left = int(rng.integers(1, 40))
+        _assert_no_continuation_decides(seen, left, 0.05, decides=bool(cs.decidable(left, 0.05)[0]))
 
 
 def test_score_values_are_read_like_the_report_reads_them() -> None:
@@ -187,8 +232,8 @@ def _scripted(task: Any, right: str) -> Any:
     return get_model("mockllm/model", custom_outputs=reply)
 
 
-def _run(tmp_path: Path, right: str, questions: int) -> Any:
-    task = load_task("comprehension", ["formats=coon,dart", f"questions={questions}", "stop=decided"])
+def _run(tmp_path: Path, right: str, questions: int, formats: str = "formats=coon,dart") -> Any:
+    task = load_task("comprehension", [formats, f"questions={questions}", "stop=decided"])
     [log] = inspect_eval(task, model=_scripted(task, right), log_dir=str(tmp_path), display="none")
     assert log.status == "success"
     return log
@@ -213,12 +258,28 @@ def test_a_run_whose_formats_differ_stops_early_and_says_why(tmp_path: Path) -> 
     assert "Stopped when decided" in text and "anytime-valid" in text and meta["reason"] in text
 
 
-@pytest.mark.slow  # builds the comprehension task: 10-25 s on a loaded machine
-def test_a_run_whose_formats_agree_runs_to_its_budget(tmp_path: Path) -> None:
-    log = _run(tmp_path, right="neither", questions=30)  # no format is answered right: every difference is 0
+@pytest.mark.slow  # a comprehension run of the four default formats: about 30 s idle
+def test_the_default_design_stops_well_before_its_budget_when_only_dart_is_right(tmp_path: Path) -> None:
+    """The four default formats, a model right only in Dart: the run decides the design's comparisons (COON and
+    COON without its primer against Dart), not the pairs of equally wrong formats, and says so."""
+    log = _run(tmp_path, right="dart", questions=120, formats="formats=coon,coon-noprimer,dart,dart-minified")
     meta = log.results.early_stopping.metadata
-    assert not meta["stopped_early"] and meta["questions_asked"] == meta["questions_budget"] == 30
-    assert meta["comparisons"][0]["decision"] in ("undecided", "equivalent")
+    assert meta["stop_on"] == ["coon:dart", "coon-noprimer:dart"]
+    assert meta["stopped_early"] and meta["questions_asked"] <= 40 and meta["questions_budget"] == 120
+    assert meta["reason"].startswith("decided: every comparison decided")
+    assert "coon vs dart differ" in meta["reason"] and "coon-noprimer vs dart differ" in meta["reason"]
+    assert all(c["decision"] == "differ" and c["high"] < 0 for c in meta["comparisons"])
+
+
+@pytest.mark.slow  # a comprehension run that stops about halfway: 15-30 s on a loaded machine
+def test_a_run_whose_formats_agree_stops_for_futility_and_says_so(tmp_path: Path) -> None:
+    # no format is answered right: every difference is 0; 120 questions, so that Inspect's concurrent samples
+    # (all scheduled before the first is scored) are not the whole budget
+    log = _run(tmp_path, right="neither", questions=120)
+    meta = log.results.early_stopping.metadata
+    assert meta["stopped_early"] and meta["questions_asked"] < meta["questions_budget"] == 120
+    assert meta["reason"].startswith("futile") and "coon vs dart cannot be decided" in meta["reason"]
+    assert meta["comparisons"][0]["decision"] == "undecided" and meta["comparisons"][0]["futile"]
 
 
 def test_the_plan_predicts_an_early_stop_only_where_formats_differ() -> None:
@@ -231,6 +292,8 @@ def test_the_plan_predicts_an_early_stop_only_where_formats_differ() -> None:
     pred = stop_prediction(frame, discordance=0.4, difference=0.4, sims=40)
     differ, same = pred["cases"]
     assert pred["questions"] == 160 and pred["clusters"] == 80 and pred["comparisons"] == 1
-    assert differ["mean_questions"] < 100 and differ["stopped_early"] > 0.9
-    assert same["mean_questions"] == 160 and same["stopped_early"] == 0  # ±5 points needs far more than 80 items
-    assert "stops after" in "\n".join(describe(pred))
+    assert pred["stop_on"] == ["coon:dart"]  # the design's comparison
+    assert differ["mean_questions"] < 100 and differ["stopped_early"] > 0.9 and differ["stopped_futile"] < 0.1
+    # ±5 points needs far more than 80 items: the rule gives up for futility instead of asking all 160
+    assert same["stopped_futile"] > 0.9 and same["mean_questions"] < 160
+    assert "stops after" in "\n".join(describe(pred)) and "for futility" in "\n".join(describe(pred))

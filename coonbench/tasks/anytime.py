@@ -14,7 +14,9 @@ whose wealth has never reached 1/α covers the mean at every time at once: a run
 and stop whenever it likes. The interval is that set's hull, widened by one grid step so that grid rounding never
 narrows it; it only shrinks (a running intersection).
 
-Everything works on a leading batch of independent sequences as well (simulation: coverage, expected stopping).
+``BettingCS.decidable`` asks whether the observations left could still decide a sequence (the stopping rule's
+futility), by replaying them as the most favourable constant continuations. Everything works on a leading batch
+of independent sequences as well (simulation: coverage, expected stopping).
 """
 
 from __future__ import annotations
@@ -55,44 +57,100 @@ class BettingCS:
 
     def update(self, d: float | np.ndarray, active: np.ndarray | bool = True) -> None:
         """Observe one difference per sequence (``active`` False: that sequence observes nothing now)."""
-        x = (np.clip(np.asarray(d, dtype=float), -1.0, 1.0) + 1.0) / 2.0
         on = np.broadcast_to(np.asarray(active, dtype=bool), self.t.shape)
-        t = self.t + 1
-        mean_before = (0.5 + self.sum_x) / t  # μ̂_{t−1} (with the prior point ½)
-        var_before = (0.25 + self.sum_sq) / t  # σ̂²_{t−1}
-        lam = np.sqrt(2 * math.log(2 / self.alpha) / (var_before * t * np.log1p(t)))
-        lam = lam[..., None]
-        up = np.minimum(lam, BET_CAP / self.m)
-        down = np.minimum(lam, BET_CAP / (1 - self.m))
-        step = x[..., None] - self.m
-        log_up = self.log_up + np.log1p(up * step)
-        log_down = self.log_down + np.log1p(-down * step)
-        wealth = np.logaddexp(log_up, log_down) - math.log(2)  # log of (K⁺ + K⁻) / 2
-        mask = on[..., None]
-        self.log_up = np.where(mask, log_up, self.log_up)
-        self.log_down = np.where(mask, log_down, self.log_down)
-        self.alive &= ~(mask & (wealth >= self.threshold))
-        self.sum_sq = np.where(on, self.sum_sq + (x - mean_before) ** 2, self.sum_sq)
-        self.sum_x = np.where(on, self.sum_x + x, self.sum_x)
-        self.t = np.where(on, t, self.t)
+        state = _advance(self._state(), self.m, self.threshold, self.alpha, np.asarray(d, dtype=float))
+        for name, new in zip(STATE, state):
+            old = getattr(self, name)
+            mask = on[..., None] if new.ndim > on.ndim else on
+            setattr(self, name, np.where(mask, new, old))
+
+    def _state(self) -> tuple[np.ndarray, ...]:
+        return tuple(getattr(self, name) for name in STATE)
 
     def interval(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) of the mean difference, per sequence: the hull of the candidates never rejected, one grid
         step wider on each side (within [-1, 1])."""
-        step = self.m[1] - self.m[0]
-        any_alive = self.alive.any(axis=-1)
-        first = np.argmax(self.alive, axis=-1)
-        last = self.m.size - 1 - np.argmax(self.alive[..., ::-1], axis=-1)
-        low_x = np.where(any_alive, self.m[first] - step, np.nan)
-        high_x = np.where(any_alive, self.m[last] + step, np.nan)
-        low = np.clip(2 * low_x - 1, -1.0, 1.0)
-        high = np.clip(2 * high_x - 1, -1.0, 1.0)
-        return low, high
+        return _hull(self.alive, self.m)
+
+    def decidable(self, remaining: int, margin: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per sequence: whether ``remaining`` more observations could still decide it (``decide``), and in how
+        few of them (0: decided already; ``remaining + 1``: not at all).
+
+        Tried continuations, each the same for every remaining observation: the high and the low end of the
+        current interval (a difference as large, either way, as the observations so far still allow: ±1 before
+        the first), and no difference (0, the nearest point of the interval to it: the fastest way to show
+        equivalence). A sequence none of them decides is taken as undecidable within the budget: the rule's
+        futility. It claims nothing about the difference, so stopping for it cannot make a decision wrong.
+        """
+        low, high = self.interval()
+        steps = np.where(decide(low, high, margin) != "", 0, remaining + 1).astype(int).reshape(-1)
+        todo = np.flatnonzero(steps > 0)
+        if todo.size == 0 or remaining < 1:
+            return steps.reshape(self.t.shape) == 0, steps.reshape(self.t.shape)
+        low, high = low.reshape(-1)[todo], high.reshape(-1)[todo]
+        tries = np.stack([high, low, np.clip(0.0, low, high)], axis=1)  # per open sequence: CONTINUATIONS
+        # each open sequence × each continuation: a row of the state
+        state = tuple(np.repeat(a.reshape(-1, *a.shape[len(self.batch):])[todo], tries.shape[1], axis=0)
+                      for a in self._state())
+        x_of = tries.reshape(-1)
+        owner = np.repeat(todo, tries.shape[1])
+        # only candidates still alive in some row can shape an interval: the others stay rejected
+        alive = np.asarray(state[2].any(axis=0))
+        first, last = int(np.argmax(alive)), int(alive.size - 1 - np.argmax(alive[::-1]))
+        first, last = max(0, min(first, last - 1)), min(alive.size - 1, max(last, first + 1))
+        m = self.m[first:last + 1]
+        state = tuple(a[:, first:last + 1] if a.ndim == 2 else a for a in state)
+        for step in range(1, remaining + 1):
+            state = _advance(state, m, self.threshold, self.alpha, x_of)
+            low, high = _hull(state[2], m)
+            done = decide(low, high, margin) != ""
+            steps[owner[done]] = np.minimum(steps[owner[done]], step)
+            keep = steps[owner] > step  # rows whose sequence no continuation has decided yet
+            if not keep.any():
+                break
+            state, x_of, owner = tuple(a[keep] for a in state), x_of[keep], owner[keep]
+        shaped = steps.reshape(self.t.shape)
+        return shaped <= remaining, shaped
 
     def estimate(self) -> np.ndarray:
         """The running mean difference (NaN before any observation)."""
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.t > 0, 2 * self.sum_x / np.maximum(self.t, 1) - 1, np.nan)
+
+
+STATE = ("log_up", "log_down", "alive", "t", "sum_x", "sum_sq")
+CONTINUATIONS = ("high end", "low end", "no difference")  # what ``decidable`` tries for every observation left
+
+
+def _advance(state: tuple[np.ndarray, ...], m: np.ndarray, threshold: float, alpha: float, d: np.ndarray
+             ) -> tuple[np.ndarray, ...]:
+    """The state (``STATE``) after one more difference ``d`` per sequence: both gamblers' wealth at every
+    candidate mean, the candidates still alive, and the running sums of the predictable bets."""
+    log_up, log_down, alive, t, sum_x, sum_sq = state
+    x = (np.clip(d, -1.0, 1.0) + 1.0) / 2.0
+    t_next = t + 1
+    mean_before = (0.5 + sum_x) / t_next  # μ̂_{t−1} (with the prior point ½)
+    var_before = (0.25 + sum_sq) / t_next  # σ̂²_{t−1}
+    lam = np.sqrt(2 * math.log(2 / alpha) / (var_before * t_next * np.log1p(t_next)))[..., None]
+    up = np.minimum(lam, BET_CAP / m)
+    down = np.minimum(lam, BET_CAP / (1 - m))
+    step = x[..., None] - m
+    log_up = log_up + np.log1p(up * step)
+    log_down = log_down + np.log1p(-down * step)
+    wealth = np.logaddexp(log_up, log_down) - math.log(2)  # log of (K⁺ + K⁻) / 2
+    return (log_up, log_down, alive & (wealth < threshold), t_next, sum_x + x,
+            sum_sq + (x - mean_before) ** 2)
+
+
+def _hull(alive: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of the difference: the alive candidates' hull, one grid step wider (NaN when none is)."""
+    step = m[1] - m[0]
+    any_alive = alive.any(axis=-1)
+    first = np.argmax(alive, axis=-1)
+    last = m.size - 1 - np.argmax(alive[..., ::-1], axis=-1)
+    low_x = np.where(any_alive, m[first] - step, np.nan)
+    high_x = np.where(any_alive, m[last] + step, np.nan)
+    return np.clip(2 * low_x - 1, -1.0, 1.0), np.clip(2 * high_x - 1, -1.0, 1.0)
 
 
 def decide(low: np.ndarray, high: np.ndarray, margin: float) -> np.ndarray:
