@@ -78,7 +78,8 @@ def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, 
             if system is not None:
                 points, label = summary.figure_points(system, acc)
                 sec.plot_data[f"{cat}_answer.png"] = {"system": system, "questions": block.label, "x_label": label,
-                                                      "points": points}
+                                                      "points": points,
+                                                      "design": summary.design_caption(system, acc, cmp)}
                 sec.plot_data[f"{cat}_forest.png"] = {"system": system, "questions": block.label,
                                                       "points": _forest_rows(cmp, system)}
             caption = f"{cat}: {block.label}"
