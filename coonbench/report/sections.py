@@ -71,7 +71,7 @@ def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, 
     for block, (data, acc, cmp) in zip(blocks, per_block):
         system = summary.focus_system(acc)
         if block.main:
-            tested = data[~data["system"].map(is_reference)]
+            tested = data[~data["system"].map(is_reference).astype(bool)]
             scope = tested if system == "all" else tested[tested["system"] == system]
             sec.headline, sec.summary = summary.answer(data, block, acc, cmp, per_correct(scope, prices), prices,
                                                        cmp_all)

@@ -126,7 +126,7 @@ def with_pooled(frame: pd.DataFrame) -> pd.DataFrame:
     ``all`` would make every model look better or worse than it is. A system that ran only some of the formats is
     not pooled either: ``all`` would then compare different models' answers from one format to the next.
     """
-    tested = frame[~frame["system"].map(is_reference)]
+    tested = frame[~frame["system"].map(is_reference).astype(bool)]  # bool even when empty
     formats = set(tested["format"])
     complete = [s for s, g in tested.groupby("system") if set(g["format"]) == formats]
     if len(complete) > 1:
