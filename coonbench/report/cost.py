@@ -224,9 +224,10 @@ def primer_findings(primer: pd.DataFrame) -> list[str]:
     """The primer's cost per system under test, each in the tokenizer its prompts were counted in (the references'
     rows stay in the table: they measure the benchmark, not a model), or the references' when no model ran."""
     out = []
-    tested = primer[~primer["system"].map(is_reference)] if "system" in primer.columns else primer
+    several = "system" in primer.columns and primer["system"].nunique() > 1  # else one system: said once, upstream
+    tested = primer[~primer["system"].map(is_reference).astype(bool)] if several else primer
     for _, r in (tested if not tested.empty else primer).iterrows():
-        who = f", {r['system']} ({r['tokenizer']} tokens)" if "system" in r.index else ""
+        who = f", {r['system']} ({r['tokenizer']} tokens)" if several else ""
         text = f"{r['category']}{who}: the {r['format']} primer costs {r['primer_tokens']:.0f} tokens per prompt"
         if isinstance(r.get("baseline"), str) and r.get("baseline") and not pd.isna(r.get("cost_vs_baseline", math.nan)):
             text += (f"; with it, {r['format']} costs {r['cost_vs_baseline']:.1f}× {r['baseline']}'s input tokens on these "
