@@ -127,7 +127,9 @@ def test_report_values_in_sentences(tmp_path: Path) -> None:
 
     table = tmp_path / "tables" / "t.csv"
     table.parent.mkdir()
-    table.write_text("system,format,acc,diff,word\nm,coon,0.5,-0.125,missed\nm,dart,0.25,0.0,met\n", encoding="utf-8")
+    table.write_text("system,format,acc,diff,word\nm,coon,0.5,-0.125,missed\nm,dart,0.25,0.0,met\n"
+                     "m [floor],xml,0.1,,\n", encoding="utf-8")
+    assert render_value(table, "acc:%", "system=m%20[floor]") == "10.0%"
     doc = ("COON 9.9%<!-- value: F t acc:% system=m&format=coon --> (stale−1<!-- value: F t diff:pts format=coon -->"
            " points, open<!-- value: F t word format=dart -->).")
     assert refresh(doc, lambda folder: tmp_path) == (

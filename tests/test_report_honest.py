@@ -157,8 +157,7 @@ def test_first_sentence_answers_coon_against_dart_with_its_verdict(published: Pa
     md = (published / "report.md").read_text(encoding="utf-8")
     headline = next(line for line in md.splitlines() if line.startswith("**"))
     first = headline.split(" — ")[0]
-    assert "coon** against its design's baseline dart" in headline.replace("**coon**", "coon**") or \
-        "coon against its design's baseline dart" in headline
+    assert first.startswith("**On 150 questions, qwen2.5-coder-1.5b, coon against its design's baseline dart: ")
     assert wording.interval(low, high) in first and wording.points(sign * row["diff"]) in first
     assert f"verdict is {verdict['verdict']}" in headline
     assert headline.index("design's baseline") < headline.index("cannot be told apart")

@@ -9,7 +9,8 @@ A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -
 - FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
 
 A figure in a sentence is marked right after it, ``40.7%<!-- value: FOLDER TABLE COL:FMT COL=V&COL=V -->``: the
-text before the comment (up to a space or a bracket) is rewritten as the one cell of the one row the filter keeps.
+text before the comment (up to a space or a bracket) is rewritten as the one cell of the one row the filter keeps
+(a space in a value is written ``%20``).
 
 ``python -m coonbench.report.published FILE…`` rewrites every block from fresh reports (``--check``: exit 1 and say
 which block differs, changing nothing); ``tests/test_published.py`` runs the check, so the docs cannot drift from the
@@ -25,6 +26,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import unquote
 
 MARK = re.compile(r"<!-- report: (\S+) (\S+) (\S+)(?: (\S+))? -->\n((?:\|[^\n]*\|\n)*)")
 """Folder, table, columns, optional filter, then the table's lines (our own docs, one line per row)."""
@@ -87,8 +89,8 @@ def render_value(table_csv: Path, spec: str, where: str) -> str:
     """The one cell ``spec`` (``COL:FMT``) of the one row of ``table_csv`` that ``where`` keeps, as prose."""
     with table_csv.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    tests = [cond.partition("=") for cond in where.split("&")]
-    kept = [r for r in rows if all(r.get(k) == v for k, _, v in tests)]
+    tests = [(k, unquote(v)) for k, _, v in (cond.partition("=") for cond in where.split("&"))]  # %20: a space
+    kept = [r for r in rows if all(r.get(k) == v for k, v in tests)]
     if len(kept) != 1:
         raise ValueError(f"{table_csv.name}: {where} keeps {len(kept)} rows, not one")
     name, _, fmt = spec.partition(":")
