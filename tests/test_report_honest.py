@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED = ROOT / "logs" / "published" / "qwen2.5-coder-1.5b" / "comprehension"
 MODEL = "gguf/qwen2.5-coder-1.5b"
 
+pytestmark = pytest.mark.slow  # four reports of the 1,000-sample published folder and its copies
+
 
 def _logs() -> list[Path]:
     return sorted(PUBLISHED.glob("*.eval"))
