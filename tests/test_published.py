@@ -118,3 +118,40 @@ def test_judge_tables_are_the_committed_measurement() -> None:
             low, high = (f"{v:.2f}".replace("-", "−") for v in r["kappa_ci"])
             assert (judged, unscored, accuracy) == (str(r["n"] - r["unscored"]), str(r["unscored"]), f"{r['accuracy']:.2f}")
             assert kappa == f"{r['kappa']:.2f} ({low} to {high})".replace("-", "−")
+
+
+def test_report_values_in_sentences(tmp_path: Path) -> None:
+    """A figure marked ``<!-- value: … -->`` in a sentence is rewritten from the one row its filter keeps, with a
+    true minus sign; a filter that keeps no row or several is refused."""
+    from coonbench.report.published import refresh, render_value
+
+    table = tmp_path / "tables" / "t.csv"
+    table.parent.mkdir()
+    table.write_text("system,format,acc,diff,word\nm,coon,0.5,-0.125,missed\nm,dart,0.25,0.0,met\n"
+                     "m [floor],xml,0.1,,\n", encoding="utf-8")
+    assert render_value(table, "acc:%", "system=m%20[floor]") == "10.0%"
+    doc = ("COON 9.9%<!-- value: F t acc:% system=m&format=coon --> (stale−1<!-- value: F t diff:pts format=coon -->"
+           " points, open<!-- value: F t word format=dart -->).")
+    assert refresh(doc, lambda folder: tmp_path) == (
+        "COON 50.0%<!-- value: F t acc:% system=m&format=coon --> (−12.5<!-- value: F t diff:pts format=coon -->"
+        " points, met<!-- value: F t word format=dart -->).")
+    for where in ("system=m", "format=json"):
+        with pytest.raises(ValueError, match="keeps [02] rows"):
+            render_value(table, "acc:%", where)
+
+
+def test_run_time_stated_is_the_logs() -> None:
+    """docs/results.md's time for the 150-question comprehension run: the model's samples' total_time summed and
+    the log's start to end, both read from the committed log."""
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    said = re.search(r"(\d+) answers took (\d+\.\d) minutes of sample time, (\d+\.\d) minutes from the log's start to "
+                     r"its end", " ".join(text.split()))
+    assert said, "docs/results.md states the comprehension run's time"
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-1.5b/comprehension").glob("*.eval"))]
+    [model] = [log for log in logs if not (log.eval.solver or "").startswith("coonbench/baseline_")]
+    from datetime import datetime
+
+    wall = datetime.fromisoformat(model.stats.completed_at) - datetime.fromisoformat(model.stats.started_at)
+    assert int(said.group(1)) == len(model.samples)
+    assert said.group(2) == f"{sum(s.total_time or 0 for s in model.samples) / 60:.1f}"
+    assert said.group(3) == f"{wall.total_seconds() / 60:.1f}"

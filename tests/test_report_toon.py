@@ -268,3 +268,23 @@ def test_one_holm_family_per_system_over_both_question_sets(toon_report: tuple[P
     else:
         assert "no comparison (of" in text
     assert "CR2" in text and "Imbens–Kolesár" in text
+
+
+TOON_DIFF = re.compile(r"toon − json-pretty: ([+−-]\d+\.\d) points, 95% CI ([+−-]\d+\.\d) to ([+−-]\d+\.\d)")
+
+
+def test_docs_quote_the_toon_difference_the_report_gives(toon_report: tuple[Path, Path, Path]) -> None:
+    """README.md, docs/results.md and docs/report.md quote TOON's pooled toon − json-pretty difference and its
+    95% interval: each quote is the report's comparison row, so a method change cannot leave a stale interval."""
+    _, _, out = toon_report
+    [row] = [r for r in _tables(out)["retrieval_comparisons"] if r["system"] == "all" and "csv" not in r["questions"]
+             and {r["format_a"], r["format_b"]} == {"toon", "json-pretty"}]
+    sign = 1 if row["format_a"] == "toon" else -1
+    low, high = sorted((sign * row["diff_low"], sign * row["diff_high"]))
+    want = tuple(f"{100 * v:+.1f}" for v in (sign * row["diff"], low, high))
+    root = Path(__file__).resolve().parents[1]
+    for doc in ("README.md", "docs/results.md", "docs/report.md"):
+        quotes = TOON_DIFF.findall(" ".join((root / doc).read_text(encoding="utf-8").split()))
+        assert quotes, f"{doc} quotes the toon − json-pretty difference"
+        for quote in quotes:
+            assert tuple(q.replace("−", "-") for q in quote) == want, f"{doc}: {quote} against the report's {want}"

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 SUCCESS, PARTIAL, FAILURE, UNDECIDED = "success", "partial", "failure", "undecided"
+MET, MISSED, OPEN = "met", "missed", "open"  # one condition on its interval
 VERDICT_VALUES = {SUCCESS: 1.0, PARTIAL: 0.5, FAILURE: 0.0}  # the metric's numbers (undecided: NaN, "n/a")
 
 
@@ -47,6 +48,16 @@ class DesignThresholds:
         gained = not math.isnan(gain) and gain >= self.min_efficiency_gain
         return SUCCESS if accuracy >= self.min_accuracy and gap <= self.max_gap and gained else PARTIAL
 
+    def criteria(self, accuracy: tuple[float, float], gap: tuple[float, float],
+                 gain: tuple[float, float]) -> dict[str, str]:
+        """Each condition on its 95% interval (low, high): 'met' or 'missed' when the whole interval is on one side
+        of its threshold, 'open' when it straddles it (what the report's prose says of each, never retyped)."""
+        met = {"accuracy": accuracy[0] >= self.min_accuracy, "gap": gap[1] <= self.max_gap,
+               "efficiency gain": _finite(gain[0]) and gain[0] >= self.min_efficiency_gain}
+        missed = {"accuracy": accuracy[1] < self.min_accuracy, "gap": gap[0] > self.max_gap,
+                  "efficiency gain": _finite(gain[1]) and gain[1] < self.min_efficiency_gain}
+        return {name: MET if met[name] else MISSED if missed[name] else OPEN for name in met}
+
     def decide_intervals(self, accuracy: tuple[float, float], gap: tuple[float, float],
                          gain: tuple[float, float]) -> tuple[str, list[str]]:
         """On 95% intervals (low, high): (verdict, the conditions the intervals cannot settle).
@@ -58,10 +69,9 @@ class DesignThresholds:
         acc_low, acc_high = accuracy
         if acc_high < self.partial_accuracy:
             return FAILURE, []
-        met = {"accuracy": acc_low >= self.min_accuracy, "gap": gap[1] <= self.max_gap,
-               "efficiency gain": _finite(gain[0]) and gain[0] >= self.min_efficiency_gain}
-        missed = {"accuracy": acc_high < self.min_accuracy, "gap": gap[0] > self.max_gap,
-                  "efficiency gain": _finite(gain[1]) and gain[1] < self.min_efficiency_gain}
+        status = self.criteria(accuracy, gap, gain)
+        met = {name: s == MET for name, s in status.items()}
+        missed = {name: s == MISSED for name, s in status.items()}
         if all(met.values()):
             return SUCCESS, []
         open_ = [name for name in met if not met[name] and not missed[name]]

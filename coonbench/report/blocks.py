@@ -43,7 +43,7 @@ class Block:
 
 
 def _tested(frame: pd.DataFrame) -> pd.DataFrame:
-    tested = frame[~frame["system"].map(is_reference)]
+    tested = frame[~frame["system"].map(is_reference).astype(bool)]  # bool even when empty
     return tested if not tested.empty else frame
 
 
@@ -75,7 +75,7 @@ def question_blocks(frame: pd.DataFrame, key: str = "correct") -> list[Block]:
     for s, only in sorted(subsets.items(), key=lambda item: (-len(item[0]), item[1])):
         formats = tuple(sorted((*main, *only)))
         blocks.append(Block(formats, tuple(only), _count(frame, formats, key)))
-    return blocks
+    return [b for b in blocks if b.main or b.questions]  # a subset no main format answered: nothing to compare
 
 
 def _count(frame: pd.DataFrame, formats: tuple[str, ...], key: str) -> int:

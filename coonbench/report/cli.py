@@ -25,6 +25,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"coonbench report: warning: {warning}", file=sys.stderr)
     print(f"wrote {paths.markdown}")
     print(f"wrote {paths.html}")
+    if args.strict and paths.warnings:
+        print(f"coonbench report: --strict: {len(paths.warnings)} warning(s), exit status 1", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -51,6 +54,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--prices", metavar="FILE", help="YAML/JSON {model: {input: USD/1M tokens, output: USD/1M tokens}}")
     p.add_argument("--plan", metavar="FILE", help="a plan from `coonbench plan -o` to set against the run (default: "
                                                   "coonbench-plan.json in a LOG_DIR)")
+    p.add_argument("--strict", action="store_true", help="exit with status 1 when the report has warnings (failed "
+                                                         "logs, errored or unscored samples, re-runs dropped)")
     p.set_defaults(fn=cmd_report)
     p = subparsers.add_parser("import-toon", help="convert TOON's per-call benchmark results into Inspect eval logs")
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="TOON's results/accuracy/models folder (or one file)")

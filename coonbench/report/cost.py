@@ -11,7 +11,7 @@ import pandas as pd
 
 from coonbench.report import billing, stats, wording
 from coonbench.report.bounded import number, read_yaml
-from coonbench.report.load import ReportInputError
+from coonbench.report.load import ReportInputError, is_reference
 from coonbench.resources import shipped_path
 from coonbench.report.tables import (
     DEFAULT_TOKENIZER,
@@ -181,10 +181,15 @@ def primer_table(samples: pd.DataFrame) -> pd.DataFrame:
     F + primer is cheaper than the baseline for documents over P ÷ (1 − r) baseline tokens (never when r ≥ 1).
     """
     rows = []
-    for cat, g in samples.groupby("category", sort=True):
+    counted = samples["tokenizer"].astype("object").where(samples["tokenizer"].notna(), DEFAULT_TOKENIZER) \
+        if "tokenizer" in samples.columns else pd.Series(DEFAULT_TOKENIZER, index=samples.index)
+    data = samples.assign(_counted=counted.astype(str))
+    # one row per system and the tokenizer its prompts were counted in: a floor's o200k prompts and a model's own
+    # tokens are never paired, averaged or set against each other
+    for (cat, system, unit), g in data.groupby(["category", "system", "_counted"], sort=True):
         formats = set(g["format"])
         base = baseline_of(sorted(formats))
-        wide = g.pivot_table(index=["system", "pair", "epoch"], columns="format", values="input_tokens", aggfunc="first")
+        wide = g.pivot_table(index=["pair", "epoch"], columns="format", values="input_tokens", aggfunc="first")
         for bare in sorted(formats):
             fmt = next((bare[: -len(s)] for s in NOPRIMER_SUFFIXES if bare.endswith(s)), None)
             if fmt is None or fmt not in formats:
@@ -193,7 +198,8 @@ def primer_table(samples: pd.DataFrame) -> pd.DataFrame:
             if both.empty:
                 continue
             primer = float(np.median(both[fmt] - both[bare]))
-            row = {"category": cat, "format": fmt, "without_primer": bare, "pairs": len(both),
+            row = {"category": cat, "system": system, "tokenizer": unit, "format": fmt, "without_primer": bare,
+                   "pairs": len(both),
                    "primer_tokens": primer, "tokens_with_primer": float(both[fmt].mean()),
                    "tokens_without_primer": float(both[bare].mean()), "baseline": base or ""}
             if base is not None and base in wide.columns:
@@ -204,19 +210,25 @@ def primer_table(samples: pd.DataFrame) -> pd.DataFrame:
                             "compression_ratio": ratio,
                             "break_even_baseline_tokens": primer / (1 - ratio) if ratio < 1 else math.inf})
             rows.append(row)
-        paired = {r["format"] for r in rows if r["category"] == cat}
+        paired = {r["format"] for r in rows if (r["category"], r["system"], r["tokenizer"]) == (cat, system, unit)}
         if "primer_tokens" in g.columns and (g["primer_tokens"] > 0).any():
             for fmt, h in g[g["primer_tokens"] > 0].groupby("format"):
                 if fmt not in paired:  # a format measured by pairing is not reported twice
-                    rows.append({"category": cat, "format": fmt, "without_primer": "", "pairs": len(h),
+                    rows.append({"category": cat, "system": system, "tokenizer": unit, "format": fmt,
+                                 "without_primer": "", "pairs": len(h),
                                  "primer_tokens": float(h["primer_tokens"].median()), "baseline": base or ""})
     return pd.DataFrame(rows)
 
 
 def primer_findings(primer: pd.DataFrame) -> list[str]:
+    """The primer's cost per system under test, each in the tokenizer its prompts were counted in (the references'
+    rows stay in the table: they measure the benchmark, not a model), or the references' when no model ran."""
     out = []
-    for _, r in primer.iterrows():
-        text = f"{r['category']}: the {r['format']} primer costs {r['primer_tokens']:.0f} tokens per prompt"
+    several = "system" in primer.columns and primer["system"].nunique() > 1  # else one system: said once, upstream
+    tested = primer[~primer["system"].map(is_reference).astype(bool)] if several else primer
+    for _, r in (tested if not tested.empty else primer).iterrows():
+        who = f", {r['system']} ({r['tokenizer']} tokens)" if several else ""
+        text = f"{r['category']}{who}: the {r['format']} primer costs {r['primer_tokens']:.0f} tokens per prompt"
         if isinstance(r.get("baseline"), str) and r.get("baseline") and not pd.isna(r.get("cost_vs_baseline", math.nan)):
             text += (f"; with it, {r['format']} costs {r['cost_vs_baseline']:.1f}× {r['baseline']}'s input tokens on these "
                      f"questions (without it {r['compression_ratio']:.2f}×)")

@@ -37,7 +37,7 @@ BASE_COLUMNS = (
     "complexity", "input_tokens", "usage_input_tokens", "usage_output_tokens", "total_time", "working_time",
     "cluster", "cluster_level", "pair", "primer", "primer_tokens", "error", "created", "sandbox", "reference",
     "tokenizer", "input_tokens_o200k", "usage_cache_read_tokens", "usage_cache_write_tokens", "batch",
-    "prompt_template",
+    "prompt_template", "unscored",
 )
 REFERENCE_SOLVERS = ("coonbench/gold", "coonbench/baseline_")
 """Solvers that measure the benchmark, not a model: the oracle and the trivial floors (``solvers/baselines.py``)."""
@@ -161,6 +161,8 @@ def _columns() -> tuple[list[Any], list[Any]]:
         EvalColumn("sandbox", path=_sandbox),
         EvalColumn("provenance", path=_provenance),
         EvalColumn("batch", path=_batch),
+        EvalColumn("status", path="status"),
+        EvalColumn("planned", path=_planned),
     ]
     # One column computed in Python per sample (a callable path): one JSON path per key costs far more.
     sample_cols = [SampleColumn("record", path=_record, required=True)]
@@ -172,6 +174,15 @@ def _batch(log: Any) -> bool:
     configs = [getattr(getattr(log, "plan", None), "config", None),
                getattr(log.eval, "model_generate_config", None)]
     return any(bool(getattr(c, "batch", None)) for c in configs if c is not None)
+
+
+def _planned(log: Any) -> str:
+    """What the run meant to answer, as JSON {"ids": [...], "epochs": n}: the dataset's sample ids and the epochs
+    (a log that stopped early holds fewer samples: the warnings count what is missing)."""
+    dataset = getattr(log.eval, "dataset", None)
+    ids = getattr(dataset, "sample_ids", None) or []
+    epochs = getattr(getattr(log.eval, "config", None), "epochs", None) or 1
+    return json.dumps({"ids": [str(i) for i in ids], "epochs": int(epochs) if isinstance(epochs, int) else 1})
 
 
 def _sandbox(log: Any) -> str:
@@ -332,11 +343,14 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     out["sandbox"] = sandbox.astype("object").where(sandbox.notna(), "").astype(str)
     out["reference"] = out["system"].map(is_reference).astype(bool)
     scores = _score_columns(raw)
+    out["unscored"] = scores.isna().all(axis=1).to_numpy() if len(scores.columns) else True
     scores = scores.drop(columns=[c for c in scores.columns if c in out.columns])  # e.g. input_tokens: same figure
     samples = pd.concat([out.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
     check_distinct({k: samples[k].tolist() for k in MAX_DISTINCT}, ", ".join(map(str, paths)))
     samples, warnings = drop_reruns(samples)
-    samples.attrs["warnings"] = warnings
+    from coonbench.report.dropped import dropped_warnings  # beside load: what the logs lack, in words
+
+    samples.attrs["warnings"] = dropped_warnings(samples, evals) + warnings
     return samples, evals
 
 
@@ -373,8 +387,8 @@ def drop_reruns(samples: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 
 def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """(cluster, level) per sample: the value of the first of ``CLUSTER_KEYS`` present and the key's name, else
-    the question and "question"."""
+    """(cluster, level) per sample: the first of ``CLUSTER_KEYS`` present (``key:value``, the same source item in
+    every task and run) and the key's name, else the task's question and "question"."""
     keys = [k for k in CLUSTER_KEYS if f"metadata_{k}" in raw.columns]
     clusters: list[str] = []
     levels: list[str] = []
@@ -382,7 +396,8 @@ def _clusters(raw: pd.DataFrame, out: pd.DataFrame) -> tuple[list[str], list[str
     for i, (task, sid) in enumerate(zip(out["task"], out["pair"])):
         found = next(((k, c[i]) for k, c in zip(keys, columns)
                       if c[i] is not None and c[i] is not pd.NA and c[i] == c[i]), None)
-        clusters.append(f"{task}:{found[1]}" if found else f"{task}:{sid}")
+        # a source item is one cluster whichever task or run asks about it; a bare question is its task's own
+        clusters.append(f"{found[0]}:{found[1]}" if found else f"{task}:{sid}")
         levels.append(found[0] if found else "question")
     return clusters, levels
 

@@ -85,24 +85,36 @@ def bar_chart(path: Path, labels: list[str], values: list[float], title: str, xl
     _save(fig, path)
 
 
-def answer_figure(path: Path, points: list[dict], x_label: str, title: str) -> None:
-    """The first screen's figure: per format, accuracy with its 95% CI (vertical bar) against tokens per correct
-    answer, each point labelled with its format; short enough to sit beside the answer on a 900 px screen."""
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6), dpi=DPI)
-    ax.set_title(_wrap(title, TITLE_CHARS), fontsize=11, loc="left")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+
+
+def answer_axes(points: list[dict], x_label: str, title: str) -> tuple[plt.Figure, plt.Axes]:
+    """The answer figure drawn, not saved: each format its own marker and colour, named in a legend beside the
+    axes (labels at the points collide when two formats cost and score alike: "dart-minifiedart")."""
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6 + 0.2 * title.count("\n")), dpi=DPI)
+    ax.set_title("\n".join(_wrap(line, TITLE_CHARS) for line in title.split("\n")), fontsize=11, loc="left")
     shown = [p for p in points if math.isfinite(p["x"]) and math.isfinite(p["accuracy"])]
-    for p in shown:
+    colors = plt.get_cmap("tab10")
+    for i, p in enumerate(shown):
         acc, low, high = p["accuracy"] * 100, p["ci_low"] * 100, p["ci_high"] * 100
-        ax.errorbar([p["x"]], [acc], yerr=[[max(acc - low, 0)], [max(high - acc, 0)]], fmt="o", color=COLOR,
-                    ecolor="#333333", capsize=4, markersize=7)
-        ax.annotate(p["format"], (p["x"], acc), xytext=(8, 4), textcoords="offset points", fontsize=10)
+        ax.errorbar([p["x"]], [acc], yerr=[[max(acc - low, 0)], [max(high - acc, 0)]], fmt=MARKERS[i % len(MARKERS)],
+                    color=colors(i % 10), ecolor=colors(i % 10), capsize=4, markersize=7, label=_wrap(p["format"]))
     xs = [p["x"] for p in shown]
     if xs:
         span = max(xs) - min(xs) or max(xs) or 1.0
-        ax.set_xlim(min(xs) - 0.08 * span, max(xs) + 0.25 * span)
+        ax.set_xlim(min(xs) - 0.08 * span, max(xs) + 0.08 * span)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=10, title="format", frameon=False)
     ax.set_xlabel(x_label + " — further left is cheaper")
     ax.set_ylabel("accuracy %, 95% CI")
     ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    return fig, ax
+
+
+def answer_figure(path: Path, points: list[dict], x_label: str, title: str) -> None:
+    """The first screen's figure: per format, accuracy with its 95% CI (vertical bar) against tokens per correct
+    answer; short enough to sit beside the answer on a 900 px screen."""
+    fig, _ = answer_axes(points, x_label, title)
     _save(fig, path)
 
 
@@ -144,8 +156,10 @@ def _plot_section(section: Section, out_dir: Path) -> None:
     if answer and answer["points"]:
         name = _name(section, "answer")
         who = "pooled over the models under test" if answer["system"] == "all" else answer["system"]
-        answer_figure(out_dir / name, answer["points"], answer["x_label"],
-                      f"{section.id}: accuracy against tokens per correct answer, {who}, {answer['questions']}")
+        title = f"{section.id}: accuracy against tokens per correct answer, {who}, {answer['questions']}"
+        if answer.get("design"):  # the design's question answered first, as in the headline
+            title = f"{answer['design']}\n{title}"
+        answer_figure(out_dir / name, answer["points"], answer["x_label"], title)
         section.lead_plots.append(name)
     forest = section.plot_data.get(f"{section.id}_forest.png")
     if forest and forest["points"]:

@@ -4,9 +4,13 @@ A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -
 ``tables/TABLE.csv`` of ``coonbench report FOLDER``, restricted to COLUMNS and to the rows FILTER keeps:
 
 - COLUMNS: comma-separated ``COL`` or ``COL:FMT``; ``A+LOW+HIGH:FMT`` puts an interval in one cell, ``A (LOW–HIGH)``.
-  FMT: ``%`` (percent, one decimal), ``pts`` (signed points from a difference of proportions), ``x`` (a ratio),
+  FMT: ``%`` (percent, one decimal; ``%0`` none), ``pts`` (signed points from a difference of proportions), ``x`` (a ratio),
   ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none: the CSV's text. An empty value reads ``–``.
 - FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
+
+A figure in a sentence is marked right after it, ``40.7%<!-- value: FOLDER TABLE COL:FMT COL=V&COL=V -->``: the
+text before the comment (up to a space or a bracket) is rewritten as the one cell of the one row the filter keeps
+(a space in a value is written ``%20``).
 
 ``python -m coonbench.report.published FILE…`` rewrites every block from fresh reports (``--check``: exit 1 and say
 which block differs, changing nothing); ``tests/test_published.py`` runs the check, so the docs cannot drift from the
@@ -22,9 +26,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import unquote
 
 MARK = re.compile(r"<!-- report: (\S+) (\S+) (\S+)(?: (\S+))? -->\n((?:\|[^\n]*\|\n)*)")
 """Folder, table, columns, optional filter, then the table's lines (our own docs, one line per row)."""
+VALUE = re.compile(r"([^\s<>()]*)<!-- value: (\S+) (\S+) (\S+) (\S+) -->")
+"""A figure in a sentence: the text right before the comment is the one cell COLUMN:FMT of TABLE's one row that
+FILTER (``COL=V&COL=V``) keeps, written as prose writes numbers (a true minus sign)."""
 
 
 def _number(text: str, fmt: str) -> str:
@@ -33,6 +41,8 @@ def _number(text: str, fmt: str) -> str:
     value = float(text)
     if fmt == "%":
         return f"{100 * value:.1f}%"
+    if fmt == "%0":
+        return f"{100 * value:.0f}%"
     if fmt == "pts":
         return f"{100 * value:+.1f}"
     if fmt == "x":
@@ -43,7 +53,7 @@ def _number(text: str, fmt: str) -> str:
         return "< 0.0001" if value < 1e-4 else f"{value:.2g}"
     if re.fullmatch(r"\.\df", fmt):
         return f"{value:{fmt}}"
-    raise ValueError(f"unknown format {fmt!r} (known: %, pts, x, int, p, .Nf)")
+    raise ValueError(f"unknown format {fmt!r} (known: %, %0, pts, x, int, p, .Nf)")
 
 
 def _cell(row: dict[str, str], spec: str) -> str:
@@ -75,17 +85,38 @@ def render_table(table_csv: Path, columns: str, where: str | None = None) -> str
     return "\n".join(lines) + "\n"
 
 
+def render_value(table_csv: Path, spec: str, where: str) -> str:
+    """The one cell ``spec`` (``COL:FMT``) of the one row of ``table_csv`` that ``where`` keeps, as prose."""
+    with table_csv.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    tests = [(k, unquote(v)) for k, _, v in (cond.partition("=") for cond in where.split("&"))]  # %20: a space
+    kept = [r for r in rows if all(r.get(k) == v for k, v in tests)]
+    if len(kept) != 1:
+        raise ValueError(f"{table_csv.name}: {where} keeps {len(kept)} rows, not one")
+    name, _, fmt = spec.partition(":")
+    if name not in kept[0]:
+        raise ValueError(f"{table_csv.name}: no column {name}")
+    text = _number(kept[0][name], fmt)
+    return text.replace("-", "−") if fmt else text
+
+
 def refresh(text: str, report_of: Callable[[str], Path]) -> str:
-    """``text`` with every marked block recomputed; ``report_of(folder)`` gives that folder's report directory."""
+    """``text`` with every marked block and value recomputed; ``report_of(folder)`` gives that folder's report
+    directory."""
     def block(m: re.Match[str]) -> str:
         folder, table, columns, where = m.group(1), m.group(2), m.group(3), m.group(4)
         head = m.group(0)[: m.start(5) - m.start(0)]
         return head + render_table(report_of(folder) / "tables" / f"{table}.csv", columns, where)
-    return MARK.sub(block, text)
+
+    def value(m: re.Match[str]) -> str:
+        folder, table, spec, where = m.group(2), m.group(3), m.group(4), m.group(5)
+        return render_value(report_of(folder) / "tables" / f"{table}.csv", spec, where) + m.group(0)[len(m.group(1)):]
+    return VALUE.sub(value, MARK.sub(block, text))
 
 
 def marked_folders(texts: Iterable[str]) -> list[str]:
-    return sorted({m.group(1) for t in texts for m in MARK.finditer(t)})
+    return sorted({m.group(1) for t in texts for m in MARK.finditer(t)} | {m.group(2) for t in texts
+                                                                          for m in VALUE.finditer(t)})
 
 
 def build_reports(root: Path, folders: Iterable[str], scratch: Path) -> dict[str, Path]:

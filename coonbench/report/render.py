@@ -34,7 +34,7 @@ TOKEN_COLUMNS = {
     "output_per_correct", "primer_tokens_per_correct", "primer_tokens", "tokens_with_primer", "tokens_without_primer",
     "baseline_tokens", "break_even_baseline_tokens", "input_tokens_o200k", "final_tokens",
 }
-P_COLUMNS = {"p_value", "p_mcnemar", "p_holm"}
+P_COLUMNS = {"p_value", "p_mcnemar", "p_holm", "p_exact_holm"}
 RATIO_COLUMNS = {"eff_ratio", "eff_ratio_low", "eff_ratio_high", "efficiency_gain", "gain_low", "gain_high",
                  "compression_ratio", "cost_vs_baseline", "token_ratio", "reference_token_ratio"}
 UNKNOWN_COLUMNS = {"primer_share", "primer_tokens_per_correct"}  # NaN there means the logs do not say
@@ -49,6 +49,7 @@ LABELS = {
     "format_a": "A", "format_b": "B", "pairs": "pairs", "acc_a": "accuracy A", "acc_b": "accuracy B",
     "diff": "A − B (points)", "diff_low": "95% CI low", "diff_high": "95% CI high", "sim_low": "simultaneous low",
     "sim_high": "simultaneous high", "p_value": "p", "p_mcnemar": "McNemar p (unclustered)", "p_holm": "Holm p",
+    "p_exact_holm": "exact McNemar Holm p", "exact_test": "exact test",
     "eff_ratio": "efficiency A ÷ B", "eff_ratio_low": "low", "eff_ratio_high": "high",
     "mdd": "detectable (points)", "test": "test", "conclusion": "conclusion", "fragile": "fragile",
     "primer_share": "primer share", "primer_tokens_per_correct": "primer tokens / correct",
@@ -175,10 +176,14 @@ def _provenance_items(header: dict[str, Any]) -> list[str]:
             methods_line(header)]
 
 
+WARNINGS_TITLE = "Warnings: what the tables leave out"
+
+
 def write_markdown(sections: list[Section], out: Path, header: dict[str, Any]) -> Path:
     lines = ["# coonbench report", ""]
     md = md_text  # every text from the logs or about them: one line, no HTML (``safe.md_text``)
-    lines += [f"> **Warning:** {md(w)}" for w in header.get("warnings", [])] + ([""] if header.get("warnings") else [])
+    if header.get("warnings"):  # before any comparison: what the tables leave out
+        lines += [f"## {WARNINGS_TITLE}", ""] + [f"> **Warning:** {md(w)}" for w in header["warnings"]] + [""]
     for sec in sections:
         lines += [f"## {md(sec.title)}", ""]
         if sec.headline:
@@ -248,7 +253,10 @@ def _html_section(sec: Section, out: Path) -> str:
 
 def write_html(sections: list[Section], out: Path, header: dict[str, Any]) -> Path:
     body = ["<h1>coonbench report</h1>"]
-    body += [f'<p class="warn"><strong>Warning:</strong> {_inline(w)}</p>' for w in header.get("warnings", [])]
+    if header.get("warnings"):
+        body.append(f'<section id="warnings"><h2>{html.escape(WARNINGS_TITLE)}</h2>'
+                    + "".join(f'<p class="warn"><strong>Warning:</strong> {_inline(w)}</p>' for w in header["warnings"])
+                    + "</section>")
     body += [_html_section(sec, out) for sec in sections]
     body.append('<section class="provenance" id="provenance"><h2>Provenance</h2><ul>'
                 + "".join(f"<li>{_inline(item)}</li>" for item in _provenance_items(header)) + "</ul></section>")

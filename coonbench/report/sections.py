@@ -71,14 +71,15 @@ def accuracy_section(cat: str, frame: pd.DataFrame, prices: dict[str, dict[str, 
     for block, (data, acc, cmp) in zip(blocks, per_block):
         system = summary.focus_system(acc)
         if block.main:
-            tested = data[~data["system"].map(is_reference)]
+            tested = data[~data["system"].map(is_reference).astype(bool)]
             scope = tested if system == "all" else tested[tested["system"] == system]
             sec.headline, sec.summary = summary.answer(data, block, acc, cmp, per_correct(scope, prices), prices,
                                                        cmp_all)
             if system is not None:
                 points, label = summary.figure_points(system, acc)
                 sec.plot_data[f"{cat}_answer.png"] = {"system": system, "questions": block.label, "x_label": label,
-                                                      "points": points}
+                                                      "points": points,
+                                                      "design": summary.design_caption(system, acc, cmp)}
                 sec.plot_data[f"{cat}_forest.png"] = {"system": system, "questions": block.label,
                                                       "points": _forest_rows(cmp, system)}
             caption = f"{cat}: {block.label}"

@@ -18,8 +18,8 @@ import pandas as pd
 from coonbench.report import stats, wording
 from coonbench.report.blocks import Block
 from coonbench.report.load import is_reference
-from coonbench.report.tables import MIXED, POOLED, UNDECIDABLE, Table, baseline_of, pair_row
-from coonbench.report.verdicts import thresholds_for
+from coonbench.report.tables import BORDERLINE, MIXED, POOLED, UNDECIDABLE, Table, baseline_of, pair_row
+from coonbench.report.verdicts import borderline_clause, design_verdicts, thresholds_for
 
 BEST, TIED, BELOW, UNDECIDED, REFERENCE = "best", "top group", "below", "undecided", "reference"
 MARKS = {BEST: "▲", TIED: "●", BELOW: "▼", UNDECIDED: "?", REFERENCE: ""}
@@ -252,11 +252,14 @@ def subset_sentence(block: Block, acc: pd.DataFrame, cmp: pd.DataFrame) -> str |
         return None
     rows = acc[acc["system"] == system].set_index("format")
     marks = ranks(system, acc, cmp)
+    ran = [f for f in block.only if f in rows.index]  # another system may have run the subset format alone
+    if not marks or not ran:
+        return None
     leader = next(iter(marks))
-    parts = [f"{f} {wording.pct(rows.loc[f, 'accuracy'])}" for f in block.only]
+    parts = [f"{f} {wording.pct(rows.loc[f, 'accuracy'])}" for f in ran]
     text = (f"{wording.join(list(block.only))} ran on only {block.questions:,} of the questions and is compared "
             f"on those alone: {', '.join(parts)}")
-    if leader not in block.only:
+    if leader not in block.only and block.only[0] in rows.index:
         r = pair_row(cmp, system, block.only[0], leader)
         if r is not None:
             text += (f" against {leader} {wording.pct(rows.loc[leader, 'accuracy'])} on the same questions "
@@ -289,7 +292,60 @@ def answer(frame: pd.DataFrame, block: Block, acc: pd.DataFrame, cmp: pd.DataFra
     power = power_sentence(system, cmp, list(marks))
     if power:
         out.append(power)
-    return headline(system, block, acc, cmp), wording.unique(out)
+    lead = design_sentence(system, block, acc, cmp)
+    best = headline(system, block, acc, cmp)
+    scope = _scope(system, block, acc) + ", "
+    if lead and best.startswith(scope):  # the scope is said once, in the first sentence
+        best = "Of all its formats, " + best[len(scope):]
+    return (f"{lead} {best}" if lead else best), wording.unique(out)
+
+
+def design_pair(formats: list[str]) -> tuple[str, str] | None:
+    """The comparison the design asks about: the format declaring thresholds whose baseline ran too (the shortest
+    name first: ``coon`` before ``coon-noprimer``), and that baseline; None when no format declares one."""
+    for fmt in sorted(formats, key=lambda f: (len(f), f)):
+        t = thresholds_for(fmt)
+        if t is not None and t.baseline in formats and t.baseline != fmt:
+            return fmt, t.baseline
+    return None
+
+
+def design_caption(system: str, acc: pd.DataFrame, cmp: pd.DataFrame) -> str | None:
+    """The design's comparison in one plain line for the figure's title: difference, CI, Holm p and the verdict."""
+    formats = list(acc.loc[acc["system"] == system, "format"])
+    pair = design_pair(formats)
+    r = pair_row(cmp, system, *pair) if pair is not None else None
+    if pair is None or r is None:
+        return None
+    text = (f"{pair[0]} − {pair[1]}: {wording.points(r['diff'])} points (95% CI "
+            f"{wording.interval(r['diff_low'], r['diff_high'])}, Holm p = {wording.pvalue(r['p_holm'])}"
+            f"{', borderline' if r.get('exact_test') == BORDERLINE else ''}), {r['conclusion']}")
+    ver, _ = design_verdicts(acc, cmp)
+    mine = ver[(ver["system"] == system) & (ver["format"] == pair[0])] if not ver.empty else ver
+    return text + (f"; design verdict: {mine['verdict'].iloc[0]}" if not mine.empty else "")
+
+
+def design_sentence(system: str, block: Block, acc: pd.DataFrame, cmp: pd.DataFrame) -> str | None:
+    """The design's own question, first: the declaring format against its baseline (difference, 95% CI, Holm p,
+    whether the exact test agrees) and, for one model under test, the design's verdict on the intervals."""
+    formats = list(acc.loc[acc["system"] == system, "format"])
+    pair = design_pair(formats)
+    r = pair_row(cmp, system, *pair) if pair is not None else None
+    if pair is None or r is None:
+        return None
+    fmt, base = pair
+    rows = acc[acc["system"] == system].set_index("format")
+    text = (f"{_scope(system, block, acc)}, **{fmt}** against its design's baseline {base}: "
+            f"{wording.pct(rows.loc[fmt, 'accuracy'])} against {wording.pct(rows.loc[base, 'accuracy'])}, "
+            f"{wording.points(r['diff'])} points (95% CI {wording.interval(r['diff_low'], r['diff_high'])}, Holm p = "
+            f"{wording.pvalue(r['p_holm'])}) — {r['conclusion']}{borderline_clause(r)}")
+    ver, _ = design_verdicts(acc, cmp)
+    mine = ver[(ver["system"] == system) & (ver["format"] == fmt)] if not ver.empty else ver
+    if not mine.empty:
+        v = mine.iloc[0]
+        text += (f"; by {v['thresholds']}, decided on the 95% intervals, {fmt}'s verdict is **{v['verdict']}** "
+                 f"(its reasons in the details)")
+    return text + "."
 
 
 def figure_points(system: str, acc: pd.DataFrame) -> tuple[list[dict], str]:

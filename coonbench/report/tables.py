@@ -126,7 +126,7 @@ def with_pooled(frame: pd.DataFrame) -> pd.DataFrame:
     ``all`` would make every model look better or worse than it is. A system that ran only some of the formats is
     not pooled either: ``all`` would then compare different models' answers from one format to the next.
     """
-    tested = frame[~frame["system"].map(is_reference)]
+    tested = frame[~frame["system"].map(is_reference).astype(bool)]  # bool even when empty
     formats = set(tested["format"])
     complete = [s for s, g in tested.groupby("system") if set(g["format"]) == formats]
     if len(complete) > 1:
@@ -200,7 +200,23 @@ def adjust_families(cmp: pd.DataFrame) -> pd.DataFrame:
         cmp.loc[idx, "p_holm"] = stats.holm(cmp.loc[idx, "p_value"].tolist())
     cmp["conclusion"] = [conclusion(r) for _, r in cmp.iterrows()]
     cmp["fragile"] = [fragile(r) for _, r in cmp.iterrows()]
+    cmp["p_exact_holm"] = np.nan  # the exact McNemar test, Holm-adjusted over the same family
+    for _, idx in cmp.groupby("system", sort=False).groups.items():
+        cmp.loc[idx, "p_exact_holm"] = stats.holm(cmp.loc[idx, "p_mcnemar"].tolist())
+    cmp["exact_test"] = [exact_agreement(r) for _, r in cmp.iterrows()]
     return cmp
+
+
+AGREES, BORDERLINE = "agrees", "borderline"
+
+
+def exact_agreement(row: dict | pd.Series) -> str:
+    """Whether the exact McNemar test (Holm-adjusted in the same family) reaches the conclusion's decision: 'agrees',
+    or 'borderline' when one method finds a difference and the other does not (the conclusion depends on the
+    method). A comparison too few clusters to decide is not decided by either."""
+    if row["conclusion"] == UNDECIDABLE:
+        return "undecided"
+    return AGREES if (row["p_holm"] < stats.ALPHA) == (row["p_exact_holm"] < stats.ALPHA) else BORDERLINE
 
 
 def conclusion(row: dict | pd.Series) -> str:

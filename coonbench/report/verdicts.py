@@ -14,7 +14,7 @@ import pandas as pd
 
 from coonbench.formats._design import DesignThresholds
 from coonbench.report import stats, wording
-from coonbench.report.tables import POOLED, UNDECIDABLE, baseline_of, oriented, pair_row
+from coonbench.report.tables import BORDERLINE, POOLED, UNDECIDABLE, baseline_of, oriented, pair_row
 
 
 @functools.lru_cache(maxsize=64)
@@ -65,7 +65,9 @@ def design_verdicts(acc: pd.DataFrame, cmp: pd.DataFrame) -> tuple[pd.DataFrame,
                          "verdict": word, "accuracy": float(mine["accuracy"].iloc[0]), "accuracy_low": a[0],
                          "accuracy_high": a[1], "gap": -float(r["diff"]), "gap_low": gap[0], "gap_high": gap[1],
                          "efficiency_gain": float(r["eff_ratio"]), "gain_low": gain[0], "gain_high": gain[1],
-                         "thresholds": design.source, "reasons": why})
+                         "thresholds": design.source, "reasons": why,
+                         **{f"{name.split()[-1]}_criterion": state
+                            for name, state in design.criteria(a, gap, gain).items()}})
             sentences.append(f"{system}: {fmt} vs {design.baseline} on the {int(r['pairs'])} questions both "
                              f"answered — **{word}** by {design.source} (95% intervals): {why}.")
     return pd.DataFrame(rows), wording.unique(sentences)
@@ -100,6 +102,7 @@ def comparison_sentence(r: pd.Series) -> str:
             + f" in {int(r['clusters'])} clusters — {r['conclusion']}")
     if r.get("fragile"):
         text += " (fragile: leaving out one cluster changes this conclusion)"
+    text += borderline_clause(r)
     if r["conclusion"] == UNDECIDABLE:
         text += f" (the clustered test has {wording.number(r['df'], 1)} effective degrees of freedom)"
     if r["conclusion"] == "cannot tell apart":
@@ -108,6 +111,14 @@ def comparison_sentence(r: pd.Series) -> str:
         elif abs(r["diff"]) < r["mdd"]:
             text += f" (only differences ≥ {wording.number(r['mdd'] * 100)} points are detectable at 80% power)"
     return text + "."
+
+
+def borderline_clause(r: pd.Series) -> str:
+    """' (borderline: …)' when the exact test decides otherwise than the conclusion's test; else ''."""
+    if r.get("exact_test") != BORDERLINE:
+        return ""
+    return (f" (borderline: the exact McNemar test does not agree, Holm p = {wording.pvalue(r['p_exact_holm'])}; "
+            "the conclusion depends on the method)")
 
 
 def comparison_sentences(cmp: pd.DataFrame) -> list[str]:
