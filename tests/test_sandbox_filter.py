@@ -233,3 +233,48 @@ def test_isolation_is_full_where_the_kernel_gives_namespaces() -> None:
     if program_would_be_host_root():
         pytest.skip("the program would be the host's root here: refused by design")
     assert CAPS["isolation"] == "full", CAPS
+
+
+SIGIO_STOP = """import fcntl, os, signal, termios
+def _aim(fd, target):
+    for step in (lambda: fcntl.fcntl(fd, fcntl.F_SETOWN, target), lambda: fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGSTOP),
+                 lambda: fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC),
+                 lambda: fcntl.ioctl(fd, 0x8901, target.to_bytes(4, "little")),  # FIOSETOWN
+                 lambda: fcntl.ioctl(fd, termios.FIOASYNC, (1).to_bytes(4, "little"))):
+        try:
+            step()
+        except OSError:
+            pass
+def abs_value(n):
+    for target in (os.getppid(), -os.getpgid(os.getppid())):
+        r, w = os.pipe()
+        _aim(r, target)
+        _aim(w, target)
+        os.write(w, b"x")  # with SIGIO aimed at the supervisor, the kernel would send it SIGSTOP now
+        os.read(r, 1)
+    return -1
+"""
+
+
+@needs_isolation
+def test_sigio_cannot_stop_the_supervisor() -> None:
+    """Issue 56's attack: ``F_SETOWN`` (or ``FIOSETOWN``) on the supervisor, ``F_SETSIG(SIGSTOP)``, ``O_ASYNC`` (or
+    ``FIOASYNC``) on a pipe the program owns, one write. The supervisor must go on: the attempt is a wrong
+    answer on every test within seconds, not a timeout at the whole run's wall clock."""
+    import asyncio
+    import time
+
+    from coonbench.datasets.correction import problem_by_id
+    from coonbench.execution import Outcome, get_executor
+    from coonbench.execution.sandbox import LocalLimitedSandbox
+
+    problem = problem_by_id("abs_value")
+    box = LocalLimitedSandbox(LocalSandboxConfig())
+    start = time.monotonic()
+    try:
+        result = asyncio.run(get_executor("python").run(SIGIO_STOP, problem, 1.0, box))
+    finally:
+        box.close()
+    elapsed = time.monotonic() - start
+    assert result.outcome is Outcome.WRONG_OUTPUT and result.passed == 0, result
+    assert elapsed < 20, elapsed
