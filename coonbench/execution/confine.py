@@ -8,14 +8,21 @@ Stdlib only: the jail (``jail.py``) is sent to its process as source text, and t
   without any capability, and no set-uid file can give one back;
 - seccomp (``seccomp_program``), default-deny: a system call made under any other architecture than the
   machine's (i386's ``int 0x80`` on x86_64, x32 calls) kills the process; a call not on the allow-list
-  (``ALLOWED``) fails with ``ENOSYS``; the ``REFUSED`` calls fail with ``EPERM``, named because each matters: memory no
-  process holds (memfd, SysV shared memory, message queues), kernel buffers no budget counts (``socket``,
-  ``socketpair``; pipes stay at their default size: ``fcntl(F_SETPIPE_SZ)``), what Docker's profile refuses
-  (io_uring, keys, ``userfaultfd``, ``bpf``, ``perf_event_open``, ``ptrace`` & co.), and namespaces and mounts
-  (``unshare``, ``setns``, ``mount`` & co., ``clone`` with a namespace flag; ``clone3``, whose flags a classic BPF
-  filter cannot read, reads as absent, so the C library falls back to ``clone``); and a stop signal (``SIGSTOP``,
-  ``SIGTSTP``, ``SIGTTIN``, ``SIGTTOU``) sent to any process: with ``ptrace`` refused too, the program cannot
-  freeze the supervisor that enforces each case's wall clock (or, without a PID namespace, the host).
+  (``ALLOWED``) fails with ``ENOSYS``; the calls of ``SYSCALLS`` not argument-checked fail with ``EPERM``, named
+  because each matters: memory no process holds (memfd, SysV shared memory and semaphores, message queues,
+  inotify queues, timerfds), kernel buffers no budget counts (``socket``, ``socketpair``), page-cache residency
+  probes (``mincore``, ``cachestat``), what Docker's profile refuses (io_uring, keys, ``userfaultfd``, ``bpf``,
+  ``perf_event_open``, ``ptrace`` & co.), ways to name another process (``pidfd_*``, ``process_madvise``,
+  ``ioprio_set``), namespaces and mounts (``unshare``, ``setns``, ``mount`` & co.), and ``openat2`` (its flags sit
+  in a struct a classic BPF filter cannot read; the C library falls back to ``openat``); ``clone3``, whose flags
+  a classic filter cannot read either, reads as absent, so the C library falls back to ``clone``.
+  ``ARG_RULES`` refuse some calls for some arguments: ``clone`` with a namespace flag or ``CLONE_PARENT``; a stop
+  signal (``SIGSTOP``, ``SIGTSTP``, ``SIGTTIN``, ``SIGTTOU``) to any process; every way to have the kernel
+  signal another process (``F_SETOWN``, ``F_SETOWN_EX``, ``F_SETSIG``, ``F_SETLEASE``, ``F_NOTIFY``, ``O_ASYNC``
+  by ``F_SETFL`` or ``open``, the ``ioctl`` twins); ``F_SETPIPE_SZ`` (pipes keep their default size); reads and
+  writes with ``RWF_*`` flags (``RWF_NOWAIT`` tells what is cached); ``prlimit64``, ``setpriority`` and
+  ``sched_set*`` on any process but the caller. With ``ptrace`` refused too, the program cannot freeze the
+  supervisor that enforces each case's wall clock (or, without a PID namespace, the host).
 """
 
 from __future__ import annotations
