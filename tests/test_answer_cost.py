@@ -91,3 +91,24 @@ def test_the_collision_answer_leaves_the_sample_beside_it_unaffected() -> None:
     attack, gold, worst = asyncio.run(_beside())
     assert attack is Outcome.WRONG_OUTPUT and gold is Outcome.PASS, (attack, gold)
     assert worst < STALL_S, f"the event loop stood still {worst:.1f} s"
+
+
+def test_the_hash_bound_is_64_elements_of_one_hash() -> None:
+    """At most 64 elements of one hash are rebuilt (a legitimate set rarely holds two); the 65th refuses the set."""
+    at_limit = [k * MERSENNE for k in range(1, 65)]
+    assert all(hash(v) == 0 for v in at_limit)
+    assert decode_typed({"__t__": "frozenset", "v": at_limit}) == frozenset(at_limit)
+    assert isinstance(decode_typed({"__t__": "frozenset", "v": [*at_limit, 65 * MERSENNE]}), Unrepresentable)
+
+
+HUGE = "def unique(l):\n    return ['x' * 900_000]\n"  # three answers of 0.9 MB: a record past 2 MiB
+
+
+@needs_isolation
+def test_a_result_past_its_size_bound_fails_the_attempt_not_the_run() -> None:
+    box = LocalLimitedSandbox(LocalSandboxConfig())
+    try:
+        result = asyncio.run(get_executor("python").run(HUGE, PROBLEM, 2.0, box))
+    finally:
+        box.close()
+    assert result.outcome is Outcome.RUNTIME_ERROR and "without a result" in result.message, result
