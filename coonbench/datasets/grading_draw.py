@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import random
 import shutil
+from typing import Any
 
 from coonbench.datasets.correction_tests import (
     CANDIDATES,
@@ -50,7 +51,7 @@ def draw_grading(problem: Problem, sample_id: str | int, epoch: int) -> list[Tes
     if wanted <= 0 or _finite_domain(problem) is not None:
         return None
     known = {_call(c) for c in problem.public_tests + problem.feedback_tests + hand_written}
-    cases = []
+    cases: list[dict[str, Any]] = []
     for case in proposals(problem, grading_rng(problem.id, sample_id, epoch)):
         if _key(case) not in known and len(cases) < CANDIDATES:
             known.add(_key(case))
