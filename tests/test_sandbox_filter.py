@@ -277,4 +277,4 @@ def test_sigio_cannot_stop_the_supervisor() -> None:
         box.close()
     elapsed = time.monotonic() - start
     assert result.outcome is Outcome.WRONG_OUTPUT and result.passed == 0, result
-    assert elapsed < 20, elapsed
+    assert elapsed < 60, elapsed  # a stopped supervisor hangs the run to its wall clock: 105 s here
