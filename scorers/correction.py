@@ -1,7 +1,9 @@
 """Scores of the iterative-correction protocol (Goth's metrics), one dict per sample.
 
 Every attempt is graded after the dialogue (``attempts.grade_attempts``): an attempt passes when it passes every
-test, the grading set included, which no feedback reflected; its error type is the one it was graded with.
+test, the grading set included, which no feedback reflected; its error type is the one it was graded with. The
+generated part of a problem file's grading set is drawn fresh for the sample and epoch
+(``datasets.grading_draw``), so that nothing learnt about one run's grading inputs helps another.
 Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
 - ``correct``: the final attempt passes every test (1/0);
 - ``first_attempt_success``: attempt 1 passes; ``parse_success``: attempt 1 parses;
@@ -20,12 +22,15 @@ When the solver did not run the protocol (e.g. ``--solver coonbench/gold``), the
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from coonbench.datasets.correction import problem_by_id
+from coonbench.datasets.grading_draw import draw_grading
+from coonbench.execution.problem import Problem
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
 from coonbench.execution.debruijn import VARIANTS, index_error
 from coonbench.execution.attempts import GRADED, DEFAULT_CASE_TIMEOUT, attempt_record, feedback_attempt, grade_attempts
@@ -118,7 +123,10 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
             code, result = await feedback_attempt(executor, problem, reply, case_timeout)
             attempts = [attempt_record(1, reply, code, result)]
             max_attempts = 1
-        attempts = await grade_attempts(executor, problem, attempts, case_timeout)
+        grading = None
+        if isinstance(problem, Problem) and any(a["outcome"] == Outcome.PASS.value for a in attempts):
+            grading = await asyncio.to_thread(draw_grading, problem, state.sample_id, state.epoch)
+        attempts = await grade_attempts(executor, problem, attempts, case_timeout, grading_tests=grading)
         value = score_attempts(
             attempts,
             max_attempts,

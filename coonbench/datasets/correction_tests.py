@@ -242,9 +242,10 @@ def _finite_domain(problem: Problem) -> list[list[Any]] | None:
     return None
 
 
-def proposals(problem: Problem) -> Iterator[dict[str, Any]]:
-    """Candidate cases in a fixed order: the whole domain when it is small, else mutations and random draws."""
-    rng = rng_for(problem.id)
+def proposals(problem: Problem, rng: random.Random | None = None) -> Iterator[dict[str, Any]]:
+    """Candidate cases in a fixed order: the whole domain when it is small, else mutations and random draws
+    (from ``rng``, by default the problem's own: ``rng_for``)."""
+    rng = rng or rng_for(problem.id)
     params = [(p.name, parse_type(p.type)) for p in problem.signature.params]
     domains = [problem.domain.get(name, ParamDomain()) for name, _ in params]
     ret = problem.signature.return_type

@@ -8,7 +8,8 @@ split into a feedback set and a disjoint grading set (``problem.split_tests``). 
 the public tests and the feedback set only (``feedback_problem``): its outcome, the feedback message and the
 decision to stop come from that run, which never receives a grading input. Once the dialogue is over, the scorer
 runs the grading set (``grading_problem``) for the attempt(s) that passed it (``grade_attempts``): an attempt is
-correct when it passes every test, and no message is written after that run.
+correct when it passes every test, and no message is written after that run. The scorer passes a grading set drawn
+for the sample and epoch (``datasets.grading_draw``); the committed one is the default.
 """
 
 from __future__ import annotations
@@ -57,9 +58,10 @@ def feedback_problem(problem: Any) -> Any:
     return _restricted(problem, problem.public_tests, problem.feedback_tests)
 
 
-def grading_problem(problem: Any) -> Any:
-    """What the scorer runs after the dialogue: the grading set alone (no public test)."""
-    return _restricted(problem, [], problem.grading_tests)
+def grading_problem(problem: Any, tests: list[Any] | None = None) -> Any:
+    """What the scorer runs after the dialogue: the grading set alone (no public test); ``tests``: a grading set
+    drawn for the sample and epoch (``datasets.grading_draw``) instead of the committed one."""
+    return _restricted(problem, [], problem.grading_tests if tests is None else tests)
 
 
 async def feedback_attempt(
@@ -71,13 +73,14 @@ async def feedback_attempt(
 
 async def grade_attempts(
     executor: Executor, problem: Problem, attempts: list[dict[str, Any]], case_timeout: float,
-    box: SandboxEnvironment | None = None,
+    box: SandboxEnvironment | None = None, grading_tests: list[Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The attempt records with ``GRADED`` (and ``graded_passed``/``graded_total``, the grading set's counts):
     an attempt that failed the feedback run keeps that outcome; one that passed it is run on the grading set, and
-    its outcome there is its grade. Called after the last message of the dialogue."""
+    its outcome there is its grade. Called after the last message of the dialogue. ``grading_tests``: the
+    sample's and epoch's own grading set (default: the problem's committed one)."""
     graded = []
-    grading = grading_problem(problem)
+    grading = grading_problem(problem, grading_tests)
     for attempt in attempts:
         attempt = dict(attempt)
         if GRADED not in attempt:

@@ -5,8 +5,10 @@ files and a worker command; running always goes through Inspect's ``sandbox()`` 
 
 Grading cannot be gamed from inside the sandbox: the sandbox receives the test *inputs* only (expected outputs
 and errors stay here, in ``classify_cases``), the candidate runs in a worker process under
-``harness/supervise.py``, and the record is accepted only after ``RESULT_MARKER`` followed by a per-run nonce
-that the host hands to the supervisor on stdin (never in a file, argument or environment variable).
+``harness/supervise.py``, and the record (the supervisor's result file, read back as bytes) is accepted only after
+``RESULT_MARKER`` followed by a per-run nonce that the host hands to the supervisor on stdin (never in a file,
+argument or environment variable). The inputs go as bytes and the record comes back as bytes, so the transcript's
+sandbox events show their sizes, never a test input or an answer.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any, ClassVar
 
 from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbox
 
-from coonbench.execution.harness.supervise import MAX_DEPTH, nesting_depth
+from coonbench.execution.harness.supervise import MAX_DEPTH, RESULT_FILE, nesting_depth
 from coonbench.execution.problem import Problem, TestCase
 from coonbench.execution.types import describe_value, type_mismatch
 from coonbench.tasks.samples import TaskArgumentError, did_you_mean
@@ -234,6 +236,7 @@ def _check_case(problem: Problem, case: TestCase, res: dict[str, Any], ret_type:
 
 
 MAX_RECORD_DEPTH = MAX_DEPTH + 4  # a record wraps the supervisor's answers in {"cases": [...]}; deeper is forged
+RECORD_BYTES = 2 * 1024 * 1024  # a larger result file is no result (each answer is at most 1 MiB already)
 
 
 def parse_runner_output(stdout: str, nonce: str) -> dict[str, Any] | None:
@@ -417,7 +420,8 @@ class Executor(abc.ABC):
         nonce = secrets.token_hex(16)
         wall = math.ceil((case_timeout + 1.0) * total + 15.0)
         supervisor = ["python3", "-I", "-S", "supervise.py", str(case_timeout), "--"]
-        stdin = "".join(json.dumps(c) + "\n" for c in [nonce, *case_inputs(problem)])
+        # bytes: the transcript's sandbox event shows their size, not the test inputs
+        stdin = "".join(json.dumps(c) + "\n" for c in [nonce, *case_inputs(problem)]).encode("utf-8")
         try:
             result = await box.exec(
                 supervisor + self.command(solution, problem, case_timeout),
@@ -430,12 +434,22 @@ class Executor(abc.ABC):
             return AttemptResult(Outcome.TIMEOUT, f"the program exceeded the {wall} s time limit", total=total)
         except OutputLimitExceededError as exc:
             return AttemptResult(Outcome.RUNTIME_ERROR, f"the run wrote too much output ({exc.limit_str})", total=total)
-        record = parse_runner_output(result.stdout, nonce)
+        record = parse_runner_output(await _result_text(box, f"{run_dir}/{RESULT_FILE}"), nonce)
         if record is None:
             return AttemptResult(Outcome.RUNTIME_ERROR, no_result_message(result.returncode, result.stderr or ""),
                                  total=total, details={"returncode": result.returncode,
                                                        "stderr": safe_text((result.stderr or "")[-600:])})
         return _redacted(problem, classify_cases(problem, record))
+
+
+async def _result_text(box: SandboxEnvironment, path: str) -> str:
+    """The supervisor's result file, read as bytes (the transcript records its size only, not the answers it
+    holds); empty when it is missing, not a file, or larger than ``RECORD_BYTES``."""
+    try:
+        data = await box.read_file(path, text=False)
+    except (OSError, OutputLimitExceededError, UnicodeDecodeError):
+        return ""
+    return data.decode("utf-8", errors="replace") if len(data) <= RECORD_BYTES else ""
 
 
 _EXECUTORS: dict[str, Executor] = {}

@@ -8,14 +8,21 @@ Stdlib only: the jail (``jail.py``) is sent to its process as source text, and t
   without any capability, and no set-uid file can give one back;
 - seccomp (``seccomp_program``), default-deny: a system call made under any other architecture than the
   machine's (i386's ``int 0x80`` on x86_64, x32 calls) kills the process; a call not on the allow-list
-  (``ALLOWED``) fails with ``ENOSYS``; the ``REFUSED`` calls fail with ``EPERM``, named because each matters: memory no
-  process holds (memfd, SysV shared memory, message queues), kernel buffers no budget counts (``socket``,
-  ``socketpair``; pipes stay at their default size: ``fcntl(F_SETPIPE_SZ)``), what Docker's profile refuses
-  (io_uring, keys, ``userfaultfd``, ``bpf``, ``perf_event_open``, ``ptrace`` & co.), and namespaces and mounts
-  (``unshare``, ``setns``, ``mount`` & co., ``clone`` with a namespace flag; ``clone3``, whose flags a classic BPF
-  filter cannot read, reads as absent, so the C library falls back to ``clone``); and a stop signal (``SIGSTOP``,
-  ``SIGTSTP``, ``SIGTTIN``, ``SIGTTOU``) sent to any process: with ``ptrace`` refused too, the program cannot
-  freeze the supervisor that enforces each case's wall clock (or, without a PID namespace, the host).
+  (``ALLOWED``) fails with ``ENOSYS``; the calls of ``SYSCALLS`` not argument-checked fail with ``EPERM``, named
+  because each matters: memory no process holds (memfd, SysV shared memory and semaphores, message queues,
+  inotify queues, timerfds), kernel buffers no budget counts (``socket``, ``socketpair``), page-cache residency
+  probes (``mincore``, ``cachestat``), what Docker's profile refuses (io_uring, keys, ``userfaultfd``, ``bpf``,
+  ``perf_event_open``, ``ptrace`` & co.), ways to name another process (``pidfd_*``, ``process_madvise``,
+  ``ioprio_set``), namespaces and mounts (``unshare``, ``setns``, ``mount`` & co.), and ``openat2`` (its flags sit
+  in a struct a classic BPF filter cannot read; the C library falls back to ``openat``); ``clone3``, whose flags
+  a classic filter cannot read either, reads as absent, so the C library falls back to ``clone``.
+  ``ARG_RULES`` refuse some calls for some arguments: ``clone`` with a namespace flag or ``CLONE_PARENT``; a stop
+  signal (``SIGSTOP``, ``SIGTSTP``, ``SIGTTIN``, ``SIGTTOU``) to any process; every way to have the kernel
+  signal another process (``F_SETOWN``, ``F_SETOWN_EX``, ``F_SETSIG``, ``F_SETLEASE``, ``F_NOTIFY``, ``O_ASYNC``
+  by ``F_SETFL`` or ``open``, the ``ioctl`` twins); ``F_SETPIPE_SZ`` (pipes keep their default size); reads and
+  writes with ``RWF_*`` flags (``RWF_NOWAIT`` tells what is cached); ``prlimit64``, ``setpriority`` and
+  ``sched_set*`` on any process but the caller. With ``ptrace`` refused too, the program cannot freeze the
+  supervisor that enforces each case's wall clock (or, without a PID namespace, the host).
 """
 
 from __future__ import annotations
@@ -37,6 +44,12 @@ SYSCALLS = {
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
         "mount_setattr": 442, "clone": 56, "clone3": 435, "fcntl": 72, "kill": 62, "tkill": 200, "tgkill": 234,
         "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
+        "mincore": 27, "cachestat": 451, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
+        "inotify_rm_watch": 255, "timerfd_create": 283, "timerfd_settime": 286, "timerfd_gettime": 287,
+        "semget": 64, "pidfd_open": 434, "pidfd_send_signal": 424, "pidfd_getfd": 438, "process_madvise": 440,
+        "ioprio_set": 251, "openat2": 437,
+        "ioctl": 16, "open": 2, "openat": 257, "preadv2": 327, "pwritev2": 328, "prlimit64": 302,
+        "sched_setaffinity": 203, "sched_setparam": 142, "sched_setscheduler": 144, "setpriority": 141,
     }),
     "aarch64": (0xC00000B7, {
         "memfd_create": 279, "memfd_secret": 447, "shmget": 194, "msgget": 186, "mq_open": 180,
@@ -49,12 +62,42 @@ SYSCALLS = {
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
         "mount_setattr": 442, "clone": 220, "clone3": 435, "fcntl": 25, "kill": 129, "tkill": 130, "tgkill": 131,
         "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
+        "mincore": 232, "cachestat": 451, "inotify_init1": 26, "inotify_add_watch": 27, "inotify_rm_watch": 28,
+        "timerfd_create": 85, "timerfd_settime": 86, "timerfd_gettime": 87, "semget": 190, "pidfd_open": 434,
+        "pidfd_send_signal": 424, "pidfd_getfd": 438, "process_madvise": 440, "ioprio_set": 30, "openat2": 437,
+        "ioctl": 29, "openat": 56, "preadv2": 286, "pwritev2": 287, "prlimit64": 261, "sched_setaffinity": 122,
+        "sched_setparam": 118, "sched_setscheduler": 119, "setpriority": 140,
     }),
 }
-# refused for some arguments only (below), or reported absent; a signal's argument index per call
-SIGNAL_ARG = {"kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2}
-ARG_CHECKED = ("clone", "clone3", "fcntl", *SIGNAL_ARG)
+# Refused for some arguments only (``ARG_RULES`` below), or reported absent (clone3).
 STOP_SIGNALS = (19, 20, 21, 22)  # SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU: nothing in the jail may stop a process
+F_SETFL, F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY, F_SETPIPE_SZ = 4, 8, 10, 15, 1024, 1026, 1031
+O_ASYNC = 0o20000  # FASYNC, the same bit on x86_64 and aarch64
+# ioctl requests that name a signal's receiver or turn on SIGIO: FIOSETOWN, SIOCSPGRP, FIOASYNC, TIOCSPGRP, TIOCSTI
+IOCTL_REFUSED = (0x8901, 0x8902, 0x5452, 0x5410, 0x5412)
+CLONE_PARENT = 0x00008000  # the new process would be the caller's sibling: a child of the supervisor
+NAMESPACE_CLONE_FLAGS = 0x7E020080  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
+SIGNAL_ARG = {"kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2}  # the signal's index
+# Per call, the checks that refuse it (EPERM): (argument index, "eq" a value | "set" any of these bits | "nonzero").
+# A call with a process argument may name only the caller (0): no other process can be reprioritised, pinned or
+# given limits; SIGIO cannot be aimed at anyone (F_SETOWN & co.) nor switched on; pipes keep their size; reads that
+# tell which pages are cached (preadv2's RWF_NOWAIT, any flag) are refused.
+ARG_RULES: dict[str, tuple[tuple[int, str, int], ...]] = {
+    "clone": ((0, "set", NAMESPACE_CLONE_FLAGS | CLONE_PARENT),),
+    "fcntl": tuple((1, "eq", cmd) for cmd in (F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY, F_SETPIPE_SZ)),
+    "ioctl": tuple((1, "eq", request) for request in IOCTL_REFUSED),
+    "open": ((1, "set", O_ASYNC),),
+    "openat": ((2, "set", O_ASYNC),),
+    "preadv2": ((5, "nonzero", 0),),
+    "pwritev2": ((5, "nonzero", 0),),
+    "prlimit64": ((0, "nonzero", 0),),
+    "sched_setaffinity": ((0, "nonzero", 0),),
+    "sched_setparam": ((0, "nonzero", 0),),
+    "sched_setscheduler": ((0, "nonzero", 0),),
+    "setpriority": ((0, "nonzero", 0), (1, "nonzero", 0)),  # PRIO_PROCESS of the caller only
+    **{name: tuple((index, "eq", sig) for sig in STOP_SIGNALS) for name, index in SIGNAL_ARG.items()},
+}
+ARG_CHECKED = ("clone3", *ARG_RULES)
 REFUSED = tuple(name for name in SYSCALLS["x86_64"][1] if name not in ARG_CHECKED)
 # The allow-list: every other call fails with ENOSYS (a library reads it as "not on this kernel" and falls back,
 # as glibc does from clone3 to clone). Derived by tracing the supervisor and both workers (strace -f) on passing,
@@ -75,12 +118,12 @@ ALLOWED = {
         "getcwd": 79, "getdents": 78, "getdents64": 217, "getegid": 108, "geteuid": 107, "getgid": 104,
         "getgroups": 115, "getitimer": 36, "getpgid": 121, "getpgrp": 111, "getpid": 39, "getppid": 110,
         "getpriority": 140, "getrandom": 318, "getresgid": 120, "getresuid": 118, "getrlimit": 97, "getrusage": 98,
-        "getsid": 124, "gettid": 186, "gettimeofday": 96, "getuid": 102, "getxattr": 191, "inotify_add_watch": 254,
-        "inotify_init": 253, "inotify_init1": 294, "inotify_rm_watch": 255, "ioctl": 16, "kill": 62, "lchown": 94,
+        "getsid": 124, "gettid": 186, "gettimeofday": 96, "getuid": 102, "getxattr": 191, 
+        "ioctl": 16, "kill": 62, "lchown": 94,
         "lgetxattr": 192, "link": 86, "linkat": 265, "listxattr": 194, "llistxattr": 195, "lseek": 8, "lstat": 6,
-        "madvise": 28, "membarrier": 324, "mincore": 27, "mkdir": 83, "mkdirat": 258, "mlock": 149, "mlock2": 325,
+        "madvise": 28, "membarrier": 324, "mkdir": 83, "mkdirat": 258, "mlock": 149, "mlock2": 325,
         "mmap": 9, "mprotect": 10, "mremap": 25, "msync": 26, "munlock": 150, "munmap": 11, "nanosleep": 35,
-        "newfstatat": 262, "open": 2, "openat": 257, "openat2": 437, "pause": 34, "personality": 135, "pipe": 22,
+        "newfstatat": 262, "open": 2, "openat": 257, "pause": 34, "personality": 135, "pipe": 22,
         "pipe2": 293, "pkey_alloc": 330, "pkey_free": 331, "pkey_mprotect": 329, "poll": 7, "ppoll": 271,
         "prctl": 157, "pread64": 17, "preadv": 295, "preadv2": 327, "prlimit64": 302, "pselect6": 270,
         "pwrite64": 18, "pwritev": 296, "pwritev2": 328, "read": 0, "readlink": 89, "readlinkat": 267, "readv": 19,
@@ -95,8 +138,8 @@ ALLOWED = {
         "setsid": 112, "setuid": 105, "sigaltstack": 131, "signalfd": 282, "signalfd4": 289, "splice": 275,
         "stat": 4, "statfs": 137, "statx": 332, "symlink": 88, "symlinkat": 266, "sync_file_range": 277,
         "sysinfo": 99, "tee": 276, "tgkill": 234, "time": 201, "timer_create": 222, "timer_delete": 226,
-        "timer_getoverrun": 225, "timer_gettime": 224, "timer_settime": 223, "timerfd_create": 283,
-        "timerfd_gettime": 287, "timerfd_settime": 286, "times": 100, "tkill": 200, "truncate": 76, "umask": 95,
+        "timer_getoverrun": 225, "timer_gettime": 224, "timer_settime": 223, 
+        "times": 100, "tkill": 200, "truncate": 76, "umask": 95,
         "uname": 63, "unlink": 87, "unlinkat": 263, "utime": 132, "utimensat": 280, "utimes": 235, "vfork": 58,
         "wait4": 61, "waitid": 247, "write": 1, "writev": 20,
         "fchmodat2": 452,
@@ -112,11 +155,11 @@ ALLOWED = {
         "get_robust_list": 100, "getcpu": 168, "getcwd": 17, "getdents64": 61, "getegid": 177, "geteuid": 175,
         "getgid": 176, "getgroups": 158, "getitimer": 102, "getpgid": 155, "getpid": 172, "getppid": 173,
         "getpriority": 141, "getrandom": 278, "getresgid": 150, "getresuid": 148, "getrlimit": 163, "getrusage": 165,
-        "getsid": 156, "gettid": 178, "gettimeofday": 169, "getuid": 174, "getxattr": 8, "inotify_add_watch": 27,
-        "inotify_init1": 26, "inotify_rm_watch": 28, "ioctl": 29, "kill": 129, "lgetxattr": 9, "linkat": 37,
-        "listxattr": 11, "llistxattr": 12, "lseek": 62, "madvise": 233, "membarrier": 283, "mincore": 232,
+        "getsid": 156, "gettid": 178, "gettimeofday": 169, "getuid": 174, "getxattr": 8, 
+        "ioctl": 29, "kill": 129, "lgetxattr": 9, "linkat": 37,
+        "listxattr": 11, "llistxattr": 12, "lseek": 62, "madvise": 233, "membarrier": 283, 
         "mkdirat": 34, "mlock": 228, "mlock2": 284, "mmap": 222, "mprotect": 226, "mremap": 216, "msync": 227,
-        "munlock": 229, "munmap": 215, "nanosleep": 101, "openat": 56, "openat2": 437, "personality": 92,
+        "munlock": 229, "munmap": 215, "nanosleep": 101, "openat": 56, "personality": 92,
         "pipe2": 59, "pkey_alloc": 289, "pkey_free": 290, "pkey_mprotect": 288, "ppoll": 73, "prctl": 167,
         "pread64": 67, "preadv": 69, "preadv2": 286, "prlimit64": 261, "pselect6": 72, "pwrite64": 68, "pwritev": 70,
         "pwritev2": 287, "read": 63, "readlinkat": 78, "readv": 65, "renameat": 38, "renameat2": 276,
@@ -130,14 +173,12 @@ ALLOWED = {
         "setresgid": 149, "setresuid": 147, "setreuid": 145, "setrlimit": 164, "setsid": 157, "setuid": 146,
         "sigaltstack": 132, "signalfd4": 74, "splice": 76, "statfs": 43, "statx": 291, "symlinkat": 36,
         "sync_file_range": 84, "sysinfo": 179, "tee": 77, "tgkill": 131, "timer_create": 107, "timer_delete": 111,
-        "timer_getoverrun": 109, "timer_gettime": 108, "timer_settime": 110, "timerfd_create": 85,
-        "timerfd_gettime": 87, "timerfd_settime": 86, "times": 153, "tkill": 130, "truncate": 45, "umask": 166,
+        "timer_getoverrun": 109, "timer_gettime": 108, "timer_settime": 110, 
+        "times": 153, "tkill": 130, "truncate": 45, "umask": 166,
         "uname": 160, "unlinkat": 35, "utimensat": 88, "wait4": 260, "waitid": 95, "write": 64, "writev": 66,
         "newfstatat": 79, "fchmodat2": 452,
     },
 }
-NAMESPACE_CLONE_FLAGS = 0x7E020080  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
-F_SETPIPE_SZ = 1031
 X32_BIT = 0x40000000
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 RET_KILL_PROCESS, RET_ALLOW, RET_ERRNO = 0x80000000, 0x7FFF0000, 0x00050000
@@ -175,36 +216,39 @@ def seccomp_program(arch: int, calls: dict[str, int], allowed: dict[str, int]) -
     ins(LD_W_ABS, 0)
     ins(JGE_K, X32_BIT, 0, 1)
     ins(RET_K, RET_KILL_PROCESS)  # x32's numbering on x86_64
-    for name in REFUSED:
+    for name in refused_on(calls):
         ins(JEQ_K, calls[name], "eperm")
     ins(JA, 1)
     label("eperm")
     ins(RET_K, RET_ERRNO | EPERM)
     ins(JEQ_K, calls["clone3"], 0, 1)
     ins(RET_K, RET_ERRNO | ENOSYS)
+    checked = [name for name in ARG_RULES if name in calls]
     for name, number in sorted(allowed.items()):
-        if name not in ARG_CHECKED and name not in REFUSED:
+        if name not in ARG_CHECKED and name not in calls:
             ins(JEQ_K, number, "allow")
-    ins(JEQ_K, calls["clone"], "clone")
-    ins(JEQ_K, calls["fcntl"], "fcntl")
-    for name in SIGNAL_ARG:
+    for name in checked:
         ins(JEQ_K, calls[name], name)
     ins(RET_K, RET_ERRNO | ENOSYS)  # not on the allow-list
     label("allow")
     ins(RET_K, RET_ALLOW)
-    label("clone")
-    ins(LD_W_ABS, _arg_low(0))
-    ins(JSET_K, NAMESPACE_CLONE_FLAGS, "refuse")
-    ins(RET_K, RET_ALLOW)
-    label("fcntl")
-    ins(LD_W_ABS, _arg_low(1))
-    ins(JEQ_K, F_SETPIPE_SZ, "refuse")
-    ins(RET_K, RET_ALLOW)
-    for name, index in SIGNAL_ARG.items():  # a stop signal, to anyone: the supervisor cannot be frozen
+    for name in checked:
         label(name)
-        ins(LD_W_ABS, _arg_low(index))
-        for signal_number in STOP_SIGNALS:
-            ins(JEQ_K, signal_number, "refuse")
+        loaded = None
+        for index, kind, value in ARG_RULES[name]:
+            if loaded != index:
+                ins(LD_W_ABS, _arg_low(index))
+                loaded = index
+            if kind == "eq":
+                ins(JEQ_K, value, "refuse")
+            elif kind == "set":
+                ins(JSET_K, value, "refuse")
+            else:  # nonzero
+                ins(JEQ_K, 0, 0, "refuse")
+        if name == "fcntl":  # F_SETFL with O_ASYNC (SIGIO on); any other command skips to the allow below
+            ins(JEQ_K, F_SETFL, 0, 2)
+            ins(LD_W_ABS, _arg_low(2))
+            ins(JSET_K, O_ASYNC, "refuse")
         ins(RET_K, RET_ALLOW)
     label("refuse")
     ins(RET_K, RET_ERRNO | EPERM)
@@ -216,9 +260,15 @@ def seccomp_program(arch: int, calls: dict[str, int], allowed: dict[str, int]) -
     return out
 
 
+def refused_on(calls: dict[str, int]) -> tuple[str, ...]:
+    """The calls of a machine's table that fail with EPERM whatever their arguments (``calls`` less the checked)."""
+    return tuple(name for name in calls if name not in ARG_CHECKED)
+
+
 def refused_syscalls() -> tuple[str, ...]:
     """The system calls the filter refuses on this machine (none where ``SYSCALLS`` lacks it)."""
-    return REFUSED if os.uname().machine in SYSCALLS else ()
+    machine = os.uname().machine
+    return refused_on(SYSCALLS[machine][1]) if machine in SYSCALLS else ()
 
 
 class _SockFprog(ctypes.Structure):

@@ -111,10 +111,13 @@ def enter_user_namespace(flags: int) -> None:
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
 
 
-def _bind(source: str, target: str, writable: bool) -> None:
+def _bind(source: str, target: str, writable: bool, device: bool = False) -> None:
+    """Bind ``source`` at ``target``, then remount the bind ``nosuid`` and, unless ``writable``, read-only;
+    ``nodev`` unless it is a ``device`` node (then ``noexec``): reading and writing a read-only bound device works,
+    changing its inode (``chmod``, ``chown``, ``utime``) fails with ``EROFS`` for every identity."""
     mount(source, target, None, MS_BIND | MS_REC)
     locked = os.statvfs(target).f_flag
-    flags = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | (0 if writable else MS_RDONLY)
+    flags = MS_BIND | MS_REMOUNT | MS_NOSUID | (MS_NOEXEC if device else MS_NODEV) | (0 if writable else MS_RDONLY)
     flags |= sum(ms for st, ms in KEEP_FLAGS if locked & st)
     mount(None, target, None, flags)
 
@@ -140,7 +143,7 @@ def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None) -> str:
     for dev in DEVICES:
         inside = os.path.join(root, "dev", dev)
         open(inside, "w").close()
-        mount("/dev/" + dev, inside, None, MS_BIND)
+        _bind("/dev/" + dev, inside, writable=False, device=True)  # the host's nodes, read-only: never changed
     for extra in extra_dirs:
         inside = root + extra
         if not os.path.exists(inside):

@@ -13,8 +13,9 @@ What ``coonbench-local`` enforces, for root and ordinary users alike where the k
   user the caller's own uid inside a user namespace, without capabilities, ``RLIMIT_NPROC`` counted there; never
   the host's uid 0 (``isolation.program_would_be_host_root``: refused with one line);
 - its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked; no capability and a
-  default-deny seccomp filter (``confine.py``: foreign architectures killed; memfd, SysV shared memory, sockets,
-  io_uring, keys, namespaces, stop signals & co. refused);
+  default-deny seccomp filter (``confine.py``: foreign architectures killed; memfd, SysV IPC, inotify, sockets,
+  io_uring, keys, namespaces, page-cache residency probes, stop signals, SIGIO aimed at another process and calls
+  that name another process & co. refused); ``/dev/null`` & co. bound read-only;
 - whole-sample budgets: memory across all processes (a cgroup where one can be made, else PID 1's watchdog),
   disk (the tmpfs), processes, wall time across all commands; per process ``RLIMIT_CPU``, ``RLIMIT_AS``,
   ``RLIMIT_FSIZE``, no core dumps, ``no_new_privs``;

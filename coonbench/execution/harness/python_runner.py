@@ -166,8 +166,33 @@ class Unrepresentable:
         return f"<unrepresentable {self.what}>"
 
 
+MAX_SAME_HASH = 64  # elements of one set (keys of one dict) that may share a hash value
+
+
+def crowded(items: list[Any]) -> bool:
+    """Would a set of ``items`` (or a dict keyed by them) hold more than ``MAX_SAME_HASH`` elements of one hash
+    value? A set a worker encoded has distinct elements; many with one hash (``k * (2**61 - 1)`` all hash to 0)
+    make each insertion compare with all before it: quadratic time in the host that decodes the answer. The hashes
+    are sorted, not counted in a dict, so this check is O(n log n) whatever the data. Unhashable items are
+    skipped (building the set fails on them anyway)."""
+    hashes = []
+    for item in items:
+        try:
+            hashes.append(hash(item))
+        except TypeError:
+            continue
+    hashes.sort()
+    run = 0
+    for i, h in enumerate(hashes):
+        run = run + 1 if i and hashes[i - 1] == h else 1
+        if run > MAX_SAME_HASH:
+            return True
+    return False
+
+
 def decode_typed(data: Any, depth: int = 0) -> Any:
-    """The value ``encode_typed`` wrote, rebuilt from built-in types only."""
+    """The value ``encode_typed`` wrote, rebuilt from built-in types only, at a cost linear (up to a log) in its
+    size: a set or dict whose elements crowd one hash value (``crowded``) is rebuilt as ``Unrepresentable``."""
     if depth > 60:
         raise ValueError("typed value nested too deeply")
     if data is None or type(data) in (bool, int, float, str):
@@ -182,9 +207,14 @@ def decode_typed(data: Any, depth: int = 0) -> Any:
     try:  # a set of lists, a dict keyed by a list: data a worker may send, that Python cannot build
         if tag in ("tuple", "set", "frozenset") and type(items) is list:
             seq = [decode_typed(v, depth + 1) for v in items]
+            if tag != "tuple" and crowded(seq):
+                return Unrepresentable(f"{tag} whose elements share one hash")
             return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](seq)
         if tag == "dict" and type(items) is list and all(type(kv) is list and len(kv) == 2 for kv in items):
-            return {decode_typed(k, depth + 1): decode_typed(v, depth + 1) for k, v in items}
+            pairs = [(decode_typed(k, depth + 1), decode_typed(v, depth + 1)) for k, v in items]
+            if crowded([k for k, _ in pairs]):
+                return Unrepresentable("dict whose keys share one hash")
+            return dict(pairs)
     except TypeError:
         return Unrepresentable(f"unhashable {tag} element")
     if tag == "function":

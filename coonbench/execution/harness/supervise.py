@@ -3,13 +3,15 @@
 Self-contained (stdlib only): it is copied into the sandbox, so nothing from coonbench is importable there.
 Usage: ``python3 -I -S supervise.py CASE_TIMEOUT_S -- WORKER_COMMAND…``; stdin holds JSON lines: first a
 per-run secret (nonce) chosen by the host, then one test input per line (public tests first). No file in the
-run directory lists the tests.
+run directory lists the tests. The result record goes to the file ``RESULT_FILE`` of the run directory, not to
+stdout: the host reads it back as bytes, so that neither the inputs (stdin, sent as bytes) nor the answers appear
+in the transcript's sandbox events, which show bytes as a size only.
 
 Why a separate process: the candidate code runs in the worker, never in this process. The worker gets the
 inputs one case at a time on its stdin (it never holds the others) and answers one JSON line per case on its stdout; its stdout and stderr
 are pipes to this process only. This process makes itself non-dumpable (the worker, same uid, can neither
 ptrace it nor open ``/proc/<pid>/fd`` or ``/proc/<pid>/mem``), reads the nonce before the worker exists and
-prints the result record after ``RESULT_MARKER`` + nonce — a line the worker can neither write nor forge.
+writes the result record after ``RESULT_MARKER`` + nonce — a line the worker can neither write nor forge.
 Expected outputs are never in the sandbox: the host compares. A case the worker does not answer in time
 (alarm ignored, C-level loop) is a timeout: the worker is killed and restarted for the next case.
 """
@@ -28,6 +30,7 @@ import time
 from typing import Any
 
 RESULT_MARKER = "@@COONBENCH-RESULT@@"
+RESULT_FILE = "result"  # in the run directory; replaced whole (a name the program made there is overwritten)
 GRACE_S = 1.0  # beyond the worker's own per-case alarm
 START_S = 10.0  # interpreter start + module load, beyond the case timeout
 MAX_LINE = 1024 * 1024  # one answer line; more is a protocol violation
@@ -206,8 +209,22 @@ def forget_earlier_runs() -> None:
                 pass
 
 
+def deliver(line: str) -> None:
+    """Write the marked record to ``RESULT_FILE``: into a fresh file of a random name (``O_EXCL``, nothing
+    followed), then renamed over whatever the program may have left under that name."""
+    temporary = f".result-{os.urandom(8).hex()}"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        data = line.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data):]
+    finally:
+        os.close(fd)
+    os.replace(temporary, RESULT_FILE)
+
+
 def main(argv: list[str]) -> None:
-    """Read the nonce, become non-dumpable, clear earlier attempts' files, run, print the marked record."""
+    """Read the nonce, become non-dumpable, clear earlier attempts' files, run, write the marked record."""
     nonce = str(json.loads(sys.stdin.readline()))
     _non_dumpable()
     forget_earlier_runs()
@@ -219,8 +236,7 @@ def main(argv: list[str]) -> None:
         record = run(cases, case_timeout, command)
     except Exception as exc:  # noqa: BLE001 - the host must get a record, not a traceback
         record = {"stage": "harness", "message": f"{type(exc).__name__}: {exc}"}
-    sys.stdout.write(f"\n{RESULT_MARKER}{nonce} {json.dumps(record)}\n")
-    sys.stdout.flush()
+    deliver(f"{RESULT_MARKER}{nonce} {json.dumps(record)}\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,72 @@
+"""A grading set drawn fresh for each sample and epoch, so that what one run learns of another's is worth nothing.
+
+The committed grading set of a problem (``Problem.grading_tests``) is the same in every sample and epoch that
+poses it: a program that could carry anything from a grading run to a later feedback run (a covert channel across
+runs: the page cache, time) would learn it once and use it every time the problem recurs. Here the generated part
+of the grading set is drawn again from the problem's own generator (``correction_tests.proposals``) with a
+generator seeded by the problem, the sample id and the epoch (stable across runs and machines), disjoint from the
+public tests and the feedback set by call; the Python reference computes each expected value and, where the
+problem has one, the JavaScript reference must agree (a test they disagree on is dropped). The hand-written hidden
+tests stay (they are few and fixed). Where the domain is small enough to be enumerated, every input is already a
+test: there is nothing fresh to draw, and the committed grading set is used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+from typing import Any
+
+from coonbench.datasets.correction_tests import (
+    CANDIDATES,
+    GeneratorError,
+    _agree,
+    _as_test,
+    _finite_domain,
+    _key,
+    proposals,
+    run_javascript,
+    run_python,
+)
+from coonbench.execution.problem import PUBLIC_TESTS, Problem, TestCase
+
+
+def grading_rng(problem_id: str, sample_id: str | int, epoch: int) -> random.Random:
+    """The generator of one sample's and epoch's grading draw (SHA-256 of the three: stable, unpredictable)."""
+    seed = hashlib.sha256(f"grading:{problem_id}:{sample_id}:{epoch}".encode()).digest()[:8]
+    return random.Random(int.from_bytes(seed, "big"))
+
+
+def _call(case: TestCase) -> str:
+    return _key({"input": case.input, **({"then_call": case.then_call} if case.then_call is not None else {})})
+
+
+def draw_grading(problem: Problem, sample_id: str | int, epoch: int) -> list[TestCase] | None:
+    """The grading set of this sample and epoch: the hand-written hidden tests, then as many fresh generated tests
+    as the committed grading set holds. None where nothing can be drawn (an enumerated domain, a reference that
+    fails): the caller grades on the committed set."""
+    hand_written = problem.tests[PUBLIC_TESTS:]
+    wanted = len(problem.grading_tests) - len(hand_written)
+    if wanted <= 0 or _finite_domain(problem) is not None:
+        return None
+    known = {_call(c) for c in problem.public_tests + problem.feedback_tests + hand_written}
+    cases: list[dict[str, Any]] = []
+    for case in proposals(problem, grading_rng(problem.id, sample_id, epoch)):
+        if _key(case) not in known and len(cases) < CANDIDATES:
+            known.add(_key(case))
+            cases.append(case)
+        if len(cases) >= 3 * wanted:
+            break
+    errors_allowed = any(c.expected_error for c in problem.tests)
+    try:
+        tests = [t for case, res in zip(cases, run_python(problem, cases))
+                 if (t := _as_test(problem, case, res, errors_allowed))]
+        if "javascript" in problem.solutions and shutil.which("node") and tests:
+            js = run_javascript(problem, [{k: v for k, v in t.items() if k in ("input", "then_call")} for t in tests])
+            tests = [t for t, r in zip(tests, js) if _agree(t, r)]
+    except (GeneratorError, OSError, ValueError):
+        return None
+    if not tests:
+        return None
+    return list(hand_written) + [TestCase(**t) for t in tests[:wanted]]
