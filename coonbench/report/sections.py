@@ -14,6 +14,7 @@ import pandas as pd
 from coonbench.report import stats, summary, verdicts
 from coonbench.report.blocks import Block, question_blocks, restrict
 from coonbench.report.correction import correction_section
+from coonbench.report.writing import writing_section
 from coonbench.report.cost import per_correct
 from coonbench.report.load import is_reference
 from coonbench.report.prompts import prompt_section
@@ -195,6 +196,8 @@ def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
         cat = str(cat)
         if has(frame, "iterations"):
             out.append(correction_section(cat, frame))
+            if has(frame, "correct_output_tokens"):  # the writing task: documents' cost, paired formats
+                out.append(writing_section(cat, frame))
         elif has(frame, "syntax_valid"):
             out.append(code_section(cat, frame))
             if turn_keys(frame):
