@@ -41,4 +41,4 @@ from coonbench.solvers.session import session_generate
 from coonbench.scorers.edits import edit_check, session_check
 from coonbench.evals.writing import writing
 from coonbench.scorers.writing import writing_scorer
-from coonbench.solvers.writing import writing_protocol, writing_wrong_values
+from coonbench.solvers.writing import writing_protocol, baseline_wrong_values

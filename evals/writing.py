@@ -55,8 +55,10 @@ def writing(
       stop_margin: with ``stop=decided``, the equivalence margin (default 0.05).
     """
     reject_unknown(writing, unknown)
-    if repairs < 0:
-        raise TaskArgumentError(f"-T repairs={repairs}: must be 0 or more")
+    for name, value in (("repairs", repairs), ("seed", seed)):
+        if not isinstance(value, int) or isinstance(value, bool) or (name == "repairs" and value < 0):
+            raise TaskArgumentError(f"-T {name}={value}: must be a whole number" + (" (0 or more)" if name == "repairs"
+                                                                                     else ""))
     conditions, refused = parse_writing_conditions(formats)
     chosen_sources = parse_sources(sources)
     chosen_shapes = choose("shapes", shapes, SHAPES, "shape") or list(SHAPES)

@@ -102,16 +102,16 @@ def _perturbed(data: Any, rng: random.Random) -> Any:
     return out
 
 
-@solver(name="writing_wrong_values")
-def writing_wrong_values() -> Solver:
+@solver(name="baseline_wrong_values")
+def baseline_wrong_values() -> Solver:
     """Floor: a document of the right shape in the right format with every value wrong (seeded by the sample id)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         fmt = get_format(state.metadata["encoding"])
         text = fmt.encode(_perturbed(state.metadata["data"], random.Random(str(state.sample_id))))
         reply = f"```{fmt.fence}\n{text}\n```"
-        state.output = ModelOutput.from_content(model="coonbench/writing_wrong_values", content=reply)
-        state.messages.append(ChatMessageAssistant(content=reply, model="coonbench/writing_wrong_values"))
+        state.output = ModelOutput.from_content(model="coonbench/baseline_wrong_values", content=reply)
+        state.messages.append(ChatMessageAssistant(content=reply, model="coonbench/baseline_wrong_values"))
         return state
 
     return solve

@@ -33,7 +33,7 @@ from coonbench.formats import get_format, list_formats
 from coonbench.scorers.writing import score_documents
 from coonbench.solvers.baselines import baseline_empty
 from coonbench.solvers.gold import gold
-from coonbench.solvers.writing import writing_wrong_values
+from coonbench.solvers.writing import baseline_wrong_values
 from coonbench.tasks.samples import TaskArgumentError
 
 CASES = all_cases(list(SHAPES), list(SIZES))
@@ -252,13 +252,28 @@ def test_score_documents_metrics() -> None:
 # --- the task -----------------------------------------------------------------------------------------------------
 
 
-def test_task_arguments_checked() -> None:
-    with pytest.raises(TaskArgumentError, match="unknown argument; did you mean repairs"):
-        writing(repair=2)
-    with pytest.raises(TaskArgumentError, match="did you mean 'invoice'"):
-        writing(shapes="invoices")
-    with pytest.raises(TaskArgumentError, match="-T repairs=-1"):
-        writing(repairs=-1)
+def _never(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the task started building its samples before checking its arguments")
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"repair": 2}, "unknown argument; did you mean repairs"),
+    ({"shapes": "invoices"}, "did you mean 'invoice'"),
+    ({"sizes": "tiny"}, "unknown size 'tiny'"),
+    ({"sources": "jsn"}, "did you mean 'json'"),
+    ({"formats": "tooon"}, "did you mean 'toon'"),
+    ({"repairs": -1}, "^-T repairs=-1"),
+    ({"repairs": "three"}, "^-T repairs=three"),
+    ({"seed": "x"}, "^-T seed=x"),
+])
+def test_task_arguments_checked_before_anything_is_built(arguments: dict[str, Any], message: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import coonbench.evals.writing as module
+
+    monkeypatch.setattr(module, "counted_for_model", _never)
+    with pytest.raises(TaskArgumentError, match=message) as info:
+        writing(**arguments)
+    assert "\n" not in str(info.value)
 
 
 def test_gold_scores_everything_floors_score_nothing(tmp_path: Path) -> None:
@@ -270,7 +285,7 @@ def test_gold_scores_everything_floors_score_nothing(tmp_path: Path) -> None:
     assert {"json", "toon", "yaml", "csv", STRUCTURED} <= formats
     assert all(s.scores["writing_scorer"].value["correct"] == 1 for s in log.samples)  # type: ignore[index]
     assert _metrics(log)["correct"] == 1 and _metrics(log)["first_attempt_success"] == 1
-    for floor in (baseline_empty(), writing_wrong_values()):
+    for floor in (baseline_empty(), baseline_wrong_values()):
         floor_log = inspect_eval(writing(**task_args), model="mockllm/model", solver=floor, display="none",
                                  log_dir=str(tmp_path))[0]
         assert floor_log.status == "success" and _metrics(floor_log)["correct"] == 0, floor

@@ -37,7 +37,7 @@ with the types given, and nothing else. Paths start at the document's root: `a.b
 
 {description}
 
-Reply with the whole document in one ```{fence} code block."""
+{reply}"""
 
 CONVERT_PROMPT = """Here is some data written in {source_label}:
 
@@ -45,10 +45,10 @@ CONVERT_PROMPT = """Here is some data written in {source_label}:
 {source_text}
 ```
 
-Write the same data as a {label} document: the same keys, values and types, nothing else. \
-Reply with the whole document in one ```{fence} code block."""
+Write the same data as a {label} document: the same keys, values and types, nothing else. {reply}"""
 
-STRUCTURED_NOTE = "\n\nYour reply is constrained to the JSON schema of this data: reply with the JSON document only."
+REPLY_FENCED = "Reply with the whole document in one ```{fence} code block."
+REPLY_STRUCTURED = "Reply with the JSON document only: your reply is constrained to the JSON schema of this data."
 
 
 @dataclass(frozen=True)
@@ -129,20 +129,18 @@ def expected_for(fmt: Format, data: Any) -> tuple[Any, str | None]:
 
 def _label(fmt: Format) -> str:
     """How a prompt names a format: its description up to the first comma or parenthesis (``TOON``, ``CSV``)."""
-    return fmt.description.split(",")[0].split(" (")[0]
+    return fmt.description.split(",")[0].split(" (")[0].split(":")[0]
 
 
 def _prompt(case: Case, source: str, cond: WritingCondition) -> str:
     """The request: the case described, or shown in the source format."""
-    label, fence = _label(cond.fmt), cond.fmt.fence
+    label = _label(cond.fmt)
+    reply = REPLY_STRUCTURED if cond.structured else REPLY_FENCED.format(fence=cond.fmt.fence)
     if source == SOURCES_DESCRIPTION:
-        text = DESCRIPTION_PROMPT.format(label=label, description=describe(case.data, case.computed), fence=fence)
-    else:
-        shown_in = get_format(source)
-        text = CONVERT_PROMPT.format(source_label=_label(shown_in),
-                                     source_fence=shown_in.fence, source_text=shown_in.encode(case.data).rstrip("\n"),
-                                     label=label, fence=fence)
-    return text + (STRUCTURED_NOTE if cond.structured else "")
+        return DESCRIPTION_PROMPT.format(label=label, description=describe(case.data, case.computed), reply=reply)
+    shown_in = get_format(source)
+    return CONVERT_PROMPT.format(source_label=_label(shown_in), source_fence=shown_in.fence,
+                                 source_text=shown_in.encode(case.data).rstrip("\n"), label=label, reply=reply)
 
 
 def writing_samples(
