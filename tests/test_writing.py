@@ -18,7 +18,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput, get_model
 
-from coonbench.answers.document import NO_DOCUMENT, PARSE_ERROR, PASS, WRONG_DATA, check_document
+from coonbench.answers.document import NO_DOCUMENT, PARSE_ERROR, PASS, SOURCE_FORMAT, WRONG_DATA, check_document
 from coonbench.datasets.writing import (
     STRUCTURED,
     can_decode,
@@ -236,6 +236,20 @@ def test_check_document_outcomes_and_feedback_hold_no_value() -> None:
     assert check_document(json.dumps(as_string), "json", data).difference == "missing key"
     assert check_document("```yaml\n" + get_format("yaml").encode(data) + "```", "yaml", data).outcome == PASS
     assert check_document(get_format("toon").encode(data), "toon", data).outcome == PASS  # bare, no fence
+
+
+def test_the_source_copied_is_not_a_document_in_the_format_asked_for() -> None:
+    data = make_case("nested", "small").data
+    shown = "```json\n" + get_format("json").encode(data) + "\n```"
+    assert check_document(shown, "yaml", data).outcome == PASS  # JSON is YAML: asked from a description, fine
+    copied = check_document(shown, "yaml", data, source="json")
+    assert copied.outcome == SOURCE_FORMAT and "json" in copied.feedback
+    written = "```yaml\n" + get_format("yaml").encode(data) + "```"
+    assert check_document(written, "yaml", data, source="json").outcome == PASS
+    conditions, _ = parse_writing_conditions("json-compact,yaml")
+    samples, skips = writing_samples(conditions, ["json"], ["nested"], ["small"])
+    assert [str(s.id) for s in samples] == ["writing-nested-small-json-yaml"]
+    assert "a copy would pass" in next(s.reason for s in skips if s.condition == "json-compact")
 
 
 def test_score_documents_metrics() -> None:

@@ -50,7 +50,7 @@ def frame(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
 def test_section_costs_and_accuracies(frame: pd.DataFrame) -> None:
     sections = {s.id: s for s in sections_for(frame)}
     sec = sections["writing_writing_cost"]
-    cost = next(t for t in sec.lead if t.id == "writing_document_cost").frame.set_index("format")
+    cost = next(t for t in sec.lead if t.name == "writing_document_cost").frame.set_index("format")
     shapes = frame["cluster"].nunique()
     assert shapes == 6
     assert cost.loc["json", "accuracy"] == 1.0
@@ -74,7 +74,7 @@ def test_primer_break_even_from_the_primers(frame: pd.DataFrame) -> None:
 
 def test_paired_comparisons_are_clustered_by_shape(frame: pd.DataFrame) -> None:
     sec = next(s for s in sections_for(frame) if s.id == "writing_writing_cost")
-    paired = next(t for t in sec.tables if t.id == "writing_paired_correct").frame
+    paired = next(t for t in sec.tables if t.name == "writing_paired_correct").frame
     assert len(paired) == 1
     row = paired.iloc[0]
     assert {row["format_a"], row["format_b"]} == {"json", "toon"}
