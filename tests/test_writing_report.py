@@ -59,6 +59,8 @@ def test_section_costs_and_accuracies(frame: pd.DataFrame) -> None:
     spent = toon["input_tokens"].sum() + toon["output_tokens"].sum()
     assert cost.loc["toon", "tokens_per_correct"] == pytest.approx(spent / toon["correct"].sum())
     assert any("tokens per correct document" in line for line in sec.summary)
+    repairs = sections["writing_correction"]  # first attempt vs after repairs; no sandbox: nothing ran
+    assert repairs.lead and not any("Sandbox" in line for line in repairs.summary)
 
 
 def test_primer_break_even_from_the_primers(frame: pd.DataFrame) -> None:

@@ -195,8 +195,9 @@ def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
                 frame = frame.assign(**{col: np.nan})
         cat = str(cat)
         if has(frame, "iterations"):
-            out.append(correction_section(cat, frame))
-            if has(frame, "correct_output_tokens"):  # the writing task: documents' cost, paired formats
+            writing = has(frame, "correct_output_tokens")  # the writing task: documents, nothing run
+            out.append(correction_section(cat, frame, sandboxed=not writing))
+            if writing:
                 out.append(writing_section(cat, frame))
         elif has(frame, "syntax_valid"):
             out.append(code_section(cat, frame))
