@@ -9,7 +9,8 @@ Besides the tasks, ``VARIANTS`` (``coonbench validate``'s ``TASK_VARIANTS``) nam
 (``modification-edits``: ``-T source=edits``) and three-turn sessions, synthetic (``modification-turns3``) and mined
 (``modification-edits-turns3``), in COON, Dart and minified Dart. For those (and any run whose scores have a
 ``graded`` value or turns) a line per format follows with the exact score, the graded score and the exact score
-at each turn (``per_format``). ``baseline_no_edit`` (the program shown, unchanged) runs on modification only.
+at each turn (``per_format``). ``baseline_no_edit`` (the program shown, unchanged) runs on modification only,
+``baseline_wrong_values`` (the right shape in the right format, every value changed) on writing only.
 """
 
 from __future__ import annotations
@@ -25,18 +26,23 @@ from inspect_ai import eval as inspect_eval
 import coonbench._registry  # noqa: F401 - registers tasks and solvers
 from coonbench.solvers import baselines
 from coonbench.solvers.gold import gold
+from coonbench.solvers.writing import baseline_wrong_values
 from coonbench.validity.run import TASK_VARIANTS as VARIANTS
 
 SEED = 17
-BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty", "baseline_no_edit")
-TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction", "tools", "handoff",
+BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty", "baseline_no_edit",
+             "baseline_wrong_values")
+TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction", "tools", "handoff", "writing",
          "modification-edits", "modification-turns3", "modification-edits-turns3")
 MODIFICATION_ONLY = ("baseline_no_edit",)
+WRITING_ONLY = ("baseline_wrong_values",)
 EXACT_SCORERS = ("answer_match", "correct", "tool_answer", "handoff_score")
 
 
 def solver_for(name: str) -> Any:
     """A baseline solver by name (``gold`` too: the ceiling every floor is read under)."""
+    if name in WRITING_ONLY:
+        return baseline_wrong_values()
     return gold() if name == "gold" else getattr(baselines, name)()
 
 
@@ -100,7 +106,8 @@ def main() -> None:
             task, task_args = task_and_args(name)
             cells, details = [], []
             for baseline in chosen:
-                if baseline in MODIFICATION_ONLY and task != "modification":
+                if (baseline in MODIFICATION_ONLY and task != "modification") or \
+                        (baseline in WRITING_ONLY and task != "writing"):
                     cells.append("—")
                     continue
                 log = inspect_eval(f"coonbench/{task}", task_args=task_args, solver=solver_for(baseline),

@@ -39,3 +39,6 @@ from coonbench.scorers.handoff import handoff_score
 from coonbench.solvers.baselines import baseline_no_edit
 from coonbench.solvers.session import session_generate
 from coonbench.scorers.edits import edit_check, session_check
+from coonbench.evals.writing import writing
+from coonbench.scorers.writing import writing_scorer
+from coonbench.solvers.writing import writing_protocol, baseline_wrong_values

@@ -28,7 +28,7 @@ def test_exact_answer_tasks_meet_goals(task: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task", ["generation", "modification", "correction"])
+@pytest.mark.parametrize("task", ["generation", "modification", "correction", "writing"])
 def test_code_tasks_meet_goals(task: str, tmp_path: Path) -> None:
     _assert_goals(validate([task], 3, tmp_path, progress=lambda m: None))
 

@@ -72,7 +72,9 @@ def sandbox_line(frame: pd.DataFrame) -> str:
     return text + "."
 
 
-def correction_section(cat: str, frame: pd.DataFrame) -> Section:
+def correction_section(cat: str, frame: pd.DataFrame, sandboxed: bool = True) -> Section:
+    """First attempt against after feedback, Goth's metrics and the error taxonomy; ``sandboxed``: the attempts
+    ran programs, so say what confined them (the writing task decodes documents and runs nothing)."""
     sec = Section(id=f"{cat}_correction", title=f"{cat.capitalize()}: iterative correction")
     if has(frame, "first_attempt_success") and has(frame, "correct"):
         paired = first_vs_final(frame)
@@ -84,7 +86,8 @@ def correction_section(cat: str, frame: pd.DataFrame) -> Section:
                 f"{r['system']} · {r['format']}: {wording.pct(r['first_attempt'])} right at the first attempt, "
                 f"{wording.pct(r['after_feedback'])} after feedback ({wording.points(r['gain'])} points; {r['fixed']} "
                 f"fixed, {r['broken']} broken, McNemar p = {wording.pvalue(r['p_mcnemar'])} — {verdict}).")
-    sec.summary.append(sandbox_line(frame))
+    if sandboxed:
+        sec.summary.append(sandbox_line(frame))
     keys = [k for k in CORRECTION_KEYS if has(frame, k)]
     table = frame.groupby(["system", "format"]).agg(n=("correct", "size"), **{k: (k, "mean") for k in keys}).reset_index()
     sec.tables.append(Table(f"{cat}_goth", "Goth metrics per target (means; ratios are target tokens ÷ Python tokens)", table))

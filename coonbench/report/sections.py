@@ -14,6 +14,7 @@ import pandas as pd
 from coonbench.report import stats, summary, verdicts
 from coonbench.report.blocks import Block, question_blocks, restrict
 from coonbench.report.correction import correction_section
+from coonbench.report.writing import writing_section
 from coonbench.report.cost import per_correct
 from coonbench.report.load import is_reference
 from coonbench.report.prompts import prompt_section
@@ -195,7 +196,10 @@ def sections_for(samples: pd.DataFrame, prices: dict[str, dict[str, float]] | No
                 frame = frame.assign(**{col: np.nan})
         cat = str(cat)
         if has(frame, "iterations"):
-            out.append(correction_section(cat, frame))
+            writing = has(frame, "correct_output_tokens")  # the writing task: documents, nothing run
+            out.append(correction_section(cat, frame, sandboxed=not writing))
+            if writing:
+                out.append(writing_section(cat, frame))
         elif has(frame, "syntax_valid"):
             out.append(code_section(cat, frame))
             if turn_keys(frame):

@@ -70,3 +70,15 @@ class SessionState(StoreModel):
 def session_state(store: Store) -> SessionState:
     """The session bookkeeping bound to a sample's store (``state.store``)."""
     return SessionState(store=store)
+
+
+class WritingState(StoreModel):
+    """The writing task's repair loop: the attempt budget and one record per document (``DocumentCheck.record``)."""
+
+    max_attempts: int = 1
+    attempts: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def writing_state(store: Store) -> WritingState:
+    """The writing bookkeeping bound to a sample's store (``state.store``)."""
+    return WritingState(store=store)

@@ -8,6 +8,7 @@ family, a short name and the verdict a correct scorer gives. Everything is seede
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -295,6 +296,120 @@ def requirement_mutants(dart: str, requirements: list[Any]) -> dict[str, str | N
                 other = "StatefulWidget" if m.group(1) != "StatefulWidget" else "StatelessWidget"
                 out[f"break-superclass:{name}"] = dart[: m.start(1)] + other + dart[m.end(1) :]
     return out
+
+
+# --- writing -----------------------------------------------------------------------------------------------
+
+
+def writing_variants(sample: Sample) -> list[Variant]:
+    """The case's data written as models write it (prose around, no fence, keys in another order: the data
+    formats define no key order) and documents one step off (a value, a type, a key, an item, the source format
+    copied)."""
+    meta = sample.metadata or {}
+    fmt = get_format(str(meta["encoding"]))
+    data = meta["data"]
+    rng = rng_for(str(sample.id), "writing")
+
+    def doc(value: Any) -> str:
+        return f"```{fmt.fence}\n{fmt.encode(value)}\n```"
+
+    gold_text = fmt.encode(data)
+    out = [Variant(EQUIVALENT, "gold-with-prose", f"Here is the document:\n\n{doc(data)}\n\nDone.", True),
+           Variant(EQUIVALENT, "gold-unfenced", gold_text, True)]
+    reordered = _reorder_first_object(data)
+    if reordered is not None:
+        out.append(Variant(EQUIVALENT, "keys-reordered", doc(reordered), True))
+    for name, mutate in (("value-changed", _change_value), ("number-as-string", _number_as_string),
+                         ("key-dropped", _drop_key), ("item-dropped", _drop_item)):
+        mutated = mutate(json.loads(json.dumps(data)), rng)
+        if mutated is not None:
+            try:
+                out.append(Variant(NEAR_MISS, name, doc(mutated), False))
+            except Exception:  # noqa: BLE001 - a format that cannot hold the mutant: not applicable
+                pass
+    source = meta.get("source")
+    if source not in (None, "description", fmt.name):
+        out.append(Variant(NEAR_MISS, "source-copied", f"```\n{get_format(str(source)).encode(data)}\n```", False))
+    return out
+
+
+def _objects(data: Any) -> list[dict[str, Any]]:
+    """Every object in ``data``, in document order (iterative)."""
+    found, stack = [], [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            found.append(v)
+            stack.extend(reversed(list(v.values())))
+        elif isinstance(v, list):
+            stack.extend(reversed(v))
+    return found
+
+
+def _reorder_first_object(data: Any) -> Any:
+    copy = json.loads(json.dumps(data))
+    for obj in _objects(copy):
+        if len(obj) > 1:
+            items = list(obj.items())
+            obj.clear()
+            obj.update(reversed(items))
+            return copy
+    return None
+
+
+def _leaf_slots(data: Any) -> list[tuple[Any, Any]]:
+    """(container, key) of every scalar in ``data``."""
+    slots, stack = [], [data]
+    while stack:
+        v = stack.pop()
+        pairs = list(v.items()) if isinstance(v, dict) else list(enumerate(v)) if isinstance(v, list) else []
+        for k, child in pairs:
+            if isinstance(child, (dict, list)):
+                stack.append(child)
+            else:
+                slots.append((v, k))
+    return slots
+
+
+def _change_value(data: Any, rng: random.Random) -> Any:
+    strings = [(c, k) for c, k in _leaf_slots(data) if isinstance(c[k], str)]
+    if not strings:
+        return None
+    c, k = rng.choice(strings)
+    c[k] = c[k] + " x"
+    return data
+
+
+def _number_as_string(data: Any, rng: random.Random) -> Any:
+    numbers = [(c, k) for c, k in _leaf_slots(data) if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)]
+    if not numbers:
+        return None
+    c, k = rng.choice(numbers)
+    c[k] = f"n{c[k]}"
+    return data
+
+
+def _drop_key(data: Any, rng: random.Random) -> Any:
+    objects = [o for o in _objects(data) if len(o) > 1]
+    if not objects:
+        return None
+    obj = rng.choice(objects)
+    del obj[rng.choice(list(obj))]
+    return data
+
+
+def _drop_item(data: Any, rng: random.Random) -> Any:
+    lists, stack = [], [data]
+    while stack:
+        v = stack.pop()
+        children = list(v.values()) if isinstance(v, dict) else v if isinstance(v, list) else []
+        if isinstance(v, list) and len(v) > 1:
+            lists.append(v)
+        stack.extend(c for c in children if isinstance(c, (dict, list)))
+    if not lists:
+        return None
+    rng.choice(lists).pop()
+    return data
 
 
 # --- correction --------------------------------------------------------------------------------------------

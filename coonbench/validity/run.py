@@ -32,6 +32,7 @@ from coonbench.validity.families import (
     exact_variants,
     garbage_variants,
     rng_for,
+    writing_variants,
 )
 
 TASK_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -43,7 +44,7 @@ TASK_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
 three-turn sessions (synthetic and mined), in every code format. In a session every turn but the last replies
 the turn's gold and the last the variant (``scripted_reply``), so the last turn's verdict is the variant's."""
 TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction", "tools", "handoff",
-         *TASK_VARIANTS)
+         "writing", *TASK_VARIANTS)
 GOALS = {EQUIVALENT: 0.99, NEAR_MISS: 1.0, GARBAGE: 1.0}
 """Share of variants that must get the expected verdict: equivalents CORRECT, the rest INCORRECT."""
 SHOWN_CHARS = 2000
@@ -88,6 +89,10 @@ def _task(name: str) -> Task:
         from coonbench.evals.handoff import handoff
 
         return handoff()
+    if name == "writing":
+        from coonbench.evals.writing import writing
+
+        return writing()
     raise ValueError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
 
 
@@ -124,6 +129,8 @@ def variants_for(name: str, sample: Sample, everything: Sequence[Sample]) -> lis
     elif name == "correction":
         others = sorted({str((s.metadata or {}).get("gold")) for s in everything if s.id != sample.id})
         out = correction_variants(sample, others)
+    elif name == "writing":
+        out = writing_variants(sample)
     else:
         out = code_variants(sample)
     return out + garbage_variants(sample, gold, exact=name in EXACT_TASKS)
