@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from coonbench.datasets.edits.git import read_bounded
 from coonbench.datasets.edits.mine import mine_repo, repo_name, why_not
 from tests.memguard import run_guarded
 from tests.test_edits_mining import BASE, MIT, S1, S2
@@ -109,6 +110,13 @@ def test_a_repository_configuration_starts_nothing_the_miner_runs(tmp_path: Path
     assert [e.after for e in kept] == [S1] and [e.commit for e in kept] == [commit], dropped
     assert kept[0].repo == "owner/name"  # the origin URL is data, read (never fetched)
     assert sorted(p.name for p in marks.iterdir()) == []
+    # the configuration overrides alone, without the miner's flags and plumbing, stop the programs named by key
+    # (the signature program, fsmonitor, a promisor's upload-pack). Filter and textconv drivers are named through
+    # attributes, which .git/info/attributes gives and git 2.39 cannot switch off: hence the miner's plumbing.
+    for control in (["log", "-1"], ["status"], ["fetch", "origin"]):
+        read_bounded(repo, tuple(control))
+    by_key = {"gpg.program", "core.fsmonitor", "remote.origin.uploadpack", "core.sshCommand", "core.pager"}
+    assert sorted(p.name for p in marks.iterdir() if p.name in by_key) == []
 
 
 def test_the_environment_s_git_variables_do_not_steer_the_miner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -133,6 +141,7 @@ def test_a_200_mib_blob_is_refused_by_its_size_never_read(tmp_path: Path) -> Non
     del big
     code = f"""
 import json
+from coonbench.datasets.edits.git import read_bounded
 from coonbench.datasets.edits.mine import mine_repo
 kept, dropped, _ = mine_repo({str(repo)!r})
 print(json.dumps({{"kept": len(kept), "dropped": dropped}}))
