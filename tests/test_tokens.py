@@ -80,7 +80,8 @@ def test_fresh_cache_dir_is_filled_offline(tmp_path) -> None:
         "socket.socket.connect = no_net\n"
         "import coonbench, tiktoken\n"
         "assert os.listdir(os.environ['TIKTOKEN_CACHE_DIR']) == []\n"
-        "coonbench.tokens.install_offline_encodings()\n"
+        "from coonbench.tokens import install_offline_encodings\n"
+        "install_offline_encodings()\n"
         "print(len(tiktoken.get_encoding('o200k_base').encode('hello world')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
