@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
-from coonbench.tokens import TokenizerUnavailable, count_tokens, get_tokenizer, tokenizer_names
+from coonbench.tokens import (TokenizerUnavailable, count_tokens, get_tokenizer, install_offline_encodings,
+                              tokenizer_names)
 
 
 class CliError(Exception):
@@ -310,6 +311,7 @@ def _command(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(_command(argv), argv).parse_args(argv)
+    install_offline_encodings()  # a command runs: tiktoken must work offline (never done at import)
     try:
         return int(args.fn(args))
     except CliError as err:

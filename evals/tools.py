@@ -37,7 +37,8 @@ def tools(
 
     Args:
       formats: comma-separated data-format conditions (``NAME``, ``NAME:noprimer``, ``NAME:full``) or ``all``
-        (default: every registered data format). A format that cannot carry a dataset's results (CSV on nested
+        (default: the ten data formats coonbench ships, ``DEFAULT_FORMATS``, whatever plug-ins are installed;
+        ``all`` adds every registered one). A format that cannot carry a dataset's results (CSV on nested
         records) skips that dataset; the eval's metadata says which and why.
       agent: ``react`` (Inspect's ReAct agent with the tools) or ``no_tools`` (the same prompt, no tools: the floor).
       max_calls: tool calls allowed per task before the agent is stopped.

@@ -10,6 +10,7 @@ reported; NaN when it reported nothing): what varies by epoch lives in the value
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -31,7 +32,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from coonbench.formats import get_format
-from coonbench.answers.normalize import ANSWER_TYPES, check_answer
+from coonbench.answers.normalize import ANSWER_TYPES, check_answer, without_prompt
 from coonbench.scorers.efficiency import by_format, efficiency
 
 DEFAULT_GROUP_KEYS: tuple[str, ...] = ("format", "question_type", "complexity")
@@ -267,7 +268,10 @@ def answer_match(
         try:
             if kind not in ANSWER_TYPES:
                 raise ValueError(f"unknown answer type '{kind}'")
-            check = check_answer(completion, expected, kind, options)
+            read = without_prompt(completion, state.input_text)
+            check = check_answer(read, expected, kind, options)
+            if read != completion and not check.correct:
+                check = replace(check, why=f"{check.why} (the prompt it repeats not read)")
             ok, readable, why = check.correct, check.readable, check.why
         except (ValueError, TypeError) as err:  # a bad sample definition: scored wrong, with the reason
             ok, readable, why = False, False, f"cannot score: {err}"

@@ -71,13 +71,17 @@ def test_unknown_encoding() -> None:
 
 
 def test_fresh_cache_dir_is_filled_offline(tmp_path) -> None:
-    """A brand-new cache directory: importing coonbench fills it, and tiktoken loads without network."""
+    """A brand-new cache directory: importing coonbench leaves it empty (tests/test_import_side_effects.py), a
+    task or command fills it (``install_offline_encodings``), and tiktoken then loads without network."""
     env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path)}
     code = (
-        "import socket\n"
+        "import os, socket\n"
         "def no_net(*a, **k): raise OSError('network disabled in test')\n"
         "socket.socket.connect = no_net\n"
         "import coonbench, tiktoken\n"
+        "assert os.listdir(os.environ['TIKTOKEN_CACHE_DIR']) == []\n"
+        "from coonbench.tokens import install_offline_encodings\n"
+        "install_offline_encodings()\n"
         "print(len(tiktoken.get_encoding('o200k_base').encode('hello world')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

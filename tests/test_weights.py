@@ -197,10 +197,17 @@ def test_requirements_files_pin_every_part_by_version_and_hash(spec: PartedWeigh
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", [catalog.QWEN_05B, catalog.QWEN_15B], ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", [catalog.QWEN_05B], ids=lambda s: s.name)
 def test_installed_qwen_parts_join_into_qwens_release(spec: PartedWeights) -> None:
     """Where the carriers are installed, the joined file has the pinned size and digest (checked independently
-    here, not through the stamp) and the GGUF magic."""
+    here, not through the stamp) and the GGUF magic.
+
+    The 0.5B only: CI installs its carriers (.ci/run) and so this runs there, never skipped. The 1.5B's carriers
+    (about 1 GB) are not installed by CI, so a 1.5B case here only ever skipped; its join is the same code
+    (``joined_weights`` on a ``PartedWeights``), and what is its own, the parts, versions and hashes its
+    requirements file pins, is checked against the catalog by ``test_requirements_files_pin_every_part_…``
+    for both models. Its bytes are checked where it is installed: ``coonbench.providers.weights`` verifies size
+    and SHA-256 on every join."""
     if importlib.util.find_spec(spec.parts[0][0]) is None:
         pytest.skip(f"{spec.name}'s carrier packages are not installed ({spec.install})")
     path = joined_weights(spec)

@@ -150,6 +150,20 @@ def addresses_grader(text: str) -> bool:
     return _ADDRESSES_GRADER.search(text) is not None
 
 
+ECHO_MIN_CHARS = 40
+"""Shortest prompt whose repetition in a reply counts as an echo (a short prompt may share words with the answer)."""
+
+
+def without_prompt(reply: str, prompt: str | None) -> str:
+    """``reply`` with every verbatim repetition of ``prompt`` (its blanks at either end ignored) cut out: no answer
+    is taken from an echo of the question, whose own numbers ("a page holds 5 records") would otherwise read as
+    the one value the reply holds. A reply that only echoes becomes empty: no answer."""
+    echo = (prompt or "").strip()
+    if len(echo) < ECHO_MIN_CHARS or echo not in reply:
+        return reply
+    return " ".join(part.strip() for part in reply.split(echo) if part.strip())
+
+
 def _after_marker(text: str) -> str:
     """The text after the last strong answer marker, else after the last weak one, else the text itself."""
     last = None

@@ -465,7 +465,7 @@ def _render_whole(node: tree_sitter.Node, glued: frozenset[int] = frozenset()) -
     if node.type == "string_literal":
         # One node may be a run of adjacent literals (``"a "\n  "b"``): each part is re-quoted on its own, and the
         # whitespace or comments between parts (layout) dropped.
-        return " ".join(_single_quoted(part) for part in string_parts(node_text(node)))
+        return " ".join(_requoted_parts(node))
     if node.type in ("comment", "documentation_comment", "block_comment"):
         return ""  # ignored by ast_diff anyway; kept, a line comment would swallow the code joined after it
     if node.child_count == 0:
@@ -477,6 +477,52 @@ def _render_whole(node: tree_sitter.Node, glued: frozenset[int] = frozenset()) -
             return node_text(node) + "("
         return node_text(node)
     return None
+
+
+def _nested_strings(lit: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The string literals in ``lit``'s interpolations that no other literal inside it holds, in source order."""
+    found: list[tree_sitter.Node] = []
+    stack = list(lit.children)
+    while stack:
+        n = stack.pop()
+        if n.type == "string_literal":
+            found.append(n)
+        else:
+            stack.extend(n.children)
+    return sorted(found, key=lambda n: n.start_byte)
+
+
+def _requoted_parts(node: tree_sitter.Node) -> list[str]:
+    """A string literal's parts, each plain one single-quoted (``_single_quoted``), and so every plain literal in
+    its interpolations too (``'${x.split(" ")}'`` and ``'${x.split(' ')}'`` are one program in Dart). Whether a
+    part is plain is judged with its interpolated literals masked out (their quotes are their own). Innermost
+    literals first, with an explicit list: no recursion on deeply interpolated strings."""
+    order: list[tree_sitter.Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "string_literal":
+            order.append(n)
+        stack.extend(n.children)
+    rendered: dict[tuple[int, int], str] = {}
+    for lit in reversed(order):  # every literal after the literals inside it
+        source, start = lit.text or b"", lit.start_byte
+        kept, masked, pos = [], [], 0
+        for inner in _nested_strings(lit):
+            a, b = inner.start_byte - start, inner.end_byte - start
+            kept += [source[pos:a].decode("utf-8", "replace"), rendered[inner.start_byte, inner.end_byte]]
+            masked += [source[pos:a].decode("utf-8", "replace"), "0"]
+            pos = b
+        kept.append(source[pos:].decode("utf-8", "replace"))
+        masked.append(source[pos:].decode("utf-8", "replace"))
+        plain, text = string_parts("".join(masked)), string_parts("".join(kept))
+        if len(plain) != len(text):  # cannot happen for a literal that parsed; compare it as written
+            text, plain = string_parts(node_text(lit)), string_parts(node_text(lit))
+        parts = ["'" + t[1:-1] + "'" if _single_quoted(m) != m else t for m, t in zip(plain, text, strict=True)]
+        rendered[lit.start_byte, lit.end_byte] = " ".join(parts)
+        if lit is node:
+            return parts
+    return [node_text(node)]
 
 
 def _render_children(node: tree_sitter.Node) -> list[tree_sitter.Node]:

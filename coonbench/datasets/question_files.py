@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, get_origin, get_type_hints
 
+from coonbench.formats._limits import MAX_DEPTH, json_depth_index
+
 Record = TypeVar("Record")
 
 
@@ -42,14 +44,45 @@ def _field_types(cls: type[Any]) -> dict[str, tuple[type | None, bool]]:
     return out
 
 
+MAX_JSONL_BYTES = 256 * 1024 * 1024
+"""Largest JSONL file of records read (the shipped question files and mined edit sets are a few megabytes)."""
+
+
+def jsonl_lines(path: Path, error: type[ValueError] = ValueError) -> list[str]:
+    """The lines of a JSONL file, its size checked before a byte is read (``error`` naming the file when it is
+    larger than ``MAX_JSONL_BYTES``, not a regular file, unreadable or not UTF-8)."""
+    try:
+        if not path.is_file():
+            raise error(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
+        size = path.stat().st_size
+        if size > MAX_JSONL_BYTES:
+            raise error(f"{path}: file too large ({size:,} bytes; limit {MAX_JSONL_BYTES:,})")
+        with path.open("rb") as fh:
+            data = fh.read(MAX_JSONL_BYTES + 1)
+    except OSError as err:
+        raise error(f"{path}: cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_JSONL_BYTES:
+        raise error(f"{path}: file too large (more than {MAX_JSONL_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as err:
+        raise error(f"{path}: not UTF-8 text (byte {err.start:,})") from None
+
+
 def json_object_line(line: str, where: str, error: type[ValueError] = ValueError) -> dict[str, Any]:
     """One line of a JSONL file of records (generated questions, a user's questions file, mined edits) as its JSON
-    object; ``error`` (a ValueError) naming ``where`` (the file and line) when it is not valid JSON or not an
-    object, so every reader of such files says the same thing the same way."""
+    object; ``error`` (a ValueError) naming ``where`` (the file and line) when it is not valid JSON, not an object,
+    nested deeper than ``MAX_DEPTH`` (checked by a linear scan before the parser, which recurses, sees the line) or
+    holds an integer longer than Python converts, so every reader of such files says the same thing the same way."""
+    if line.count("[") + line.count("{") > MAX_DEPTH and (at := json_depth_index(line)) is not None:
+        raise error(f"{where}: invalid JSON: nested deeper than {MAX_DEPTH} levels (at character {at + 1:,})")
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
         raise error(f"{where}: invalid JSON: {err.msg}") from None
+    except ValueError as err:  # an integer literal with more digits than Python converts
+        raise error(f"{where}: invalid JSON: {str(err).splitlines()[0] if str(err) else 'a number out of range'}") \
+            from None
     if not isinstance(record, dict):
         raise error(f"{where}: expected a JSON object, got {type(record).__name__}")
     return record
@@ -76,7 +109,7 @@ def read_records(path: Path, cls: type[Record], version: int) -> list[Record]:
     ``cls`` (``version``) are not passed on."""
     fields = _field_types(cls)
     out: list[Record] = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for lineno, line in enumerate(jsonl_lines(path), start=1):
         if line.strip():
             record = _check_line(line, f"{path}:{lineno}", fields, version)
             out.append(cls(**{k: record[k] for k in fields if k in record}))

@@ -39,6 +39,19 @@ MAX_LOG_BYTES = 4 * 1024**3
 MAX_ENTRY_BYTES = 1024**3
 """Largest part of a log (a ``.json`` log, or one JSON entry of an ``.eval`` archive) read for the report."""
 
+MAX_SCANNED_BYTES = 1024**3
+"""Most bytes of an ``.eval`` archive's entries (their sizes as its zip directory declares them) that are read for
+the checks below; a zip entry never yields more than it declares."""
+
+MAX_RATIO = 250
+RATIO_FLOOR = 1024**2
+"""An archive entry over RATIO_FLOOR bytes may expand at most MAX_RATIO times its compressed size: Inspect's logs
+compress 5 to 40 times, whitespace padding or a repeated string over a thousand (a 349 KB log of 350 MB)."""
+
+MAX_NAME_CHARS = 1000
+"""Longest task, model, solver, category, format, question type or sample id a log may give: each is laid out in
+every table, chart and file name (a 4 MiB model name, repeated per sample, would take gigabytes)."""
+
 MAX_LOG_DEPTH = 400
 """Deepest nesting of arrays/objects in a log Inspect is given: its own structure is about 10 levels and a data
 format refuses data past ``formats._limits.MAX_DEPTH`` (200), so a real log stays far below this."""
@@ -127,14 +140,15 @@ def read_yaml(path: str | Path, what: str) -> Any:
 # A JSON string (an unterminated one runs to the end), unrolled: runs of plain characters, then escapes; matched
 # in C, linear.
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
-_CHUNK = 1 << 24
+_CHUNK = 1 << 20
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
 
 
 def json_max_depth(data: bytes) -> int:
     """The deepest nesting of arrays/objects in JSON bytes, brackets inside strings not counted (a closer with
     nothing open counts as nothing). Vectorised, for logs of hundreds of megabytes; ``formats._limits.
     json_depth_index`` is the positioned check for one document."""
-    brackets = _JSON_STRING.sub(b"", data)
+    brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)  # only brackets go on: little memory
     depth = deepest = 0
     for start in range(0, len(brackets), _CHUNK):
         chunk = np.frombuffer(brackets, np.uint8, count=min(_CHUNK, len(brackets) - start), offset=start)
@@ -167,13 +181,11 @@ def _check_archive(path: Path) -> None:
             raise ReportInputError(f"{path}: unreadable Inspect log (an archive without header.json or "
                                    "_journal/start.json)")
         skipped = SKIPPED_ENTRIES if any(n.startswith(SUMMARIES) for n in names) else ()
-        for info in archive.infolist():
-            if info.is_dir() or (skipped and info.filename.startswith(skipped)) or not info.filename.endswith(".json"):
-                continue
+        read = [info for info in archive.infolist() if not info.is_dir() and info.filename.endswith(".json")
+                and not (skipped and info.filename.startswith(skipped))]
+        _check_directory(path, archive.infolist(), read)
+        for info in read:
             where = f"{path} ({info.filename})"
-            if info.file_size > MAX_ENTRY_BYTES:
-                raise ReportInputError(f"{where}: unreadable Inspect log (entry of {info.file_size:,} bytes; "
-                                       f"limit {MAX_ENTRY_BYTES:,})")
             try:
                 with archive.open(info) as fh:
                     data = fh.read(MAX_ENTRY_BYTES + 1)
@@ -182,9 +194,49 @@ def _check_archive(path: Path) -> None:
             _check_json(data, where)
 
 
+def _check_directory(path: Path, entries: list[zipfile.ZipInfo], read: list[zipfile.ZipInfo]) -> None:
+    """ReportInputError when the zip directory alone shows the archive is too large to read: an entry past
+    ``MAX_ENTRY_BYTES`` or expanding past ``MAX_RATIO``, all entries past ``MAX_LOG_BYTES``, the entries to be read
+    past ``MAX_SCANNED_BYTES``. Checked before a byte of any entry is decompressed."""
+    for info in entries:
+        where = f"{path} ({info.filename})"
+        if info.file_size > MAX_ENTRY_BYTES:
+            raise ReportInputError(f"{where}: unreadable Inspect log (entry of {info.file_size:,} bytes; "
+                                   f"limit {MAX_ENTRY_BYTES:,})")
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise ReportInputError(f"{where}: unreadable Inspect log (an entry of {info.compress_size:,} bytes "
+                                   f"that expands to {info.file_size:,}; at most {MAX_RATIO} times)")
+    for total, limit, what in ((sum(i.file_size for i in entries), MAX_LOG_BYTES, "entries"),
+                               (sum(i.file_size for i in read), MAX_SCANNED_BYTES, "header and summaries")):
+        if total > limit:
+            raise ReportInputError(f"{path}: unreadable Inspect log ({what} of {total:,} bytes in all; "
+                                   f"limit {limit:,})")
+
+
+def check_names(columns: dict[str, list[Any]], where: str) -> None:
+    """ReportInputError when a name (task, model, category, format, sample id…) is longer than ``MAX_NAME_CHARS``."""
+    for key, values in columns.items():
+        longest = max((len(v) for v in values if isinstance(v, str)), default=0)
+        if longest > MAX_NAME_CHARS:
+            raise ReportInputError(f"{where}: a {key} name of {longest:,} characters (the report lays out names "
+                                   f"of at most {MAX_NAME_CHARS:,})")
+
+
 def check_log(path: Path) -> int:
     """Check one log before Inspect reads it; its size in bytes. ReportInputError naming the file and the reason
-    when it is too large, nested too deep, not UTF-8, or not an Inspect log at all."""
+    when it is too large, nested too deep, not UTF-8, or not an Inspect log at all. Run it inside ``time_limit``
+    (``read_seconds(log_size(...))``): the scan is bounded in time like Inspect's reading."""
+    size = log_size(path)
+    if path.suffix == ".eval":
+        _check_archive(path)
+    else:
+        _check_json(read_bytes(path, size), str(path))
+    return size
+
+
+def log_size(path: Path) -> int:
+    """A log's size in bytes, from the file system alone; ReportInputError when it is not a regular file or larger
+    than a log may be (``MAX_LOG_BYTES`` an ``.eval``, ``MAX_ENTRY_BYTES`` a ``.json``)."""
     if not path.is_file():  # a pipe or a device named *.eval would block or never end
         raise ReportInputError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
     try:
@@ -194,10 +246,6 @@ def check_log(path: Path) -> int:
     limit = MAX_LOG_BYTES if path.suffix == ".eval" else MAX_ENTRY_BYTES
     if size > limit:
         raise ReportInputError(f"{path}: log too large ({size:,} bytes; limit {limit:,})")
-    if path.suffix == ".eval":
-        _check_archive(path)
-    else:
-        _check_json(read_bytes(path, limit), str(path))
     return size
 
 

@@ -20,7 +20,9 @@ from coonbench.report.bounded import (
     ReportInputError,
     check_distinct,
     check_log,
+    check_names,
     first_line,
+    log_size,
     number,
     read_seconds,
     time_limit,
@@ -265,10 +267,12 @@ def _read_frames(logs: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
     archive) and Inspect's reading bounded in time."""
     from inspect_ai.analysis import evals_df, samples_df
 
-    size = sum(check_log(p) for p in logs)
+    size = sum(log_size(p) for p in logs)
     eval_cols, sample_cols = _columns()
     what = str(logs[0]) if len(logs) == 1 else f"the {len(logs)} logs in {logs[0].parent}"
-    with time_limit(read_seconds(size), what):
+    with time_limit(read_seconds(size), what):  # from the first byte read: the checks' scans count too
+        for p in logs:
+            check_log(p)
         try:
             evals = evals_df([str(p) for p in logs], columns=eval_cols, quiet=True)
             samples = _expand(samples_df([str(p) for p in logs], columns=sample_cols, quiet=True))
@@ -297,6 +301,8 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     evals, raw = _read_frames(logs)
     if raw.empty:
         raise ReportInputError(f"the logs in {', '.join(map(str, paths))} hold no samples")
+    check_names({k: evals[k].tolist() for k in ("task_name", "model", "solver") if k in evals.columns},
+                ", ".join(map(str, paths)))
     info = evals.set_index("eval_id")
     solver = info["solver"] if "solver" in info.columns else pd.Series(dtype="object")
     out = pd.DataFrame(index=raw.index)
@@ -346,6 +352,8 @@ def load_samples(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, pd.DataFram
     out["unscored"] = scores.isna().all(axis=1).to_numpy() if len(scores.columns) else True
     scores = scores.drop(columns=[c for c in scores.columns if c in out.columns])  # e.g. input_tokens: same figure
     samples = pd.concat([out.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
+    check_names({k: samples[k].tolist() for k in ("category", "format", "question_type", "id")},
+                ", ".join(map(str, paths)))
     check_distinct({k: samples[k].tolist() for k in MAX_DISTINCT}, ", ".join(map(str, paths)))
     samples, warnings = drop_reruns(samples)
     from coonbench.report.dropped import dropped_warnings  # beside load: what the logs lack, in words

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from inspect_ai.model import get_model
 
 from coonbench.tasks.samples import TaskArgumentError, did_you_mean
-from coonbench.tokens import DEFAULT_ENCODING, counting_in, tokenizer_for_model, tokenizer_names
+from coonbench.tokens import DEFAULT_ENCODING, counting_in, install_offline_encodings, tokenizer_for_model, tokenizer_names
 
 
 def model_under_test() -> str | None:
@@ -44,6 +44,8 @@ def task_tokenizer(tokenizer: str | None = None) -> str:
 @contextmanager
 def counted_for_model(tokenizer: str | None = None) -> Iterator[str]:
     """Build a task's samples inside this block: they count in ``task_tokenizer(tokenizer)``, which it yields (for
-    the task's own metadata)."""
+    the task's own metadata). A task runs from here on, so tiktoken's BPE files are installed now (Inspect's
+    ``mockllm`` and any OpenAI model count in ``o200k_base``, offline), not when coonbench is imported."""
+    install_offline_encodings()
     with counting_in(task_tokenizer(tokenizer)) as name:
         yield name

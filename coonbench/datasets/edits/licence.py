@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Final
+
+from coonbench.datasets.edits.git import blob_text
 
 LICENCE_FILES: Final = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING")
 PERMISSIVE: Final = frozenset({"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0"})
@@ -24,10 +25,12 @@ def detect_licence(text: str) -> str:
     return "unknown"
 
 
+MAX_LICENCE_BYTES: Final = 256 * 1024
+"""Largest licence file read (the GPL's text is 35 KB); a larger one counts as none."""
+
+
 def _show(repo: Path, commit: str, path: str) -> str | None:
-    done = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{path}"], capture_output=True, timeout=120,
-                          check=False)
-    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
+    return blob_text(repo, commit, path, MAX_LICENCE_BYTES)[0]
 
 
 def licence_at(repo: Path, commit: str, path: str) -> tuple[str, str, str] | None:

@@ -17,14 +17,16 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from coonbench.dart import DartParseError, parse_dart
 from coonbench.dart.edit_diff import is_pure_rename, leaves
 from coonbench.dart.equivalence import ast_diff, ast_equivalent
+from coonbench.datasets.edits.git import MiningError, blob_text, git
 from coonbench.datasets.edits.instruct import derived_instruction, subject_instruction
 from coonbench.datasets.edits.licence import PERMISSIVE, licence_at
 from coonbench.datasets.edits.store import MinedEdit
@@ -40,11 +42,6 @@ VERSION_STRING = re.compile(r"""['"]v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.-]*)?['"]""")
 HEADER_LINES = 8
 MAX_LINES = 30
 MAX_BYTES = 12000
-GIT_TIMEOUT_S = 600
-
-
-class MiningError(ValueError):
-    """A repository git cannot read."""
 
 
 @dataclass(frozen=True)
@@ -56,27 +53,9 @@ class Candidate:
     path: str
 
 
-def git(repo: Path, *args: str) -> str:
-    """``git -C repo ARGS`` output (MiningError naming the repository when git fails)."""
-    try:
-        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, timeout=GIT_TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise MiningError(f"{repo}: git {args[0]} failed: {err}") from None
-    if done.returncode != 0:
-        raise MiningError(f"{repo}: git {' '.join(args[:2])}: {done.stderr.decode('utf-8', 'replace').strip()}")
-    return done.stdout.decode("utf-8", "replace")
-
-
-def file_at(repo: Path, commit: str, path: str) -> str | None:
-    """The text of ``path`` at ``commit`` (None when absent or not UTF-8)."""
-    done = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{path}"], capture_output=True,
-                          timeout=GIT_TIMEOUT_S, check=False)
-    if done.returncode != 0:
-        return None
-    try:
-        return done.stdout.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+def file_at(repo: Path, commit: str, path: str, max_bytes: int = MAX_BYTES) -> str | None:
+    """The text of ``path`` at ``commit`` (None when absent, larger than ``max_bytes`` or not UTF-8)."""
+    return blob_text(repo, commit, path, max_bytes)[0]
 
 
 def candidates(repo: Path, rev: str = "HEAD", companions: bool = False, min_run: int = 1) -> Iterator[Candidate]:
@@ -85,7 +64,8 @@ def candidates(repo: Path, rev: str = "HEAD", companions: bool = False, min_run:
     pubspec a package's commit updates beside its code). Read from trees only: a partial clone's missing blobs are
     met later, per file. With ``min_run`` N > 1, only those in a run of N or more candidates of one file that no
     other commit touching the file interrupts (the only ones a chain of N edits can come from)."""
-    log = git(repo, "log", "--no-renames", "--format=%x00%H%x1f%P%x1f%cI%x1f%s", "--name-status", rev)
+    log = git(repo, "log", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-show-signature", "--no-color",
+              "--format=%x00%H%x1f%P%x1f%cI%x1f%s", "--name-status", rev, "--")
     found: list[Candidate] = []
     touches: dict[str, list[Candidate | None]] = {}  # every commit touching a Dart file, newest first
     for record in log.split("\x00")[1:]:
@@ -219,33 +199,59 @@ def mine_repo(
     for c in candidates(root, rev, companions, min_run):
         if limit is not None and len(kept) >= limit:
             break
-        reason = _screen(c, after)
-        found = licence_at(root, c.commit, c.path) if reason is None else None
-        if reason is None and (found is None or (licences is not None and found[0] not in licences)):
-            reason = f"licence {found[0] if found else 'not found'}"
-        before = file_at(root, c.parent, c.path) if reason is None else None
-        after_text = file_at(root, c.commit, c.path) if reason is None else None
-        if reason is None and (before is None or after_text is None):
-            reason = "file not readable"
-        if reason is None and before is not None and after_text is not None:
-            reason = why_not(before, after_text, c.path, max_bytes, max_lines)
-            key = pair_key(before, after_text)
-            told = instruction_for(c.subject, before, after_text) if reason is None else None
-            if reason is None and key in seen:
-                reason = "duplicate"
-            elif reason is None and told is None:
-                reason = "no instruction"
-            if reason is None and told is not None and found is not None:
-                seen.add(key)
-                texts.setdefault((name, found[1]), found[2])
-                kept.append(MinedEdit(
-                    id=f"{name.replace('/', '-')}-{c.commit[:12]}", repo=name, commit=c.commit, date=c.date,
-                    licence=found[0], licence_file=found[1], path=c.path, subject=c.subject,
-                    instruction=told[0], instruction_source=told[1], before=before, after=after_text,
-                ))
+        try:
+            reason = _consider(root, name, c, after, licences, max_bytes, max_lines, seen, kept, texts)
+        except MiningError as err:  # one blob git cannot give (a timeout, a refused size): that commit only
+            print(f"{name}: commit {c.commit}: {err}; skipped", file=sys.stderr)
+            reason = "git failed"
         if reason is not None:
             dropped[reason] = dropped.get(reason, 0) + 1
     return kept, dropped, texts
+
+
+def _consider(root: Path, name: str, c: Candidate, after: str | None, licences: frozenset[str] | None,
+              max_bytes: int, max_lines: int, seen: set[str], kept: list[MinedEdit],
+              texts: dict[tuple[str, str], str]) -> str | None:
+    """Why commit ``c`` is left out, or None when its edit was added to ``kept`` (its licence text to ``texts``)."""
+    reason = _screen(c, after)
+    if reason is None and not _iso_date(c.date):
+        print(f"{name}: commit {c.commit}: unparseable commit date {c.date[:40]!r}; skipped", file=sys.stderr)
+        return "unparseable date"
+    found = licence_at(root, c.commit, c.path) if reason is None else None
+    if reason is None and (found is None or (licences is not None and found[0] not in licences)):
+        reason = f"licence {found[0] if found else 'not found'}"
+    if reason is not None or found is None:
+        return reason
+    before, why_before = blob_text(root, c.parent, c.path, max_bytes)
+    after_text, why_after = blob_text(root, c.commit, c.path, max_bytes)
+    if before is None or after_text is None:
+        return why_before or why_after or "file not readable"
+    reason = why_not(before, after_text, c.path, max_bytes, max_lines)
+    key = pair_key(before, after_text)
+    told = instruction_for(c.subject, before, after_text) if reason is None else None
+    if reason is None and key in seen:
+        return "duplicate"
+    if reason is None and told is None:
+        return "no instruction"
+    if reason is not None or told is None:
+        return reason
+    seen.add(key)
+    texts.setdefault((name, found[1]), found[2])
+    kept.append(MinedEdit(
+        id=f"{name.replace('/', '-')}-{c.commit[:12]}", repo=name, commit=c.commit, date=c.date,
+        licence=found[0], licence_file=found[1], path=c.path, subject=c.subject,
+        instruction=told[0], instruction_source=told[1], before=before, after=after_text,
+    ))
+    return None
+
+
+def _iso_date(text: str) -> bool:
+    """Whether a commit date is one ``datetime`` reads (``newest_first`` sorts the edits by it)."""
+    try:
+        datetime.fromisoformat(text).timestamp()
+    except (ValueError, OverflowError, OSError):
+        return False
+    return True
 
 
 def _screen(c: Candidate, after: str | None) -> str | None:

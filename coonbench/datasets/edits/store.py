@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from coonbench.datasets.question_files import json_object_line
+from coonbench.datasets.question_files import json_object_line, jsonl_lines
 from coonbench.tasks.samples import TaskArgumentError
 
 EDITS_FILE = "edits.jsonl"
@@ -75,7 +75,7 @@ def read_edits(folder: str | Path) -> list[MinedEdit]:
         raise EditsFileError(f"{path}: no mined edits here (write them with: coonbench mine-edits REPO -o DIR)")
     out: list[MinedEdit] = []
     ids: set[str] = set()
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(jsonl_lines(path, EditsFileError), start=1):
         if not line.strip():
             continue
         row = json_object_line(line, f"{path}: line {n}", EditsFileError)

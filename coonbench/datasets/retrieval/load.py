@@ -25,7 +25,7 @@ from coonbench.datasets.retrieval.common import (
     TEMPLATES,
     format_label,
 )
-from coonbench.datasets.question_files import json_object_line
+from coonbench.datasets.question_files import json_object_line, jsonl_lines
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.conditions import DataCondition, parse_conditions
 from coonbench.formats import FormatError, get_format
@@ -42,10 +42,7 @@ class QuestionsFileError(ValueError):
 def read_questions(path: str | Path) -> list[dict[str, Any]]:
     """Validated question records of a JSONL file; ``dataset`` resolved against the file's folder."""
     source = Path(path)
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise QuestionsFileError(f"{source}: cannot read questions file: {err}") from err
+    lines = jsonl_lines(source, QuestionsFileError)
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for lineno, line in enumerate(lines, start=1):

@@ -25,7 +25,11 @@ from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
 
 CATEGORY = "tools"
-DEFAULT_FORMATS = "all"
+DEFAULT_FORMATS: tuple[str, ...] = ("csv", "json", "json-compact", "markdown-kv", "markdown-table", "tealeaf",
+                                    "tealeaf-compact", "toon", "xml", "yaml")
+"""The formats the default dataset shows: the data formats coonbench ships, named here rather than "every registered
+format", so that installing someone's format plug-in leaves the benchmark as it was (``-T formats=all`` asks for
+the plug-ins too)."""
 PLAN_KEY = "tool_plan"
 _RULES_START = RETRIEVAL_PROMPT.index("Answer format requirements:")
 ANSWER_RULES = RETRIEVAL_PROMPT[_RULES_START:RETRIEVAL_PROMPT.rindex("\nAnswer:")]
