@@ -4,7 +4,8 @@ A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -
 ``tables/TABLE.csv`` of ``coonbench report FOLDER``, restricted to COLUMNS and to the rows FILTER keeps:
 
 - COLUMNS: comma-separated ``COL`` or ``COL:FMT``; ``A+LOW+HIGH:FMT`` puts an interval in one cell, ``A (LOW–HIGH)``.
-  FMT: ``%`` (percent, one decimal; ``%0`` none), ``pts`` (signed points from a difference of proportions), ``x`` (a ratio),
+  FMT: ``%`` (percent, one decimal; ``%0`` none), ``pts`` (signed points from a difference of proportions; ``pt``
+  unsigned, a size), ``x`` (a ratio),
   ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none: the CSV's text. An empty value reads ``–``.
 - FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
 
@@ -47,6 +48,8 @@ def _number(text: str, fmt: str) -> str:
         return f"{100 * value:.0f}%"
     if fmt == "pts":
         return f"{100 * value:+.1f}"
+    if fmt == "pt":
+        return f"{100 * value:.1f}"
     if fmt == "x":
         return f"{value:.2f}×"
     if fmt == "int":
@@ -55,7 +58,7 @@ def _number(text: str, fmt: str) -> str:
         return "< 0.0001" if value < 1e-4 else f"{value:.2g}"
     if re.fullmatch(r"\.\df", fmt):
         return f"{value:{fmt}}"
-    raise ValueError(f"unknown format {fmt!r} (known: %, %0, pts, x, int, p, .Nf)")
+    raise ValueError(f"unknown format {fmt!r} (known: %, %0, pts, pt, x, int, p, .Nf)")
 
 
 def _cell(row: dict[str, str], spec: str) -> str:

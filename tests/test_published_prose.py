@@ -1,0 +1,65 @@
+"""Figures in the docs' sentences about published runs that no report table holds (per-sample tool calls, a
+guessed answer): each is read from the sentence and recomputed from the committed Inspect logs with Inspect's own
+reader, so a re-run or an edit cannot leave the prose stale. Figures a report table holds are marked
+``<!-- value: … -->`` instead and checked by ``tests/test_published.py``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from inspect_ai.log import read_eval_log
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = {"once": 1, "twice": 2, "both": 2}
+
+
+def _prose(doc: str) -> str:
+    return " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+
+
+def _samples(folder: str) -> list[tuple[str, str, dict, str, str]]:
+    """(question, format, score value, answer, target) of every sample of the folder's logs."""
+    out = []
+    for path in sorted((ROOT / folder).glob("*.eval")):
+        log = read_eval_log(str(path))
+        assert log.status == "success", f"{path.name}: {log.status}"
+        for s in log.samples or []:
+            score = next(iter(s.scores.values()))
+            question = str(s.id).removesuffix(f"-{s.metadata['format']}")
+            out.append((question, s.metadata["format"], score.value, score.answer or "", str(s.target)))
+    assert out, f"no published logs in {folder}"
+    return out
+
+
+def test_tool_calls_stated_for_the_small_models_are_the_logs() -> None:
+    """docs/agents.md: the 0.5B model's calls, failures and answers, and what the 1.5B model did per question."""
+    text = _prose("docs/agents.md")
+    small = _samples("logs/published/qwen2.5-coder-0.5b/tools")
+    said = re.search(r"\((\d+) calls over (\d+) samples\).*?: (\d+) calls, (\d+) failed, no evidence fetched, (\d+) of "
+                     r"(\d+) answered", text)
+    assert said, "docs/agents.md states the 0.5B tool run's calls"
+    calls, samples, calls2, failed, answered, samples2 = map(int, said.groups())
+    assert calls == calls2 == sum(int(v["tool_calls"]) for _, _, v, _, _ in small)
+    assert samples == samples2 == len(small)
+    assert failed == sum(int(v["tool_errors"]) for _, _, v, _, _ in small)
+    assert answered == sum(int(v["answered"]) for _, _, v, _, _ in small)
+    assert not any(v["fetched"] for _, _, v, _, _ in small), "no evidence fetched"
+
+    large = {(q, f): (v, a, t) for q, f, v, a, t in _samples("logs/published/qwen2.5-coder-1.5b/tools")}
+    said = re.search(r"on the real-estate question it calls `describe_dataset` (\w+) in JSON \((\w+) run\) and then "
+                     r"guesses (\S+) for (\S+?); in TOON it passes the tool's schema as arguments \((\d+) calls, (\w+) "
+                     r"refused\); on the retail yes/no question it answers (\w+) without a call in both formats", text)
+    assert said, "docs/agents.md states what the 1.5B model did per question"
+    v, answer, target = large[("tools-real_estate-q08", "json")]
+    assert WORDS[said[1]] == v["tool_calls"] and WORDS[said[2]] == v["tool_calls"] - v["tool_errors"]
+    assert (said[3], said[4]) == (answer, target) and v["correct"] == 0
+    v, _, _ = large[("tools-real_estate-q08", "toon")]
+    assert int(said[5]) == v["tool_calls"] and WORDS[said[6]] == v["tool_errors"]
+    for fmt in ("json", "toon"):
+        v, answer, _ = large[("tools-retail-q01", fmt)]
+        assert v["tool_calls"] == 0 and answer == said[7]
+    tasks = re.search(r"Two small coder models, (\d+) of (\d+) tasks", text)
+    assert tasks, "docs/agents.md sums up both models"
+    both = [s[2] for s in small] + [v for v, _, _ in large.values()]
+    assert (int(tasks[1]), int(tasks[2])) == (sum(int(v["correct"]) for v in both), len(both))
