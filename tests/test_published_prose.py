@@ -63,3 +63,33 @@ def test_tool_calls_stated_for_the_small_models_are_the_logs() -> None:
     assert tasks, "docs/agents.md sums up both models"
     both = [s[2] for s in small] + [v for v, _, _ in large.values()]
     assert (int(tasks[1]), int(tasks[2])) == (sum(int(v["correct"]) for v in both), len(both))
+
+
+def _model_log(folder: str):  # noqa: ANN202 - an Inspect EvalLog
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / folder).glob("*.eval"))]
+    [model] = [log for log in logs if not (log.eval.solver or "").startswith("coonbench/baseline_")]
+    return model
+
+
+def test_prefix_reuse_on_the_published_runs_is_the_logs() -> None:
+    """docs/models.md's rows for the published 1.5B runs: prompt tokens sent (evaluated + read from the prefix cache),
+    evaluated and their share, samples per minute of sample time; and the prose's shares."""
+    text = (ROOT / "docs" / "models.md").read_text(encoding="utf-8")
+    rows = re.findall(r"\| 1\.5B, (\w+) \(the published run, (\d+) questions\) \| (\d+) \| ([\d,]+) \| ([\d,]+) "
+                      r"\((\d\.\d\d)×\) \| (\d+\.\d) \|", text)
+    assert {r[0] for r in rows} == {"comprehension", "structure"}, "docs/models.md has both published runs' rows"
+    shares = {}
+    for task, questions, samples, sent, evaluated, share, per_minute in rows:
+        log = _model_log(f"logs/published/qwen2.5-coder-1.5b/{task}")
+        usage = [u for s in log.samples for u in s.model_usage.values()]
+        fresh = sum(u.input_tokens for u in usage)
+        total = fresh + sum(u.input_tokens_cache_read or 0 for u in usage)
+        assert int(samples) == len(log.samples) and int(questions) == log.eval.task_args.get("questions")
+        assert (sent, evaluated) == (f"{total:,}", f"{fresh:,}"), task
+        assert share == f"{fresh / total:.2f}", task
+        minutes = sum(s.total_time or 0 for s in log.samples) / 60
+        assert per_minute == f"{len(log.samples) / minutes:.1f}", task
+        shares[task] = share
+    said = re.search(r"evaluated (\d\.\d\d)× of comprehension's and (\d\.\d\d)× of structure's prompt tokens",
+                     " ".join(text.split()))
+    assert said and said.groups() == (shares["comprehension"], shares["structure"])
