@@ -93,3 +93,50 @@ def test_prefix_reuse_on_the_published_runs_is_the_logs() -> None:
     said = re.search(r"evaluated (\d\.\d\d)× of comprehension's and (\d\.\d\d)× of structure's prompt tokens",
                      " ".join(text.split()))
     assert said and said.groups() == (shares["comprehension"], shares["structure"])
+
+
+def test_qwen_judge_prose_is_its_committed_measurement() -> None:
+    """docs/models.md on the 1.5B judge: how many right answers and near misses it passed in each mode (the
+    ``label/judge`` confusion counts of judges.json), none unscored, and the run's minutes (first log's start to
+    the last one's end)."""
+    import json
+    from datetime import datetime
+
+    folder = ROOT / "logs/published/qwen2.5-coder-1.5b/judge"
+    rows = json.loads((folder / "judges.json").read_text(encoding="utf-8"))["rows"]
+    text = _prose("docs/models.md")
+    said = re.search(r"it passed (\d+) of the (\d+) right answers and (\d+) of the (\d+) near misses, in both modes",
+                     text)
+    assert said, "docs/models.md states what the 1.5B judge passed"
+    assert len(rows) == 2, "both modes"
+    for r in rows:
+        c = r["confusion"]
+        assert (int(said[1]), int(said[2])) == (c.get("pass/pass", 0), c.get("pass/pass", 0) + c.get("pass/fail", 0))
+        assert (int(said[3]), int(said[4])) == (c.get("fail/pass", 0), c.get("fail/pass", 0) + c.get("fail/fail", 0))
+    assert "(none unscored," in text and all(r["unscored"] == 0 for r in rows)
+    minutes = re.search(r"as SmolLM2's above; (\d+) minutes on 2 cores", text)
+    headers = [read_eval_log(str(p), header_only=True) for p in sorted(folder.glob("*.eval"))]
+    start = min(datetime.fromisoformat(h.stats.started_at) for h in headers)
+    end = max(datetime.fromisoformat(h.stats.completed_at) for h in headers)
+    assert minutes and int(minutes[1]) == round((end - start).total_seconds() / 60)
+
+
+def test_default_model_counts_stated_are_the_logs() -> None:
+    """docs/models.md picks the 0.5B default from its published comprehension run: its Dart and minified-Dart
+    counts and the floors' best, recounted from the logs."""
+    text = _prose("docs/models.md")
+    said = re.search(r"it answers (\d+) of (\d+) Dart and (\d+) of (\d+) minified-Dart questions where the floors answer "
+                     r"at most (\d+) of (\d+)", text)
+    assert said, "docs/models.md states the default's counts"
+    counts: dict[tuple[bool, str], list[int]] = {}
+    for path in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/comprehension").glob("*.eval")):
+        log = read_eval_log(str(path))
+        floor = (log.eval.solver or "").startswith("coonbench/baseline_")
+        for s in log.samples or []:
+            cell = counts.setdefault((floor, f"{log.eval.solver}|{s.metadata['format']}"), [0, 0])
+            cell[0] += int(next(iter(s.scores.values())).value["correct"] == 1.0)
+            cell[1] += 1
+    model = {k.split("|")[1]: v for (floor, k), v in counts.items() if not floor}
+    assert [int(g) for g in said.groups()[:4]] == [*model["dart"], *model["dart-minified"]]
+    floors = [v for (floor, _), v in counts.items() if floor]
+    assert (int(said[5]), int(said[6])) == (max(c for c, _ in floors), floors[0][1])
