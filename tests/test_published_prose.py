@@ -140,3 +140,43 @@ def test_default_model_counts_stated_are_the_logs() -> None:
     assert [int(g) for g in said.groups()[:4]] == [*model["dart"], *model["dart-minified"]]
     floors = [v for (floor, _), v in counts.items() if floor]
     assert (int(said[5]), int(said[6])) == (max(c for c, _ in floors), floors[0][1])
+
+
+def _model_counts(folder: str) -> tuple[int, int, int]:
+    """(questions, formats, answers) of the model under test in ``folder``: distinct sample ids less their format
+    and prompt template (``…@system-coon``), distinct formats, samples."""
+    log = _model_log(folder)
+    fmts = {s.metadata["format"] for s in log.samples}
+    questions = {str(s.id).removesuffix(f"-{s.metadata['format']}").partition("@")[0] for s in log.samples}
+    return len(questions), len(fmts), len(log.samples)
+
+
+NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def test_section_sizes_stated_are_the_logs() -> None:
+    """Each published task's heading in docs/results.md ("Retrieval: 10 questions in seven data formats (70
+    answers)") gives the questions, formats and answers of the model's log that its first marked table cuts."""
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    checked = 0
+    for m in re.finditer(r"^### [^:\n]+: (\d+) [^\n]*$", text, re.M):
+        heading = m[0]
+        folder = re.search(r"<!-- (?:published|report): (logs/published/\S+?)[ >]", text[m.end():])
+        assert folder, heading
+        questions, fmts, answers = _model_counts(folder[1].rstrip(" -"))
+        assert int(m[1]) == questions, heading
+        said = re.search(r"\((\d+) answers\)", heading)
+        assert said is None or int(said[1]) == answers, heading
+        in_formats = re.search(r"in (\w+) data formats", heading)
+        assert in_formats is None or NUMBER[in_formats[1]] == fmts, heading
+        checked += 1
+    assert checked >= 6, "every published task's heading"
+    prompts = _prose("docs/prompts.md")
+    said = re.search(r"comprehension, (\d+) paired questions in the (\w+) formats under all (\w+) templates \((\d+) "
+                     r"answers", prompts)
+    assert said, "docs/prompts.md states the prompt run's size"
+    log = _model_log("logs/published/qwen2.5-coder-1.5b/prompts")
+    templates = {s.metadata["prompt_template"] for s in log.samples}
+    questions, fmts, answers = _model_counts("logs/published/qwen2.5-coder-1.5b/prompts")
+    assert (int(said[1]), NUMBER[said[2]], int(said[4])) == (questions, fmts, answers)
+    assert NUMBER[said[3]] == len(templates) and questions * fmts * len(templates) == answers
