@@ -122,12 +122,9 @@ def test_qwen_judge_prose_is_its_committed_measurement() -> None:
 
 
 def test_default_model_counts_stated_are_the_logs() -> None:
-    """docs/models.md picks the 0.5B default from its published comprehension run: its Dart and minified-Dart
-    counts and the floors' best, recounted from the logs."""
-    text = _prose("docs/models.md")
-    said = re.search(r"it answers (\d+) of (\d+) Dart and (\d+) of (\d+) minified-Dart questions where the floors answer "
-                     r"at most (\d+) of (\d+)", text)
-    assert said, "docs/models.md states the default's counts"
+    """docs/models.md picks the 0.5B default, and README command 1 says what it will show, from its published
+    comprehension run: its Dart and minified-Dart counts, none in COON, and the floors' best, recounted from the
+    logs."""
     counts: dict[tuple[bool, str], list[int]] = {}
     for path in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/comprehension").glob("*.eval")):
         log = read_eval_log(str(path))
@@ -137,10 +134,18 @@ def test_default_model_counts_stated_are_the_logs() -> None:
             cell[0] += int(next(iter(s.scores.values())).value["correct"] == 1.0)
             cell[1] += 1
     model = {k.split("|")[1]: v for (floor, k), v in counts.items() if not floor}
-    assert [int(g) for g in said.groups()[:4]] == [*model["dart"], *model["dart-minified"]]
     floors = [v for (floor, _), v in counts.items() if floor]
-    assert (int(said[5]), int(said[6])) == (max(c for c, _ in floors), floors[0][1])
-
+    for doc, pattern in (
+        ("docs/models.md", r"it answers (\d+) of (\d+) Dart and (\d+) of (\d+) minified-Dart questions()"),
+        ("README.md", r"Qwen2\.5-Coder-0\.5B answers (\d+) of (\d+) Dart questions and (\d+) of (\d+) in minified "
+                      r"Dart, (none) in COON \(with or without its primer\)")):
+        said = re.search(pattern + r",? where the (?:trivial baselines|floors) answer at most (\d+) of (\d+)",
+                         _prose(doc))
+        assert said, f"{doc} states the default's counts"
+        assert [int(g) for g in said.groups()[:4]] == [*model["dart"], *model["dart-minified"]], doc
+        if said[5]:
+            assert model["coon"][0] == model["coon-noprimer"][0] == 0, doc
+        assert (int(said[6]), int(said[7])) == (max(c for c, _ in floors), floors[0][1]), doc
 
 def _model_counts(folder: str) -> tuple[int, int, int]:
     """(questions, formats, answers) of the model under test in ``folder``: distinct sample ids less their format
