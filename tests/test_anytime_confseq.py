@@ -7,9 +7,9 @@ Two comparisons, because the two differ in one place by design:
   intersection itself, fed our predictable bets. Then the two sequences are the same construction and must agree
   at every time to the two grids' resolution: a wrong cap, threshold, hedging weight or wealth update fails here.
 - **The paper's bets**: ``confseq``'s default predictable plug-in bets estimate the variance with
-  Σ (x_i − μ̂_i)², μ̂_i including x_i (the paper's §5.1); ours use μ̂_{i−1}. Both are predictable, so both keep
-  the level; the sequences must stay close (within 0.05 of each other at the end of 150 differences and at most
-  10% wider at any time, measured 0.017 and 8%), which bounds what the choice costs.
+  Σ (x_i − μ̂_i)², μ̂_i including x_i (the paper's §5.1); ours use μ̂_{i−1}. Both are predictable, so both
+  keep the level; the sequences must stay close (within 0.05 of each other at the end of 150 differences and at
+  most 10% wider at any time, measured 0.017 and 8%), which bounds what the choice costs.
 
 Why it is skipped on a clean install: ``confseq`` 0.0.11 (the newest on PyPI) ships no wheel; its source build
 needs Boost headers (``libboost-dev``) and pins pybind11 2.6.2 in its build requirements, which does not compile

@@ -5,15 +5,15 @@ A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -
 
 - COLUMNS: comma-separated ``COL`` or ``COL:FMT``; ``A+LOW+HIGH:FMT`` puts an interval in one cell, ``A (LOW–HIGH)``.
   FMT: ``%`` (percent, one decimal; ``%0`` none), ``pts`` (signed points from a difference of proportions; ``pt``
-  unsigned, a size), ``x`` (a ratio),
-  ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none: the CSV's text. An empty value reads ``–``.
+  unsigned, a size), ``x`` (a ratio), ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none:
+  the CSV's text. An empty value reads ``–``.
 - FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
 
 A figure in a sentence is marked right after it, ``40.7%<!-- value: FOLDER TABLE COL:FMT COL=V&COL=V -->``: the
 text before the comment (up to a space or a bracket) is rewritten as the one cell of the one row the filter keeps
-(a space in a value is written ``%20``; ``COL=V1;V2`` keeps either value). ``20.0–30.0%<!-- range: FOLDER TABLE COL:FMT
-FILTER -->`` is the lowest to the highest cell of the rows the filter keeps (one figure when they are equal), for a
-sentence about several rows.
+(a space in a value is written ``%20``; ``COL=V1;V2`` keeps either value).
+``20.0–30.0%<!-- range: FOLDER TABLE COL:FMT FILTER -->`` is the lowest to the highest cell of the rows the filter
+keeps (one figure when they are equal), for a sentence about several rows.
 
 ``python -m coonbench.report.published FILE…`` rewrites every block from fresh reports (``--check``: exit 1 and say
 which block differs, changing nothing); ``tests/test_published.py`` runs the check, so the docs cannot drift from the
