@@ -46,3 +46,33 @@ def test_the_worked_examples_output_is_the_commands(capsys: pytest.CaptureFixtur
     assert f"over {said[3]} dart tokens (read from" in primer and f"over {said[2]})" in primer
     assert all(f"detects {said[4]} points" in p for p in printed[gpt:] if " pairs from " in p)
     assert any(f"--detect 10: {said[5]} questions (of {said[6]})" in p for p in printed[gpt:])
+
+
+def test_the_pilots_planned_figures_are_the_plans(tmp_path: Path) -> None:
+    """The pilot's plan-against-run table and quote: the planned samples and tokens per format, and the planned
+    totals, are what the page's ``coonbench plan`` command writes (the run's columns are SmolLM2's answers, which
+    the slow documented-commands test runs)."""
+    import json
+
+    page = (ROOT / "docs" / "planning.md").read_text(encoding="utf-8")
+    command = re.search(r"^(coonbench plan evals/comprehension\.py -T questions=5 [^\n]+ -o )logs/pilot/(\S+)$", page,
+                        re.M)
+    assert command, "docs/planning.md plans the pilot"
+    out = tmp_path / command[2]
+    assert main([*shlex.split(command[1])[1:], str(out)]) == 0
+    [model] = json.loads(out.read_text(encoding="utf-8"))["models"]
+    rows = re.findall(r"^\| gguf/smollm2 \| ([\w-]+) \| (\d+) \| \d+ \| ([\d,]+) \| [\d,]+ \| [\d,]+ \| (\d+) \|", page,
+                      re.M)
+    assert {r[0] for r in rows} == {f["format"] for f in model["formats"]}
+    for fmt, samples, input_tokens, output_tokens in rows:
+        [f] = [f for f in model["formats"] if f["format"] == fmt]
+        assert (int(samples), input_tokens, int(output_tokens)) == (
+            f["samples"], f"{round(f['input_tokens']):,}", round(f["output_tokens"])), fmt
+    quote = re.search(r"\(comprehension, (\d+) samples, 1 epoch\) against this run\. gguf/smollm2: input tokens "
+                      r"([\d,]+) planned, [\d,]+ recorded by the run's samples \(\d+ of (\d+) planned samples\); "
+                      r"output tokens ([\d,]+) planned", page)
+    assert quote, "docs/planning.md quotes the pilot's report"
+    total = model["total"]
+    assert (int(quote[1]), quote[2], int(quote[3]), quote[4]) == (
+        round(total["samples"]), f"{round(total['input_tokens']):,}", round(total["samples"]),
+        f"{round(total['output_tokens']):,}")
