@@ -40,3 +40,27 @@ def test_aliases_are_enumerable() -> None:
     assert label_aliases()["c"] == "child"
     fmt = get_format("coon")
     assert (fmt.name, fmt.fence, fmt.kind, fmt.lossless) == ("coon", "coon", "code", True)
+
+
+def test_primer_sizes_stated_are_counted() -> None:
+    """docs/coon.md's primer sizes are codec measurements, not a published run's: the primer table's o200k counts
+    and the tokenizer table's short-primer column are what each tokenizer counts in today's primers, and
+    docs/results.md's sentence on dialect 5 names the same short primer."""
+    import re
+    from pathlib import Path
+
+    from coonbench.tokens import count_tokens
+
+    text = DOC.read_text(encoding="utf-8")
+    for kind in ("short", "full"):
+        row = re.search(rf"^\| `{kind}` \| [^|]+ \| ([\d,]+) \|$", text, re.M)
+        assert row, f"docs/coon.md's primer table has the {kind} primer"
+        assert row[1] == f"{count_tokens(primer(kind), 'o200k_base'):,}"
+    rows = re.findall(r"^\| `([\w.-]+)` \| [\d,]+ \| −[\d.]+% \| −[\d.]+% \| [^|]+ \| −[\d.]+% "
+                      r"\| ([\d,]+) \| [\d,]+ \|$", text, re.M)
+    assert len(rows) >= 7, "docs/coon.md's per-tokenizer table"
+    for tokenizer, short in rows:
+        assert short == f"{count_tokens(primer('short'), tokenizer):,}", tokenizer
+    results = " ".join((Path(DOC).parents[1] / "docs" / "results.md").read_text(encoding="utf-8").split())
+    said = re.search(r"the short primer is ([\d,]+) tokens", results)
+    assert said and said[1] == f"{count_tokens(primer('short'), 'o200k_base'):,}"

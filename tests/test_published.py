@@ -140,6 +140,25 @@ def test_report_values_in_sentences(tmp_path: Path) -> None:
             render_value(table, "acc:%", where)
 
 
+def test_report_ranges_in_sentences(tmp_path: Path) -> None:
+    """``<!-- range: … -->`` is the lowest to the highest cell of the rows kept (``;`` keeps either value), one
+    figure when they agree; no row or an empty cell is refused rather than guessed."""
+    from coonbench.report.published import refresh, render_range
+
+    table = tmp_path / "tables" / "t.csv"
+    table.parent.mkdir()
+    table.write_text("system,format,acc,diff\nm,csv,0.2,-0.1\nm,toon,0.3,0.05\nm,xml,0.2,\nf,csv,0.1,\n"
+                     "g,csv,0.1,\n", encoding="utf-8")
+    assert render_range(table, "acc:%", "system=m") == "20.0–30.0%"
+    assert render_range(table, "acc:%", "system=f;g") == "10.0%"
+    assert render_range(table, "diff:pts", "system=m&format=csv;toon") == "−10.0–+5.0"
+    doc = "at 1–2%<!-- range: F t acc:% system=m;f --> each"
+    assert refresh(doc, lambda folder: tmp_path) == "at 10.0–30.0%<!-- range: F t acc:% system=m;f --> each"
+    for where in ("system=nobody", "system=m"):
+        with pytest.raises(ValueError, match="no range"):
+            render_range(table, "diff:pts", where)
+
+
 def test_run_time_stated_is_the_logs() -> None:
     """docs/results.md's time for the 150-question comprehension run: the model's samples' total_time summed and
     the log's start to end, both read from the committed log."""

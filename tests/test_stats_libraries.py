@@ -10,10 +10,11 @@ error cannot hide behind a test that re-derives our own formula.
 - Wilson's interval, and the design-effect ("modified") Wilson interval, against statsmodels'
   ``proportion_confint`` at the effective sample size.
 
-The betting confidence sequence (``coonbench.tasks.anytime``) has no counterpart here: ``confseq`` ships no wheel
-for this Python and its source build needs Boost headers, and ``expectation``'s current releases need a newer
-Python than the project's 3.11 (pip offers only 0.0.2, which has no betting sequence). Its tests check coverage
-under continuous monitoring by simulation instead (``tests/test_stopping.py``).
+The betting confidence sequence (``coonbench.tasks.anytime``) is held against ``confseq``'s ``betting_cs`` in
+``tests/test_anytime_confseq.py``, which runs where confseq could be built (its docstring says why a clean install
+cannot: a pinned pybind11 that fails on Python 3.11 and NumPy 1 names); ``expectation``'s current releases need a
+newer Python than the project's 3.11 (pip offers only 0.0.2, which has no betting sequence). Its coverage under
+continuous monitoring is also checked by simulation (``tests/test_stopping.py``).
 """
 
 from __future__ import annotations

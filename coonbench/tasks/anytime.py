@@ -7,7 +7,9 @@ and below m with the predictable stake
 
     λ_t = √(2 log(2/α) / (σ̂²_{t−1} · t · log(1 + t)))
 
-truncated to c/m (betting up) and c/(1 − m) (betting down), c = ¾, and their average wealth K_t(m) is a nonnegative
+truncated to c/m (betting up) and c/(1 − m) (betting down), c = ¾ (σ̂² sums (x_i − μ̂_{i−1})² where the paper's
+sums (x_i − μ̂_i)²: both are predictable, so the level holds; ``tests/test_anytime_confseq.py`` holds both against
+``confseq``), and their average wealth K_t(m) is a nonnegative
 martingale when m is the true mean (observations independent with a common mean, or any sequence whose conditional
 mean given the past is m). Ville's inequality bounds the chance that it ever reaches 1/α by α, so the set of m
 whose wealth has never reached 1/α covers the mean at every time at once: a run may look after every observation

@@ -1,0 +1,187 @@
+"""Figures in the docs' sentences about published runs that no report table holds (per-sample tool calls, a
+guessed answer): each is read from the sentence and recomputed from the committed Inspect logs with Inspect's own
+reader, so a re-run or an edit cannot leave the prose stale. Figures a report table holds are marked
+``<!-- value: … -->`` instead and checked by ``tests/test_published.py``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from inspect_ai.log import read_eval_log
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = {"once": 1, "twice": 2, "both": 2}
+
+
+def _prose(doc: str) -> str:
+    return " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+
+
+def _samples(folder: str) -> list[tuple[str, str, dict, str, str]]:
+    """(question, format, score value, answer, target) of every sample of the folder's logs."""
+    out = []
+    for path in sorted((ROOT / folder).glob("*.eval")):
+        log = read_eval_log(str(path))
+        assert log.status == "success", f"{path.name}: {log.status}"
+        for s in log.samples or []:
+            score = next(iter(s.scores.values()))
+            question = str(s.id).removesuffix(f"-{s.metadata['format']}")
+            out.append((question, s.metadata["format"], score.value, score.answer or "", str(s.target)))
+    assert out, f"no published logs in {folder}"
+    return out
+
+
+def test_tool_calls_stated_for_the_small_models_are_the_logs() -> None:
+    """docs/agents.md: the 0.5B model's calls, failures and answers, and what the 1.5B model did per question."""
+    text = _prose("docs/agents.md")
+    small = _samples("logs/published/qwen2.5-coder-0.5b/tools")
+    said = re.search(r"\((\d+) calls over (\d+) samples\).*?: (\d+) calls, (\d+) failed, no evidence fetched, (\d+) of "
+                     r"(\d+) answered", text)
+    assert said, "docs/agents.md states the 0.5B tool run's calls"
+    calls, samples, calls2, failed, answered, samples2 = map(int, said.groups())
+    assert calls == calls2 == sum(int(v["tool_calls"]) for _, _, v, _, _ in small)
+    assert samples == samples2 == len(small)
+    assert failed == sum(int(v["tool_errors"]) for _, _, v, _, _ in small)
+    assert answered == sum(int(v["answered"]) for _, _, v, _, _ in small)
+    assert not any(v["fetched"] for _, _, v, _, _ in small), "no evidence fetched"
+
+    large = {(q, f): (v, a, t) for q, f, v, a, t in _samples("logs/published/qwen2.5-coder-1.5b/tools")}
+    said = re.search(r"on the real-estate question it calls `describe_dataset` (\w+) in JSON \((\w+) run\) and then "
+                     r"guesses (\S+) for (\S+?); in TOON it passes the tool's schema as arguments \((\d+) calls, (\w+) "
+                     r"refused\); on the retail yes/no question it answers (\w+) without a call in both formats", text)
+    assert said, "docs/agents.md states what the 1.5B model did per question"
+    v, answer, target = large[("tools-real_estate-q08", "json")]
+    assert WORDS[said[1]] == v["tool_calls"] and WORDS[said[2]] == v["tool_calls"] - v["tool_errors"]
+    assert (said[3], said[4]) == (answer, target) and v["correct"] == 0
+    v, _, _ = large[("tools-real_estate-q08", "toon")]
+    assert int(said[5]) == v["tool_calls"] and WORDS[said[6]] == v["tool_errors"]
+    for fmt in ("json", "toon"):
+        v, answer, _ = large[("tools-retail-q01", fmt)]
+        assert v["tool_calls"] == 0 and answer == said[7]
+    tasks = re.search(r"Two small coder models, (\d+) of (\d+) tasks", text)
+    assert tasks, "docs/agents.md sums up both models"
+    both = [s[2] for s in small] + [v for v, _, _ in large.values()]
+    assert (int(tasks[1]), int(tasks[2])) == (sum(int(v["correct"]) for v in both), len(both))
+
+
+def _model_log(folder: str):  # noqa: ANN202 - an Inspect EvalLog
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / folder).glob("*.eval"))]
+    [model] = [log for log in logs if not (log.eval.solver or "").startswith("coonbench/baseline_")]
+    return model
+
+
+def test_prefix_reuse_on_the_published_runs_is_the_logs() -> None:
+    """docs/models.md's rows for the published 1.5B runs: prompt tokens sent (evaluated + read from the prefix cache),
+    evaluated and their share, samples per minute of sample time; and the prose's shares."""
+    text = (ROOT / "docs" / "models.md").read_text(encoding="utf-8")
+    rows = re.findall(r"\| 1\.5B, (\w+) \(the published run, (\d+) questions\) \| (\d+) \| ([\d,]+) \| ([\d,]+) "
+                      r"\((\d\.\d\d)×\) \| (\d+\.\d) \|", text)
+    assert {r[0] for r in rows} == {"comprehension", "structure"}, "docs/models.md has both published runs' rows"
+    shares = {}
+    for task, questions, samples, sent, evaluated, share, per_minute in rows:
+        log = _model_log(f"logs/published/qwen2.5-coder-1.5b/{task}")
+        usage = [u for s in log.samples for u in s.model_usage.values()]
+        fresh = sum(u.input_tokens for u in usage)
+        total = fresh + sum(u.input_tokens_cache_read or 0 for u in usage)
+        assert int(samples) == len(log.samples) and int(questions) == log.eval.task_args.get("questions")
+        assert (sent, evaluated) == (f"{total:,}", f"{fresh:,}"), task
+        assert share == f"{fresh / total:.2f}", task
+        minutes = sum(s.total_time or 0 for s in log.samples) / 60
+        assert per_minute == f"{len(log.samples) / minutes:.1f}", task
+        shares[task] = share
+    said = re.search(r"evaluated (\d\.\d\d)× of comprehension's and (\d\.\d\d)× of structure's prompt tokens",
+                     " ".join(text.split()))
+    assert said and said.groups() == (shares["comprehension"], shares["structure"])
+
+
+def test_qwen_judge_prose_is_its_committed_measurement() -> None:
+    """docs/models.md on the 1.5B judge: how many right answers and near misses it passed in each mode (the
+    ``label/judge`` confusion counts of judges.json), none unscored, and the run's minutes (first log's start to
+    the last one's end)."""
+    import json
+    from datetime import datetime
+
+    folder = ROOT / "logs/published/qwen2.5-coder-1.5b/judge"
+    rows = json.loads((folder / "judges.json").read_text(encoding="utf-8"))["rows"]
+    text = _prose("docs/models.md")
+    said = re.search(r"it passed (\d+) of the (\d+) right answers and (\d+) of the (\d+) near misses, in both modes",
+                     text)
+    assert said, "docs/models.md states what the 1.5B judge passed"
+    assert len(rows) == 2, "both modes"
+    for r in rows:
+        c = r["confusion"]
+        assert (int(said[1]), int(said[2])) == (c.get("pass/pass", 0), c.get("pass/pass", 0) + c.get("pass/fail", 0))
+        assert (int(said[3]), int(said[4])) == (c.get("fail/pass", 0), c.get("fail/pass", 0) + c.get("fail/fail", 0))
+    assert "(none unscored," in text and all(r["unscored"] == 0 for r in rows)
+    minutes = re.search(r"as SmolLM2's above; (\d+) minutes on 2 cores", text)
+    headers = [read_eval_log(str(p), header_only=True) for p in sorted(folder.glob("*.eval"))]
+    start = min(datetime.fromisoformat(h.stats.started_at) for h in headers)
+    end = max(datetime.fromisoformat(h.stats.completed_at) for h in headers)
+    assert minutes and int(minutes[1]) == round((end - start).total_seconds() / 60)
+
+
+def test_default_model_counts_stated_are_the_logs() -> None:
+    """docs/models.md picks the 0.5B default, and README command 1 says what it will show, from its published
+    comprehension run: its Dart and minified-Dart counts, none in COON, and the floors' best, recounted from the
+    logs."""
+    counts: dict[tuple[bool, str], list[int]] = {}
+    for path in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/comprehension").glob("*.eval")):
+        log = read_eval_log(str(path))
+        floor = (log.eval.solver or "").startswith("coonbench/baseline_")
+        for s in log.samples or []:
+            cell = counts.setdefault((floor, f"{log.eval.solver}|{s.metadata['format']}"), [0, 0])
+            cell[0] += int(next(iter(s.scores.values())).value["correct"] == 1.0)
+            cell[1] += 1
+    model = {k.split("|")[1]: v for (floor, k), v in counts.items() if not floor}
+    floors = [v for (floor, _), v in counts.items() if floor]
+    for doc, pattern in (
+        ("docs/models.md", r"it answers (\d+) of (\d+) Dart and (\d+) of (\d+) minified-Dart questions()"),
+        ("README.md", r"Qwen2\.5-Coder-0\.5B answers (\d+) of (\d+) Dart questions and (\d+) of (\d+) in minified "
+                      r"Dart, (none) in COON \(with or without its primer\)")):
+        said = re.search(pattern + r",? where the (?:trivial baselines|floors) answer at most (\d+) of (\d+)",
+                         _prose(doc))
+        assert said, f"{doc} states the default's counts"
+        assert [int(g) for g in said.groups()[:4]] == [*model["dart"], *model["dart-minified"]], doc
+        if said[5]:
+            assert model["coon"][0] == model["coon-noprimer"][0] == 0, doc
+        assert (int(said[6]), int(said[7])) == (max(c for c, _ in floors), floors[0][1]), doc
+
+def _model_counts(folder: str) -> tuple[int, int, int]:
+    """(questions, formats, answers) of the model under test in ``folder``: distinct sample ids less their format
+    and prompt template (``…@system-coon``), distinct formats, samples."""
+    log = _model_log(folder)
+    fmts = {s.metadata["format"] for s in log.samples}
+    questions = {str(s.id).removesuffix(f"-{s.metadata['format']}").partition("@")[0] for s in log.samples}
+    return len(questions), len(fmts), len(log.samples)
+
+
+NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def test_section_sizes_stated_are_the_logs() -> None:
+    """Each published task's heading in docs/results.md ("Retrieval: 10 questions in seven data formats (70
+    answers)") gives the questions, formats and answers of the model's log that its first marked table cuts."""
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    checked = 0
+    for m in re.finditer(r"^### [^:\n]+: (\d+) [^\n]*$", text, re.M):
+        heading = m[0]
+        folder = re.search(r"<!-- (?:published|report): (logs/published/\S+?)[ >]", text[m.end():])
+        assert folder, heading
+        questions, fmts, answers = _model_counts(folder[1].rstrip(" -"))
+        assert int(m[1]) == questions, heading
+        said = re.search(r"\((\d+) answers\)", heading)
+        assert said is None or int(said[1]) == answers, heading
+        in_formats = re.search(r"in (\w+) data formats", heading)
+        assert in_formats is None or NUMBER[in_formats[1]] == fmts, heading
+        checked += 1
+    assert checked >= 6, "every published task's heading"
+    prompts = _prose("docs/prompts.md")
+    said = re.search(r"comprehension, (\d+) paired questions in the (\w+) formats under all (\w+) templates \((\d+) "
+                     r"answers", prompts)
+    assert said, "docs/prompts.md states the prompt run's size"
+    log = _model_log("logs/published/qwen2.5-coder-1.5b/prompts")
+    templates = {s.metadata["prompt_template"] for s in log.samples}
+    questions, fmts, answers = _model_counts("logs/published/qwen2.5-coder-1.5b/prompts")
+    assert (int(said[1]), NUMBER[said[2]], int(said[4])) == (questions, fmts, answers)
+    assert NUMBER[said[3]] == len(templates) and questions * fmts * len(templates) == answers
