@@ -7,7 +7,7 @@ A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -
   FMT: ``%`` (percent, one decimal; ``%0`` none), ``pts`` (signed points from a difference of proportions; ``pt``
   unsigned, a size), ``x`` (a ratio), ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none:
   the CSV's text. An empty value reads ``–``.
-- FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values.
+- FILTER: ``COL=V1;V2`` keeps the rows whose COL is one of the values (a space in a value is written ``%20``).
 
 A figure in a sentence is marked right after it, ``40.7%<!-- value: FOLDER TABLE COL:FMT COL=V&COL=V -->``: the
 text before the comment (up to a space or a bracket) is rewritten as the one cell of the one row the filter keeps
@@ -83,7 +83,7 @@ def render_table(table_csv: Path, columns: str, where: str | None = None) -> str
     if missing:
         raise ValueError(f"{table_csv.name}: no column(s) {', '.join(missing)}")
     if where:
-        rows = [r for r in rows if r[key] in values.split(";")]
+        rows = [r for r in rows if r[key] in {unquote(v) for v in values.split(";")}]  # %20: a space
     header = [s.partition(":")[0].split("+")[0] for s in specs]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(r, s) for s in specs) + " |" for r in rows]
