@@ -185,3 +185,36 @@ def test_section_sizes_stated_are_the_logs() -> None:
     questions, fmts, answers = _model_counts("logs/published/qwen2.5-coder-1.5b/prompts")
     assert (int(said[1]), NUMBER[said[2]], int(said[4])) == (questions, fmts, answers)
     assert NUMBER[said[3]] == len(templates) and questions * fmts * len(templates) == answers
+
+
+def test_writing_run_stated_is_the_logs() -> None:
+    """docs/writing.md's first run on the embedded model: how many conditions and cases per format, the repair
+    rounds, the floors beside it on the same samples, and the sentence on how each format fared (first attempt
+    right; never parsed in any attempt; parsed with the wrong data every attempt), recounted from the logs."""
+    text = _prose("docs/writing.md")
+    said = re.search(r"round, `--max-tokens 400`\) on the small flat case in (\w+) conditions, beside the gold solver "
+                     r"and both floors on the same samples\. It is (\w+) case per format", text)
+    assert said, "docs/writing.md states the run's size"
+    assert re.search(r"\(greedy, one repair round,", text), "docs/writing.md states the repair rounds"
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/writing").glob("*.eval"))]
+    assert all(log.status == "success" for log in logs)
+    [model] = [log for log in logs if log.eval.model != "mockllm/model"]
+    others = {log.eval.solver: {str(s.id) for s in log.samples} for log in logs if log is not model}
+    assert set(others) == {"coonbench/gold", "coonbench/baseline_empty", "coonbench/baseline_wrong_values"}
+    assert all(ids == {str(s.id) for s in model.samples} for ids in others.values()), "the same samples"
+    args = model.eval.task_args
+    assert (args["shapes"], args["sizes"], args["repairs"]) == ("flat", "small", NUMBER["one"])
+    per_format: dict[str, list[dict]] = {}
+    for s in model.samples:
+        per_format.setdefault(s.metadata["format"], []).append(next(iter(s.scores.values())).value)
+    assert NUMBER[said[1]] == len(per_format)
+    assert {len(v) for v in per_format.values()} == {NUMBER[said[2]]}
+    fared = re.search(r"So JSON and `json-structured` were right at the first attempt, TOON and CSV did not parse in "
+                      r"either attempt, and the YAML document parsed with the wrong data both times", text)
+    assert fared, "docs/writing.md says how each format fared"
+    attempts = args["repairs"] + 1  # "either attempt", "both times": the first and one repair
+    for fmt in ("json", "json-structured"):
+        assert [v["first_attempt_success"] for v in per_format[fmt]] == [1.0], fmt
+    for fmt in ("toon", "csv"):
+        assert [(v["correct"], v["n_parse_error"]) for v in per_format[fmt]] == [(0.0, attempts)], fmt
+    assert [(v["correct"], v["n_wrong_data"]) for v in per_format["yaml"]] == [(0.0, attempts)]
