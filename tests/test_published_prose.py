@@ -218,3 +218,18 @@ def test_writing_run_stated_is_the_logs() -> None:
     for fmt in ("toon", "csv"):
         assert [(v["correct"], v["n_parse_error"]) for v in per_format[fmt]] == [(0.0, attempts)], fmt
     assert [(v["correct"], v["n_wrong_data"]) for v in per_format["yaml"]] == [(0.0, attempts)]
+
+
+def test_prompt_run_prose_counts_are_the_logs() -> None:
+    """docs/prompts.md's sentences around its marked spreads: the run's questions (in digits and in words), the
+    spread as a count of questions, and the size of the sized comprehension run it points to."""
+    text = _prose("docs/prompts.md")
+    said = re.search(r"On these (\d+) questions the wording moved only Dart, by (\d+\.\d)<!-- [^>]*--> points \((\w+) "
+                     r"question;.*? because (\w+) questions are too few to separate any two formats\. .*?The sized "
+                     r"comparison is the (\d+)-question run in `docs/results\.md`", text)
+    assert said, "docs/prompts.md sizes the prompt run"
+    questions, _, _ = _model_counts("logs/published/qwen2.5-coder-1.5b/prompts")
+    assert int(said[1]) == NUMBER[said[4]] == questions
+    assert round(float(said[2]) / 100 * questions) == NUMBER[said[3]], "the spread is that many questions"
+    sized, _, _ = _model_counts("logs/published/qwen2.5-coder-1.5b/comprehension")
+    assert int(said[5]) == sized
