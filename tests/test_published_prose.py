@@ -233,3 +233,42 @@ def test_prompt_run_prose_counts_are_the_logs() -> None:
     assert round(float(said[2]) / 100 * questions) == NUMBER[said[3]], "the spread is that many questions"
     sized, _, _ = _model_counts("logs/published/qwen2.5-coder-1.5b/comprehension")
     assert int(said[5]) == sized
+
+
+def _headers(folder: str) -> list:
+    logs = [read_eval_log(str(p), header_only=True) for p in sorted((ROOT / folder).glob("*.eval"))]
+    assert logs, f"no published logs in {folder}"
+    return logs
+
+
+def test_run_sizes_dates_and_versions_stated_are_the_logs() -> None:
+    """README.md and docs/results.md on the published runs: questions per run, the 0.5B run's source files and
+    formats, and the run date and inspect_ai version each provenance sentence gives, read from the logs' headers."""
+    readme, results = _prose("README.md"), _prose("docs/results.md")
+    small, large = "logs/published/qwen2.5-coder-0.5b/comprehension", "logs/published/qwen2.5-coder-1.5b"
+    questions, fmts, _ = _model_counts(small)
+
+    said = re.search(r"A 0\.5B-parameter model on (\d+) questions is a first answer", readme)
+    assert said and int(said[1]) == questions, "README sizes the 0.5B answer"
+    said = re.search(r"\(`-T questions=(\d+) -T bands=simple`: (\d+) questions about (\d+) simple widget files, "
+                     r"each in (\w+) formats\), greedy, `--max-tokens (\d+)`", results)
+    assert said, "docs/results.md sizes the 0.5B run"
+    files = {s.metadata["sample_id"] for s in _model_log(small).samples}
+    assert (int(said[1]), int(said[2]), int(said[3]), NUMBER[said[4]]) == (questions, questions, len(files), fmts)
+    assert _model_log(small).plan.config.max_tokens == int(said[5])
+
+    said = re.search(r"Command 1 as it stands \(`-T questions=5 -T bands=simple`, greedy, `--max-tokens 64`\) with "
+                     r"the two floors on the same (\d+) questions, run on (\S+) with coonbench \S+ and inspect_ai "
+                     r"(\S+) \(logs", readme)
+    assert said, "README gives the 0.5B run's provenance"
+    assert int(said[1]) == questions
+    assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for h in _headers(small)} == {(said[2], said[3])}
+    assert len([h for h in _headers(small) if (h.eval.solver or "").startswith("coonbench/baseline_")]) == 2
+
+    said = re.search(r"with the trivial floors on the same questions; run on (\S+) with coonbench \S+ and inspect_ai "
+                     r"(\S+) by `benchmarks/publish_qwen\.sh`.*? Comprehension, (\d+) paired questions:", readme)
+    assert said, "README gives the 1.5B runs' provenance"
+    folders = sorted({p.parent.relative_to(ROOT) for p in (ROOT / large).glob("*/*.eval")})
+    assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for f in folders for h in _headers(str(f))} == {
+        (said[1], said[2])}, "every 1.5B log"
+    assert int(said[3]) == _model_counts(f"{large}/comprehension")[0]
