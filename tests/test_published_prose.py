@@ -45,6 +45,7 @@ def test_tool_calls_stated_for_the_small_models_are_the_logs() -> None:
     assert failed == sum(int(v["tool_errors"]) for _, _, v, _, _ in small)
     assert answered == sum(int(v["answered"]) for _, _, v, _, _ in small)
     assert not any(v["fetched"] for _, _, v, _, _ in small), "no evidence fetched"
+    assert "its own template in every sample" in text and all(v["tool_calls"] >= 1 for _, _, v, _, _ in small)
 
     large = {(q, f): (v, a, t) for q, f, v, a, t in _samples("logs/published/qwen2.5-coder-1.5b/tools")}
     said = re.search(r"on the real-estate question it calls `describe_dataset` (\w+) in JSON \((\w+) run\) and then "
