@@ -94,6 +94,15 @@ def test_prefix_reuse_on_the_published_runs_is_the_logs() -> None:
     said = re.search(r"evaluated (\d\.\d\d)× of comprehension's and (\d\.\d\d)× of structure's prompt tokens",
                      " ".join(text.split()))
     assert said and said.groups() == (shares["comprehension"], shares["structure"])
+    said = re.search(r"\(a ([\d,]+)-token prompt in (\d+\.\d) s\) evaluating every prompt token sent would take "
+                     r"(\d+\.\d)× and (\d+\.\d)× the runs' summed sample time", " ".join(text.split()))
+    assert said, "docs/models.md states what the runs would take without reuse"
+    per_token = float(said[2]) / int(said[1].replace(",", ""))  # the issue's measured speed, seconds a token
+    for task, ratio in (("comprehension", said[3]), ("structure", said[4])):
+        log = _model_log(f"logs/published/qwen2.5-coder-1.5b/{task}")
+        usage = [u for s in log.samples for u in s.model_usage.values()]
+        sent = sum(u.input_tokens + (u.input_tokens_cache_read or 0) for u in usage)
+        assert ratio == f"{sent * per_token / sum(s.total_time or 0 for s in log.samples):.1f}", task
 
 
 def test_qwen_judge_prose_is_its_committed_measurement() -> None:
