@@ -214,6 +214,8 @@ def test_writing_run_stated_is_the_logs() -> None:
     assert all(ids == {str(s.id) for s in model.samples} for ids in others.values()), "the same samples"
     args = model.eval.task_args
     assert (args["shapes"], args["sizes"], args["repairs"]) == ("flat", "small", NUMBER["one"])
+    seed = re.search(r"\(`-T seed=` other cases; (\d+): the published ones\)", text)
+    assert seed and all(log.eval.task_args["seed"] == int(seed[1]) for log in logs), "the published cases' seed"
     per_format: dict[str, list[dict]] = {}
     for s in model.samples:
         per_format.setdefault(s.metadata["format"], []).append(next(iter(s.scores.values())).value)
