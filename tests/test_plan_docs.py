@@ -50,8 +50,8 @@ def test_the_worked_examples_output_is_the_commands(capsys: pytest.CaptureFixtur
 
 def test_the_pilots_planned_figures_are_the_plans(tmp_path: Path) -> None:
     """The pilot's plan-against-run table and quote: the planned samples and tokens per format, and the planned
-    totals, are what the page's ``coonbench plan`` command writes (the run's columns are SmolLM2's answers, which
-    the slow documented-commands test runs)."""
+    totals, are what the page's ``coonbench plan`` command writes (the run's columns are SmolLM2's answers from a run
+    whose logs are not committed: the page labels them historical and unchecked)."""
     import json
 
     page = (ROOT / "docs" / "planning.md").read_text(encoding="utf-8")

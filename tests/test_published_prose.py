@@ -45,6 +45,7 @@ def test_tool_calls_stated_for_the_small_models_are_the_logs() -> None:
     assert failed == sum(int(v["tool_errors"]) for _, _, v, _, _ in small)
     assert answered == sum(int(v["answered"]) for _, _, v, _, _ in small)
     assert not any(v["fetched"] for _, _, v, _, _ in small), "no evidence fetched"
+    assert "its own template in every sample" in text and all(v["tool_calls"] >= 1 for _, _, v, _, _ in small)
 
     large = {(q, f): (v, a, t) for q, f, v, a, t in _samples("logs/published/qwen2.5-coder-1.5b/tools")}
     said = re.search(r"on the real-estate question it calls `describe_dataset` (\w+) in JSON \((\w+) run\) and then "
@@ -93,6 +94,15 @@ def test_prefix_reuse_on_the_published_runs_is_the_logs() -> None:
     said = re.search(r"evaluated (\d\.\d\d)× of comprehension's and (\d\.\d\d)× of structure's prompt tokens",
                      " ".join(text.split()))
     assert said and said.groups() == (shares["comprehension"], shares["structure"])
+    said = re.search(r"\(a ([\d,]+)-token prompt in (\d+\.\d) s\) evaluating every prompt token sent would take "
+                     r"(\d+\.\d)× and (\d+\.\d)× the runs' summed sample time", " ".join(text.split()))
+    assert said, "docs/models.md states what the runs would take without reuse"
+    per_token = float(said[2]) / int(said[1].replace(",", ""))  # the issue's measured speed, seconds a token
+    for task, ratio in (("comprehension", said[3]), ("structure", said[4])):
+        log = _model_log(f"logs/published/qwen2.5-coder-1.5b/{task}")
+        usage = [u for s in log.samples for u in s.model_usage.values()]
+        sent = sum(u.input_tokens + (u.input_tokens_cache_read or 0) for u in usage)
+        assert ratio == f"{sent * per_token / sum(s.total_time or 0 for s in log.samples):.1f}", task
 
 
 def test_qwen_judge_prose_is_its_committed_measurement() -> None:
@@ -185,3 +195,92 @@ def test_section_sizes_stated_are_the_logs() -> None:
     questions, fmts, answers = _model_counts("logs/published/qwen2.5-coder-1.5b/prompts")
     assert (int(said[1]), NUMBER[said[2]], int(said[4])) == (questions, fmts, answers)
     assert NUMBER[said[3]] == len(templates) and questions * fmts * len(templates) == answers
+
+
+def test_writing_run_stated_is_the_logs() -> None:
+    """docs/writing.md's first run on the embedded model: how many conditions and cases per format, the repair
+    rounds, the floors beside it on the same samples, and the sentence on how each format fared (first attempt
+    right; never parsed in any attempt; parsed with the wrong data every attempt), recounted from the logs."""
+    text = _prose("docs/writing.md")
+    said = re.search(r"round, `--max-tokens 400`\) on the small flat case in (\w+) conditions, beside the gold solver "
+                     r"and both floors on the same samples\. It is (\w+) case per format", text)
+    assert said, "docs/writing.md states the run's size"
+    assert re.search(r"\(greedy, one repair round,", text), "docs/writing.md states the repair rounds"
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/writing").glob("*.eval"))]
+    assert all(log.status == "success" for log in logs)
+    [model] = [log for log in logs if log.eval.model != "mockllm/model"]
+    others = {log.eval.solver: {str(s.id) for s in log.samples} for log in logs if log is not model}
+    assert set(others) == {"coonbench/gold", "coonbench/baseline_empty", "coonbench/baseline_wrong_values"}
+    assert all(ids == {str(s.id) for s in model.samples} for ids in others.values()), "the same samples"
+    args = model.eval.task_args
+    assert (args["shapes"], args["sizes"], args["repairs"]) == ("flat", "small", NUMBER["one"])
+    seed = re.search(r"\(`-T seed=` other cases; (\d+): the published ones\)", text)
+    assert seed and all(log.eval.task_args["seed"] == int(seed[1]) for log in logs), "the published cases' seed"
+    per_format: dict[str, list[dict]] = {}
+    for s in model.samples:
+        per_format.setdefault(s.metadata["format"], []).append(next(iter(s.scores.values())).value)
+    assert NUMBER[said[1]] == len(per_format)
+    assert {len(v) for v in per_format.values()} == {NUMBER[said[2]]}
+    fared = re.search(r"So JSON and `json-structured` were right at the first attempt, TOON and CSV did not parse in "
+                      r"either attempt, and the YAML document parsed with the wrong data both times", text)
+    assert fared, "docs/writing.md says how each format fared"
+    attempts = args["repairs"] + 1  # "either attempt", "both times": the first and one repair
+    for fmt in ("json", "json-structured"):
+        assert [v["first_attempt_success"] for v in per_format[fmt]] == [1.0], fmt
+    for fmt in ("toon", "csv"):
+        assert [(v["correct"], v["n_parse_error"]) for v in per_format[fmt]] == [(0.0, attempts)], fmt
+    assert [(v["correct"], v["n_wrong_data"]) for v in per_format["yaml"]] == [(0.0, attempts)]
+
+
+def test_prompt_run_prose_counts_are_the_logs() -> None:
+    """docs/prompts.md's sentences around its marked spreads: the run's questions (in digits and in words), the
+    spread as a count of questions, and the size of the sized comprehension run it points to."""
+    text = _prose("docs/prompts.md")
+    said = re.search(r"On these (\d+) questions the wording moved only Dart, by (\d+\.\d)<!-- [^>]*--> points \((\w+) "
+                     r"question;.*? because (\w+) questions are too few to separate any two formats\. .*?The sized "
+                     r"comparison is the (\d+)-question run in `docs/results\.md`", text)
+    assert said, "docs/prompts.md sizes the prompt run"
+    questions, _, _ = _model_counts("logs/published/qwen2.5-coder-1.5b/prompts")
+    assert int(said[1]) == NUMBER[said[4]] == questions
+    assert round(float(said[2]) / 100 * questions) == NUMBER[said[3]], "the spread is that many questions"
+    sized, _, _ = _model_counts("logs/published/qwen2.5-coder-1.5b/comprehension")
+    assert int(said[5]) == sized
+
+
+def _headers(folder: str) -> list:
+    logs = [read_eval_log(str(p), header_only=True) for p in sorted((ROOT / folder).glob("*.eval"))]
+    assert logs, f"no published logs in {folder}"
+    return logs
+
+
+def test_run_sizes_dates_and_versions_stated_are_the_logs() -> None:
+    """README.md and docs/results.md on the published runs: questions per run, the 0.5B run's source files and
+    formats, and the run date and inspect_ai version each provenance sentence gives, read from the logs' headers."""
+    readme, results = _prose("README.md"), _prose("docs/results.md")
+    small, large = "logs/published/qwen2.5-coder-0.5b/comprehension", "logs/published/qwen2.5-coder-1.5b"
+    questions, fmts, _ = _model_counts(small)
+
+    said = re.search(r"A 0\.5B-parameter model on (\d+) questions is a first answer", readme)
+    assert said and int(said[1]) == questions, "README sizes the 0.5B answer"
+    said = re.search(r"\(`-T questions=(\d+) -T bands=simple`: (\d+) questions about (\d+) simple widget files, "
+                     r"each in (\w+) formats\), greedy, `--max-tokens (\d+)`", results)
+    assert said, "docs/results.md sizes the 0.5B run"
+    files = {s.metadata["sample_id"] for s in _model_log(small).samples}
+    assert (int(said[1]), int(said[2]), int(said[3]), NUMBER[said[4]]) == (questions, questions, len(files), fmts)
+    assert _model_log(small).plan.config.max_tokens == int(said[5])
+
+    said = re.search(r"Command 1 as it stands \(`-T questions=5 -T bands=simple`, greedy, `--max-tokens 64`\) with "
+                     r"the two floors on the same (\d+) questions, run on (\S+) with coonbench \S+ and inspect_ai "
+                     r"(\S+) \(logs", readme)
+    assert said, "README gives the 0.5B run's provenance"
+    assert int(said[1]) == questions
+    assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for h in _headers(small)} == {(said[2], said[3])}
+    assert len([h for h in _headers(small) if (h.eval.solver or "").startswith("coonbench/baseline_")]) == 2
+
+    said = re.search(r"with the trivial floors on the same questions; run on (\S+) with coonbench \S+ and inspect_ai "
+                     r"(\S+) by `benchmarks/publish_qwen\.sh`.*? Comprehension, (\d+) paired questions:", readme)
+    assert said, "README gives the 1.5B runs' provenance"
+    folders = sorted({p.parent.relative_to(ROOT) for p in (ROOT / large).glob("*/*.eval")})
+    assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for f in folders for h in _headers(str(f))} == {
+        (said[1], said[2])}, "every 1.5B log"
+    assert int(said[3]) == _model_counts(f"{large}/comprehension")[0]
