@@ -57,6 +57,27 @@ SCORE_KEYS = [
 ]
 
 
+def attempt_metrics(attempts: list[dict[str, Any]], max_attempts: int, *, passed: str, unparsed: tuple[str, ...],
+                    error_keys: dict[str, str]) -> dict[str, float]:
+    """The seed's correction metrics of a run of attempts, for any task with a retry loop (programs here, documents in
+    the writing task): ``passed`` is the outcome that counts as correct, ``unparsed`` those that did not parse;
+    never correct counts as ``max_attempts + 1`` iterations."""
+    first, final = attempts[0], attempts[-1]
+    solved_at = next((a["attempt"] for a in attempts if a["outcome"] == passed), None)
+    first_parsed = first["outcome"] not in unparsed
+    first_ok = first["outcome"] == passed
+    return {
+        "correct": float(final["outcome"] == passed),
+        "first_attempt_success": float(first_ok),
+        "parse_success": float(first_parsed),
+        "semantic_correct": float(first_ok) if first_parsed else NAN,
+        "iterations": float(solved_at if solved_at is not None else max_attempts + 1),
+        "iterations_solved": float(solved_at) if solved_at is not None else NAN,
+        "attempts": float(len(attempts)),
+        **{key: float(sum(a["outcome"] == kind for a in attempts)) for kind, key in error_keys.items()},
+    }
+
+
 def score_attempts(
     attempts: list[dict[str, Any]],
     max_attempts: int,
@@ -68,21 +89,12 @@ def score_attempts(
     tokens were counted in (its metadata ``tokenizer``), in which the final program is counted too. An attempt's
     outcome is its grade (``GRADED``) where it has one."""
     attempts = [{**a, "outcome": a.get(GRADED, a["outcome"])} for a in attempts]
-    first, final = attempts[0], attempts[-1]
-    solved_at = next((a["attempt"] for a in attempts if a["outcome"] == Outcome.PASS.value), None)
-    first_parsed = first["outcome"] != Outcome.PARSE_ERROR.value
-    first_ok = first["outcome"] == Outcome.PASS.value
+    final = attempts[-1]
     final_ok = final["outcome"] == Outcome.PASS.value
     final_tokens = count_tokens(final["code"], tokenizer) if final.get("code") else None
     value: dict[str, float] = {
-        "correct": float(final_ok),
-        "first_attempt_success": float(first_ok),
-        "parse_success": float(first_parsed),
-        "semantic_correct": float(first_ok) if first_parsed else NAN,
-        "iterations": float(solved_at if solved_at is not None else max_attempts + 1),
-        "iterations_solved": float(solved_at) if solved_at is not None else NAN,
-        "attempts": float(len(attempts)),
-        **{key: float(sum(a["outcome"] == kind for a in attempts)) for kind, key in ERROR_KEYS.items()},
+        **attempt_metrics(attempts, max_attempts, passed=Outcome.PASS.value, unparsed=(Outcome.PARSE_ERROR.value,),
+                          error_keys=ERROR_KEYS),
         "final_tokens": float(final_tokens) if final_tokens is not None else NAN,
         "token_ratio": final_tokens / python_tokens if final_ok and final_tokens and python_tokens else NAN,
         "reference_token_ratio": reference_tokens / python_tokens if reference_tokens and python_tokens else NAN,

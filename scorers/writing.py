@@ -23,6 +23,7 @@ from inspect_ai.solver import TaskState
 
 from coonbench.answers.document import source_of, OUTCOMES, PASS, PARSE_ERROR, NO_DOCUMENT, check_document
 from coonbench.tasks.state import writing_state
+from coonbench.scorers.correction import attempt_metrics
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 NAN = float("nan")
@@ -34,21 +35,11 @@ SCORE_KEYS = ["correct", "first_attempt_success", "parse_success", "semantic_cor
 
 def score_documents(attempts: list[dict[str, Any]], max_attempts: int, input_tokens: float) -> dict[str, float]:
     """The score dict from the attempt records (pure; unit-tested)."""
-    first, final = attempts[0], attempts[-1]
-    solved_at = next((a["attempt"] for a in attempts if a["outcome"] == PASS), None)
-    first_parsed = first["outcome"] not in (PARSE_ERROR, NO_DOCUMENT)
-    first_ok = first["outcome"] == PASS
-    final_ok = final["outcome"] == PASS
+    final_ok = attempts[-1]["outcome"] == PASS
     output_tokens = float(sum(a.get("output_tokens") or 0 for a in attempts))
     return {
-        "correct": float(final_ok),
-        "first_attempt_success": float(first_ok),
-        "parse_success": float(first_parsed),
-        "semantic_correct": float(first_ok) if first_parsed else NAN,
-        "iterations": float(solved_at if solved_at is not None else max_attempts + 1),
-        "iterations_solved": float(solved_at) if solved_at is not None else NAN,
-        "attempts": float(len(attempts)),
-        **{key: float(sum(a["outcome"] == kind for a in attempts)) for kind, key in ERROR_KEYS.items()},
+        **attempt_metrics(attempts, max_attempts, passed=PASS, unparsed=(PARSE_ERROR, NO_DOCUMENT),
+                          error_keys=ERROR_KEYS),
         "output_tokens": output_tokens,
         "input_tokens": float(input_tokens),
         "correct_output_tokens": output_tokens if final_ok else NAN,
