@@ -399,6 +399,13 @@ class Executor(abc.ABC):
         code = self.reference(problem)
         return None if code is None else f"```{self.fence}\n{code.strip()}\n```"
 
+    async def write_solution(self, box: SandboxEnvironment, code: str) -> tuple[str, str]:
+        """A fresh run folder in ``box`` with the program in it: (the folder, the program's file name in it)."""
+        run_dir = f"run-{uuid.uuid4().hex[:12]}"
+        solution = f"solution.{self.extension}"
+        await box.write_file(f"{run_dir}/{solution}", code)
+        return run_dir, solution
+
     async def run(
         self, code: str, problem: Problem, case_timeout: float = 2.0, box: SandboxEnvironment | None = None
     ) -> AttemptResult:
@@ -411,9 +418,7 @@ class Executor(abc.ABC):
         unencodable = _unencodable(code)
         if unencodable:
             return AttemptResult(Outcome.PARSE_ERROR, unencodable, total=total)
-        run_dir = f"run-{uuid.uuid4().hex[:12]}"
-        solution = f"solution.{self.extension}"
-        await box.write_file(f"{run_dir}/{solution}", code)
+        run_dir, solution = await self.write_solution(box, code)
         files_ = {"supervise.py": harness_text("supervise.py"), **self.runner_files()}
         for fname, text in files_.items():
             await box.write_file(f"{run_dir}/{fname}", text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import uuid
 from typing import Any
 
 from inspect_ai.util import OutputLimitExceededError, SandboxEnvironment, sandbox
@@ -145,9 +144,7 @@ class GothExecutor(Executor):
         unencodable = _unencodable(code)
         if unencodable:
             return AttemptResult(Outcome.PARSE_ERROR, unencodable, total=total)
-        run_dir = f"run-{uuid.uuid4().hex[:12]}"
-        solution = f"solution.{self.extension}"
-        await box.write_file(f"{run_dir}/{solution}", code)
+        run_dir, solution = await self.write_solution(box, code)
         records: list[dict[str, Any]] = []
         for case in problem.all_tests:
             try:
