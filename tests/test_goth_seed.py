@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,17 @@ def test_other_prompt_templates_are_refused_for_the_seeds_prompt(clean_cache: Pa
     with pytest.raises(ValueError, match="fixed published prompt"):
         each_prompt("reworded", lambda: correction_dataset("goth", problems="gcd"))
     assert each_prompt("reworded", lambda: correction_dataset("goth", problems="gcd", goth_prompt="coonbench"))
+
+
+def test_the_seeds_json_example_is_not_the_schema_the_interpreter_reads(tmp_path: Path) -> None:
+    """docs/goth.md: goth_json.md's own factorial example (its "Expected output") fails on upstream's interpreter."""
+    goth = find_binary()
+    if goth is None:
+        pytest.skip("needs the Goth interpreter (coonbench goth-setup)")
+    text = reference_path("goth", "benchmark", "prompts", "goth_json.md").read_text(encoding="utf-8")
+    example = text.split("Expected output:", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    assert '"Arrow"' in example and '"Base"' in example
+    (tmp_path / "factorial.json").write_text(example, encoding="utf-8")
+    out = subprocess.run([goth, "--from-json", str(tmp_path / "factorial.json"), "5"], capture_output=True,
+                         text=True, timeout=10)
+    assert "unknown variant `Arrow`" in out.stderr and "120" not in out.stdout
