@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, get_model
 
 from coonbench.datasets.correction import correction_dataset
-from coonbench.datasets.goth_battery import Battery, json_ast, load_battery
+from coonbench.datasets.goth_battery import Battery, BatteryFileError, json_ast, load_battery
 from coonbench.datasets.goth_seed import find_checkout
 from coonbench.evals.correction import correction
 from coonbench.execution import AttemptResult, Outcome, Problem, get_executor
@@ -251,3 +252,19 @@ def test_the_battery_runs_on_python_but_not_javascript(battery: Battery) -> None
     with pytest.raises(ValueError, match="battery-gcd"):
         correction_dataset("python", suite="goth-battery", problems="battery-gdc")
 
+
+
+def test_a_malformed_test_file_names_file_line_and_test(tmp_path: Path) -> None:
+    reference = reference_path("goth")
+    for folder in ("benchmark", "docs", "extracted"):
+        shutil.copytree(reference / folder, tmp_path / folder)
+    (tmp_path / "upstream").symlink_to(reference / "upstream")
+    path = tmp_path / "benchmark" / "tests" / "recursion.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["tests"][1]["cases"][0]["input"] = ["ten"]  # fibonacci takes an I64
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if '"name": "fibonacci"' in text)
+    pattern = rf"recursion.json: line {line}: test 'fibonacci': field .*input n: expected int"
+    with pytest.raises(BatteryFileError, match=pattern):
+        load_battery(find_checkout(tmp_path))

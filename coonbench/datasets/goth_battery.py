@@ -124,7 +124,13 @@ def _table_input(cell: str) -> list[str]:
     return cell.strip("`").split("→")[0].split()
 
 
-def _public_count(cases: list[dict[str, Any]], shown: list[list[Any]]) -> list[int]:
+def _table_inputs(cell: str) -> list[list[Any]]:
+    """The battery table's example as a list of one input (none when its words are not all numbers)."""
+    words = _table_input(cell)
+    return [[json.loads(w) for w in words]] if all(re.fullmatch(r"-?\d+(\.\d+)?", w) for w in words) else []
+
+
+def _public_indices(cases: list[dict[str, Any]], shown: list[list[Any]]) -> list[int]:
     """The indices of the public cases: those ``shown``, less the last when that would be every case."""
     public = [i for i, case in enumerate(cases) if case["input"] in shown]
     return public[:-1] if len(public) == len(cases) else public
@@ -145,7 +151,10 @@ def _spec_inputs(spec: dict[str, Any], path: Path) -> list[list[Any]]:
         try:
             inputs.append(json.loads("[" + call[call.index("(") + 1:call.rindex(")")] + "]"))
         except ValueError:
-            raise BatteryFileError(f"{path}: test '{spec['name']}': field 'examples.call': cannot read {call!r}") from None
+            lines = path.read_text(encoding="utf-8").splitlines()
+            line = next((i for i, text in enumerate(lines, 1) if json.dumps(call, ensure_ascii=False) in text), "?")
+            raise BatteryFileError(f"{path}: line {line}: test '{spec['name']}': field 'examples.call': "
+                                   f"cannot read {call!r}") from None
     return inputs
 
 
@@ -187,9 +196,8 @@ def _entry(checkout: Checkout, suite: str, test: dict[str, Any], shown_cell: str
         raise BatteryFileError(f"{PYTHON_REFERENCES}: entry '{name}': field 'params': {len(params)} names for "
                                f"{len(types) - 1} arguments")
     cases = test["cases"]
-    shown = _spec_inputs(spec, path) if spec else [[json.loads(w) for w in _table_input(shown_cell)]] \
-        if all(re.fullmatch(r"-?\d+(\.\d+)?", w) for w in _table_input(shown_cell)) else []
-    public = _public_count(cases, shown) or [0]
+    shown = _spec_inputs(spec, checkout.root / SPECS_FILE) if spec else _table_inputs(shown_cell)
+    public = _public_indices(cases, shown) or [0]
     order = public + [i for i in range(len(cases)) if i not in public]
     result = SCALARS[types[-1]]
     tests = [TestCase(input=cases[i]["input"], expected=_expected(cases[i]["expected"], result),
@@ -197,7 +205,8 @@ def _entry(checkout: Checkout, suite: str, test: dict[str, Any], shown_cell: str
     description = spec["description"] if spec else test["description"]
     try:
         problem = Problem(
-            id=PREFIX + name, category=CATEGORY[suite], complexity=COMPLEXITY[CATEGORY[suite]],  # type: ignore[arg-type]
+            id=PREFIX + name, category=CATEGORY[suite],  # type: ignore[arg-type]
+            complexity=COMPLEXITY[CATEGORY[suite]],  # type: ignore[arg-type]
             signature={"name": snake_name(name), "returns": result,  # type: ignore[arg-type]
                        "params": [{"name": p, "type": SCALARS[t]} for p, t in zip(params, types)]},
             description=description, tests=tests, public=len(public),
@@ -205,7 +214,10 @@ def _entry(checkout: Checkout, suite: str, test: dict[str, Any], shown_cell: str
         )
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise BatteryFileError(f"{path}: test '{name}': field '{'.'.join(map(str, err['loc']))}': {err['msg']}") from exc
+        lines = path.read_text(encoding="utf-8").splitlines()
+        line = next((i for i, text in enumerate(lines, 1) if f'"name": "{name}"' in text), "?")
+        raise BatteryFileError(f"{path}: line {line}: test '{name}': field "
+                               f"'{'.'.join(map(str, err['loc'])) or '(cases)'}': {err['msg']}") from exc
     return BatteryEntry(problem, name, spec["signature"] if spec else " → ".join(types), description, program,
                         spec is not None)
 
