@@ -26,7 +26,6 @@ from coonbench.datasets.goth_battery import Battery, BatteryFileError, json_ast,
 from coonbench.datasets.goth_seed import find_checkout
 from coonbench.evals.correction import correction
 from coonbench.execution import AttemptResult, Outcome, Problem, get_executor
-from coonbench.execution.goth_build import GothBuildError, ensure_binary, find_binary
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
 from coonbench.tasks.state import CorrectionState
 from tests.conftest import reference_path
@@ -39,18 +38,6 @@ SCALAR = {"I64", "F64", "Bool"}
 @pytest.fixture(scope="module")
 def battery() -> Battery:
     return load_battery(find_checkout(reference_path("goth")))
-
-
-@pytest.fixture(scope="module")
-def goth() -> str:
-    reference_path("goth", "upstream", "crates")
-    try:
-        return str(ensure_binary().binary)
-    except GothBuildError as err:
-        found = find_binary()
-        if found is None:
-            pytest.skip(f"cannot build the Goth interpreter here: {err}")
-        return found
 
 
 def table() -> list[tuple[str, str]]:
