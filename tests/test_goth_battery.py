@@ -255,3 +255,16 @@ def test_a_malformed_test_file_names_file_line_and_test(tmp_path: Path) -> None:
     pattern = rf"recursion.json: line {line}: test 'fibonacci': field .*input n: expected int"
     with pytest.raises(BatteryFileError, match=pattern):
         load_battery(find_checkout(tmp_path))
+
+
+@needs_isolation
+@pytest.mark.parametrize("target", ["goth", "goth-json", "python", "python-ast"])
+def test_gold_scores_100_percent_on_the_battery(battery: Battery, goth: str, target: str) -> None:
+    from coonbench.solvers.gold import gold
+
+    log = inspect_eval(correction(target=target, suite="goth-battery"), model="mockllm/model", solver=gold(),
+                       display="none", log_dir=None)[0]
+    assert log.status == "success", log.error
+    assert log.results is not None and log.results.total_samples == len(battery.entries)
+    means = {s.name: s.metrics["mean"].value for s in log.results.scores if "mean" in s.metrics}
+    assert means["correct"] == 1.0 and means["first_attempt_success"] == 1.0
