@@ -129,7 +129,7 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
         attempts: list[dict[str, Any]] = record.attempts
         max_attempts = record.max_attempts
         executor = get_executor(state.metadata["target"])
-        problem = problem_by_id(state.metadata["problem_id"])
+        problem = problem_by_id(state.metadata["problem_id"], state.metadata.get("goth_checkout"))
         if not attempts:
             reply = state.output.completion if state.output else ""
             code, result = await feedback_attempt(executor, problem, reply, case_timeout)

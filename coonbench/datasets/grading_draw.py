@@ -29,7 +29,7 @@ from coonbench.datasets.correction_tests import (
     run_javascript,
     run_python,
 )
-from coonbench.execution.problem import PUBLIC_TESTS, Problem, TestCase
+from coonbench.execution.problem import Problem, TestCase
 
 
 def grading_rng(problem_id: str, sample_id: str | int, epoch: int) -> random.Random:
@@ -46,7 +46,7 @@ def draw_grading(problem: Problem, sample_id: str | int, epoch: int) -> list[Tes
     """The grading set of this sample and epoch: the hand-written hidden tests, then as many fresh generated tests
     as the committed grading set holds. None where nothing can be drawn (an enumerated domain, a reference that
     fails): the caller grades on the committed set."""
-    hand_written = problem.tests[PUBLIC_TESTS:]
+    hand_written = problem.tests[problem.public:]
     wanted = len(problem.grading_tests) - len(hand_written)
     if wanted <= 0 or _finite_domain(problem) is not None:
         return None
