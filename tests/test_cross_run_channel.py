@@ -1,0 +1,185 @@
+"""A channel across runs that the isolation does not close, and the defence that makes it worthless (issue 56).
+
+The page cache is shared by every run on the machine. A program may read any file of its read-only view, and the
+kernel tells it, deterministically, whether a page it touches had to be read from disk: the process's count of
+major faults (``getrusage``; also ``/proc/self/stat``) goes up by one for a page that was not cached and stays for
+one that was (with ``MADV_RANDOM`` no neighbour is read ahead). No refused call is involved (``mincore``,
+``cachestat``, ``preadv2`` with ``RWF_NOWAIT`` are refused; ``mmap``, ``madvise`` and ``getrusage`` are what any
+program uses), and timing the touch would do as well.
+
+The attack, through the real executor, sandbox and feedback message: the grading run of epoch 1 touches one page
+of a rarely read system file per grading input (page = CRC-32 of the input, mod ``PAGES``); the feedback run of
+epoch 2, in a fresh sandbox, finds which pages are cached and returns them as its answer to the first public
+test, which the feedback message quotes. The test checks that the marks arrive exactly (the channel is real, not
+contained), and that they are worth nothing for epoch 2's grade: its grading set is drawn afresh
+(``datasets.grading_draw``), so its generated inputs are not among the marks. With the draw removed (the committed
+grading set in every epoch), the marks name epoch 2's grading inputs and the test fails. What the marks still
+carry, the hand-written hidden tests that every draw keeps, is the bound docs/sandbox.md states.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import mmap
+import os
+import resource
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coonbench.datasets.correction import problem_by_id
+from coonbench.datasets.grading_draw import draw_grading
+from coonbench.execution import get_executor
+from coonbench.execution.attempts import feedback_problem, grading_problem
+from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
+from coonbench.solvers.correction import feedback_message
+from tests.sandboxed import can_become_a_user, pytest_as_ordinary_user
+
+needs_isolation = pytest.mark.skipif(capabilities()["isolation"] != "full", reason="no isolation on this machine")
+PROBLEM = "reverse_string"
+SAMPLE = "correction-reverse_string-python"
+PAGES = 512
+PAGE = mmap.PAGESIZE
+SEARCHED = ("/usr/share/doc", "/usr/share", "/usr/lib")
+
+_PAGE_TOOLS = f"""import json, mmap, os, resource, zlib
+PAGES, PAGE = {PAGES}, mmap.PAGESIZE
+
+def _map(path):
+    fd = os.open(path, os.O_RDONLY)
+    view = mmap.mmap(fd, PAGES * PAGE, prot=mmap.PROT_READ)
+    os.close(fd)
+    view.madvise(mmap.MADV_RANDOM)  # a fault reads its own page only
+    return view
+
+def cached_pages(path):
+    view, found = _map(path), []
+    for page in range(PAGES):
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_majflt
+        view[page * PAGE]
+        if resource.getrusage(resource.RUSAGE_SELF).ru_majflt == before:
+            found.append(page)
+    return found
+
+def page_of(args):
+    return zlib.crc32(json.dumps(args).encode()) % PAGES
+"""
+
+
+def marker(path: str) -> str:
+    """The grading run's program: right on every input, and one page of ``path`` read per input."""
+    return _PAGE_TOOLS + f"""
+VIEW = _map({path!r})
+def reverse_string(s):
+    VIEW[page_of([s]) * PAGE]
+    return s[::-1]
+"""
+
+
+def reader(path: str, first_public: str) -> str:
+    """The feedback run's program: which pages are cached, returned as the first public test's answer."""
+    return _PAGE_TOOLS + f"""
+MARKS = ";".join(f"p{{p}}" for p in cached_pages({path!r}))
+def reverse_string(s):
+    return "marks:" + MARKS if s == {first_public!r} else s[::-1]
+"""
+
+
+def page_of(args: list[Any]) -> int:
+    return zlib.crc32(json.dumps(args).encode()) % PAGES
+
+
+def _evict(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def _cached_here(path: Path) -> list[int]:
+    """The same probe in this process (it reads every page it finds absent: evict again afterwards)."""
+    namespace: dict[str, Any] = {}
+    exec(_PAGE_TOOLS, namespace)  # noqa: S102 - the probe the programs use
+    return namespace["cached_pages"](str(path))
+
+
+def mark_file() -> Path | None:
+    """A system file of at least ``PAGES`` pages that no process keeps cached: after eviction none of its pages
+    is resident (the probe itself is the check), else the next candidate."""
+    candidates: list[Path] = []
+    for top in SEARCHED:
+        for root, _, names in os.walk(top):
+            for name in names:
+                path = Path(root) / name
+                try:
+                    if path.is_file() and not path.is_symlink() and path.stat().st_size >= PAGES * PAGE:
+                        candidates.append(path)
+                except OSError:
+                    continue
+            if len(candidates) >= 40:
+                break
+        if len(candidates) >= 40:
+            break
+    for path in candidates:
+        try:
+            _evict(path)
+            if not _cached_here(path):
+                _evict(path)
+                return path
+        except OSError:
+            continue
+    return None
+
+
+async def _run(code: str, problem: Any) -> Any:
+    box = LocalLimitedSandbox(LocalSandboxConfig())
+    try:
+        return await get_executor("python").run(code, problem, 2.0, box)
+    finally:
+        box.close()
+
+
+def _leak() -> tuple[set[int], Any, list[Any], list[Any]]:
+    """Epoch 1's grading run marks, epoch 2's feedback run reads: (the marks the feedback message quotes, the
+    problem, epoch 1's grading set, epoch 2's grading set)."""
+    path = mark_file()
+    if path is None:
+        pytest.skip(f"no file of {PAGES} pages under {', '.join(SEARCHED)} that stays out of the page cache")
+    problem = problem_by_id(PROBLEM)
+    first, second = draw_grading(problem, SAMPLE, 1), draw_grading(problem, SAMPLE, 2)
+    first = problem.grading_tests if first is None else first
+    second = problem.grading_tests if second is None else second
+    graded = asyncio.run(_run(marker(str(path)), grading_problem(problem, first)))
+    assert graded.outcome.value == "PASS", graded
+    public = problem.public_tests[0].input[0]
+    result = asyncio.run(_run(reader(str(path), public), feedback_problem(problem)))
+    _evict(path)
+    message = feedback_message(result, get_executor("python"))
+    actual = next(line for line in message.splitlines() if line.startswith("Actual: "))
+    marks = json.loads(actual.removeprefix("Actual: ")).removeprefix("marks:")
+    return {int(m[1:]) for m in marks.split(";") if m}, problem, first, second
+
+
+@needs_isolation
+def test_grading_inputs_cross_runs_in_the_page_cache_and_are_worth_nothing_to_the_next_grade() -> None:
+    leaked, problem, first, second = _leak()
+    graded_first = {page_of(c.input) for c in first}
+    assert leaked == graded_first, (leaked, graded_first)  # the channel: epoch 1's grading inputs, exactly
+    fixed = {json.dumps(c.input) for c in problem.tests[3:]}  # hand-written hidden tests: graded in every draw
+    fresh = [c for c in second if json.dumps(c.input) not in fixed]
+    assert len(fresh) >= 10, len(fresh)
+    named = [c for c in fresh if page_of(c.input) in leaked]
+    # a fresh input lands on a marked page only by chance (|marks| / PAGES each): the leak does not name them
+    assert len(named) <= len(fresh) // 4, (len(named), len(fresh))
+
+
+@pytest.mark.slow  # ~30 s: pytest again, as uid 65534
+@pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
+def test_the_cross_run_channel_as_an_ordinary_user() -> None:
+    proc = pytest_as_ordinary_user("-k", "worth_nothing_to_the_next_grade", __file__)
+    assert proc.returncode == 0 and " passed" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "skipped" not in proc.stdout, proc.stdout[-3000:]
