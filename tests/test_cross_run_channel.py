@@ -143,16 +143,23 @@ async def _run(code: str, problem: Any) -> Any:
         box.close()
 
 
-def _leak() -> tuple[set[int], Any, list[Any], list[Any]]:
-    """Epoch 1's grading run marks, epoch 2's feedback run reads: (the marks the feedback message quotes, the
-    problem, epoch 1's grading set, epoch 2's grading set)."""
+SALTS = ("a" * 32, "b" * 32)  # two grading runs' salts (the scorer draws one per run with secrets.token_hex(16))
+
+
+def draws(problem: Any, epoch: int, salt: str) -> list[Any]:
+    drawn = draw_grading(problem, SAMPLE, epoch, salt)
+    return problem.grading_tests if drawn is None else drawn
+
+
+@pytest.fixture(scope="module")
+def leak() -> tuple[set[int], Any, list[Any]]:
+    """Epoch 1's grading run (first salt) marks, a later feedback run reads: (the marks the feedback message
+    quotes, the problem, the grading set that was marked)."""
     path = mark_file()
     if path is None:
         pytest.skip(f"no file of {PAGES} pages under {', '.join(SEARCHED)} that stays out of the page cache")
     problem = problem_by_id(PROBLEM)
-    first, second = draw_grading(problem, SAMPLE, 1), draw_grading(problem, SAMPLE, 2)
-    first = problem.grading_tests if first is None else first
-    second = problem.grading_tests if second is None else second
+    first = draws(problem, 1, SALTS[0])
     graded = asyncio.run(_run(marker(str(path)), grading_problem(problem, first)))
     assert graded.outcome.value == "PASS", graded
     public = problem.public_tests[0].input[0]
@@ -161,25 +168,79 @@ def _leak() -> tuple[set[int], Any, list[Any], list[Any]]:
     message = feedback_message(result, get_executor("python"))
     actual = next(line for line in message.splitlines() if line.startswith("Actual: "))
     marks = json.loads(actual.removeprefix("Actual: ")).removeprefix("marks:")
-    return {int(m[1:]) for m in marks.split(";") if m}, problem, first, second
+    return {int(m[1:]) for m in marks.split(";") if m}, problem, first
+
+
+def _named(leaked: set[int], problem: Any, grading: list[Any]) -> tuple[int, int]:
+    """(generated inputs of ``grading`` on a marked page, generated inputs of ``grading``)."""
+    fixed = {json.dumps(c.input) for c in problem.tests[3:]}  # hand-written hidden tests: graded in every draw
+    fresh = [c for c in grading if json.dumps(c.input) not in fixed]
+    return sum(page_of(c.input) in leaked for c in fresh), len(fresh)
 
 
 @needs_isolation
-def test_grading_inputs_cross_runs_in_the_page_cache_and_are_worth_nothing_to_the_next_grade() -> None:
-    leaked, problem, first, second = _leak()
+def test_grading_inputs_cross_runs_in_the_page_cache_and_are_worth_nothing_to_the_next_grade(
+        leak: tuple[set[int], Any, list[Any]]) -> None:
+    """The next epoch of the same sample: its grading set is another draw."""
+    leaked, problem, first = leak
     graded_first = {page_of(c.input) for c in first}
     assert leaked == graded_first, (leaked, graded_first)  # the channel: epoch 1's grading inputs, exactly
-    fixed = {json.dumps(c.input) for c in problem.tests[3:]}  # hand-written hidden tests: graded in every draw
-    fresh = [c for c in second if json.dumps(c.input) not in fixed]
-    assert len(fresh) >= 10, len(fresh)
-    named = [c for c in fresh if page_of(c.input) in leaked]
+    named, fresh = _named(leaked, problem, draws(problem, 2, SALTS[0]))
     # a fresh input lands on a marked page only by chance (|marks| / PAGES each): the leak does not name them
-    assert len(named) <= len(fresh) // 4, (len(named), len(fresh))
+    assert fresh >= 10 and named <= fresh // 4, (named, fresh)
+
+
+@needs_isolation
+def test_the_same_sample_and_epoch_graded_again_is_another_draw(leak: tuple[set[int], Any, list[Any]]) -> None:
+    """The same sample and epoch graded again (``inspect eval-retry``, a second evaluation on this machine): the
+    scorer's fresh salt makes it another draw, so the marks of the first do not name its inputs either."""
+    leaked, problem, _ = leak
+    named, fresh = _named(leaked, problem, draws(problem, 1, SALTS[1]))
+    assert fresh >= 10 and named <= fresh // 4, (named, fresh)
 
 
 @pytest.mark.slow  # ~30 s: pytest again, as uid 65534
 @pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_the_cross_run_channel_as_an_ordinary_user() -> None:
-    proc = pytest_as_ordinary_user("-k", "worth_nothing_to_the_next_grade", __file__)
+    proc = pytest_as_ordinary_user("-k", "next_grade or graded_again", __file__)
     assert proc.returncode == 0 and " passed" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "skipped" not in proc.stdout, proc.stdout[-3000:]
+
+
+@needs_isolation
+def test_each_evaluation_grades_on_its_own_draw_and_records_its_salt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two evaluations of the same sample and epoch (the gold program): the scorer draws with a fresh salt each
+    time, records it in the score, and the draw it graded on is the one that salt reproduces; both score 1."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, get_model
+
+    from coonbench.evals.correction import correction
+    from coonbench.scorers import correction as scoring
+
+    problem = problem_by_id(PROBLEM)
+    used: list[tuple[str, list[Any] | None]] = []
+
+    def noting(*args: Any) -> list[Any] | None:
+        drawn = draw_grading(*args)
+        used.append((args[-1], drawn))
+        return drawn
+
+    monkeypatch.setattr(scoring, "draw_grading", noting)
+    gold = f"```python\n{problem.solutions['python']}\n```"
+
+    def respond(messages, tools, tool_choice, config):  # type: ignore[no-untyped-def]
+        return ModelOutput.from_content(model="mockllm/model", content=gold)
+
+    salts = []
+    for _ in range(2):
+        task = correction(target="python", problems=PROBLEM, max_retries=0, sandbox="local")
+        [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=respond), display="none",
+                             log_dir=None)
+        assert log.status == "success", log.error
+        [sample] = log.samples or []
+        score = next(iter((sample.scores or {}).values()))
+        assert score.value["correct"] == 1.0, score.explanation
+        salts.append(score.metadata["grading_salt"])
+    assert [salt for salt, _ in used] == salts and salts[0] != salts[1] and len(salts[0]) == 32
+    assert used[0][1] != used[1][1]
+    assert used[0][1] == draw_grading(problem, str(log.samples[0].id), 1, salts[0])

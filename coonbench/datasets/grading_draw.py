@@ -1,10 +1,11 @@
-"""A grading set drawn fresh for each sample and epoch, so that what one run learns of another's is worth nothing.
+"""A grading set drawn fresh for each grading run, so that what one run learns of another's is worth nothing.
 
 The committed grading set of a problem (``Problem.grading_tests``) is the same in every sample and epoch that
 poses it: a program that could carry anything from a grading run to a later feedback run (a covert channel across
 runs: the page cache, time) would learn it once and use it every time the problem recurs. Here the generated part
 of the grading set is drawn again from the problem's own generator (``correction_tests.proposals``) with a
-generator seeded by the problem, the sample id and the epoch (stable across runs and machines), disjoint from the
+generator seeded by the problem, the sample id, the epoch and a salt the scorer draws at random for each grading
+run and records in the score (so the same sample and epoch graded again get other inputs), disjoint from the
 public tests and the feedback set by call; the Python reference computes each expected value and, where the
 problem has one, the JavaScript reference must agree (a test they disagree on is dropped). The hand-written hidden
 tests stay (they are few and fixed). Where the domain is small enough to be enumerated, every input is already a
@@ -32,9 +33,12 @@ from coonbench.datasets.correction_tests import (
 from coonbench.execution.problem import PUBLIC_TESTS, Problem, TestCase
 
 
-def grading_rng(problem_id: str, sample_id: str | int, epoch: int) -> random.Random:
-    """The generator of one sample's and epoch's grading draw (SHA-256 of the three: stable, unpredictable)."""
-    seed = hashlib.sha256(f"grading:{problem_id}:{sample_id}:{epoch}".encode()).digest()[:8]
+def grading_rng(problem_id: str, sample_id: str | int, epoch: int, salt: str = "") -> random.Random:
+    """The generator of one grading draw: SHA-256 of the problem, sample, epoch and ``salt`` (the scorer's fresh
+    random salt per grading run, recorded in the score: the same sample and epoch graded again, by an
+    ``eval-retry`` or another evaluation, get other inputs, which the salt in the log reproduces)."""
+    key = f"grading:{problem_id}:{sample_id}:{epoch}" + (f":{salt}" if salt else "")
+    seed = hashlib.sha256(key.encode()).digest()[:8]
     return random.Random(int.from_bytes(seed, "big"))
 
 
@@ -42,17 +46,17 @@ def _call(case: TestCase) -> str:
     return _key({"input": case.input, **({"then_call": case.then_call} if case.then_call is not None else {})})
 
 
-def draw_grading(problem: Problem, sample_id: str | int, epoch: int) -> list[TestCase] | None:
-    """The grading set of this sample and epoch: the hand-written hidden tests, then as many fresh generated tests
-    as the committed grading set holds. None where nothing can be drawn (an enumerated domain, a reference that
-    fails): the caller grades on the committed set."""
+def draw_grading(problem: Problem, sample_id: str | int, epoch: int, salt: str = "") -> list[TestCase] | None:
+    """The grading set of this sample, epoch and salt: the hand-written hidden tests, then as many fresh generated
+    tests as the committed grading set holds. None where nothing can be drawn (an enumerated domain, a reference
+    that fails): the caller grades on the committed set."""
     hand_written = problem.tests[PUBLIC_TESTS:]
     wanted = len(problem.grading_tests) - len(hand_written)
     if wanted <= 0 or _finite_domain(problem) is not None:
         return None
     known = {_call(c) for c in problem.public_tests + problem.feedback_tests + hand_written}
     cases: list[dict[str, Any]] = []
-    for case in proposals(problem, grading_rng(problem.id, sample_id, epoch)):
+    for case in proposals(problem, grading_rng(problem.id, sample_id, epoch, salt)):
         if _key(case) not in known and len(cases) < CANDIDATES:
             known.add(_key(case))
             cases.append(case)
