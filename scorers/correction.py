@@ -32,7 +32,6 @@ from inspect_ai.solver import TaskState
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.datasets.grading_draw import draw_grading
-from coonbench.execution.problem import Problem
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
 from coonbench.execution.debruijn import VARIANTS, index_error
 from coonbench.execution.attempts import GRADED, DEFAULT_CASE_TIMEOUT, attempt_record, feedback_attempt, grade_attempts
@@ -138,7 +137,7 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
             attempts = [attempt_record(1, reply, code, result)]
             max_attempts = 1
         grading, salt = None, None
-        if isinstance(problem, Problem) and any(a["outcome"] == Outcome.PASS.value for a in attempts):
+        if any(a["outcome"] == Outcome.PASS.value for a in attempts):
             salt = secrets.token_hex(16)  # fresh per grading run: nothing an earlier run saw describes this one
             grading = await asyncio.to_thread(draw_grading, problem, state.sample_id, state.epoch, salt)
         attempts = await grade_attempts(executor, problem, attempts, case_timeout, grading_tests=grading)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 import shutil
+from functools import lru_cache
 from typing import Any
 
 from coonbench.datasets.correction_tests import (
@@ -30,6 +31,9 @@ from coonbench.datasets.correction_tests import (
     run_javascript,
     run_python,
 )
+from coonbench.datasets.humaneval import HumanEvalCase, HumanEvalProblem, read_tasks
+from coonbench.datasets.humaneval_tests import base_inputs, expr_case, propose, run_canonical, task_contracts
+from coonbench.execution.harness.python_runner import decode_typed, encode_typed
 from coonbench.execution.problem import PUBLIC_TESTS, Problem, TestCase
 
 
@@ -46,10 +50,13 @@ def _call(case: TestCase) -> str:
     return _key({"input": case.input, **({"then_call": case.then_call} if case.then_call is not None else {})})
 
 
-def draw_grading(problem: Problem, sample_id: str | int, epoch: int, salt: str = "") -> list[TestCase] | None:
-    """The grading set of this sample, epoch and salt: the hand-written hidden tests, then as many fresh generated
-    tests as the committed grading set holds. None where nothing can be drawn (an enumerated domain, a reference
-    that fails): the caller grades on the committed set."""
+def draw_grading(problem: Problem | HumanEvalProblem, sample_id: str | int, epoch: int,
+                 salt: str = "") -> list[Any] | None:
+    """The grading set of this sample, epoch and salt: the hand-written hidden tests (HumanEval's own), then as
+    many fresh generated tests as the committed grading set holds. None where nothing can be drawn (an enumerated
+    domain, a reference that fails, ``humaneval-base``): the caller grades on the committed set."""
+    if isinstance(problem, HumanEvalProblem):
+        return _draw_humaneval(problem, grading_rng(problem.id, sample_id, epoch, salt))
     hand_written = problem.tests[PUBLIC_TESTS:]
     wanted = len(problem.grading_tests) - len(hand_written)
     if wanted <= 0 or _finite_domain(problem) is not None:
@@ -74,3 +81,42 @@ def draw_grading(problem: Problem, sample_id: str | int, epoch: int, salt: str =
     if not tests:
         return None
     return list(hand_written) + [TestCase(**t) for t in tests[:wanted]]
+
+
+@lru_cache(maxsize=1)
+def _humaneval_tasks() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    tasks = read_tasks()
+    return {t["task_id"]: t for t in tasks}, task_contracts(tasks)
+
+
+def _draw_humaneval(problem: HumanEvalProblem, rng: random.Random) -> list[HumanEvalCase] | None:
+    """HumanEval's own tests, then fresh inputs of the problem's contract (``humaneval_tests.propose``, none a
+    committed input), each judged as its committed generated tests are: the canonical solution's answer, or the
+    problem's own assertion (``expr``), which that answer must satisfy."""
+    own = problem.hidden_tests[:len(problem.hidden_tests) if problem.base_hidden is None else problem.base_hidden]
+    wanted = len(problem.grading_tests) - len(own)
+    if wanted <= 0:
+        return None
+    tasks, contracts = _humaneval_tasks()
+    task = tasks.get("HumanEval/" + problem.id.rsplit("-", 1)[-1])
+    contract = contracts.get(task["task_id"]) if task else None
+    if task is None or contract is None:
+        return None
+    known = [[decode_typed(a) for a in c.input] for c in problem.public_tests + problem.hidden_tests]
+    inputs = propose(contract, base_inputs(task) + known, rng)[:2 * wanted]
+    if not inputs:
+        return None
+    tests: list[HumanEvalCase] = []
+    for args, res in zip(inputs, run_canonical(task, inputs)):
+        if res.get("status") != "ok":
+            continue
+        typed = [encode_typed(a) for a in args]
+        if contract.output == "expr":
+            case = expr_case(task, contract, {"input": typed, "kind": "expr", "expr": contract.expr})
+            if case.judge(res) is not None:  # the canonical answer must satisfy the assertion itself
+                continue
+        else:
+            case = HumanEvalCase(input=typed, kind="approx" if contract.output == "approx" else "exact",
+                                 expected=res["value"])
+        tests.append(case)
+    return list(own) + tests[:wanted] if tests else None
