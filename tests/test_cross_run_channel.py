@@ -199,10 +199,10 @@ def test_the_same_sample_and_epoch_graded_again_is_another_draw(leak: tuple[set[
     assert fresh >= 10 and named <= fresh // 4, (named, fresh)
 
 
-@pytest.mark.slow  # ~30 s: pytest again, as uid 65534
+@pytest.mark.slow  # ~40 s: pytest again, as uid 65534
 @pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_the_cross_run_channel_as_an_ordinary_user() -> None:
-    proc = pytest_as_ordinary_user("-k", "next_grade or graded_again", __file__)
+    proc = pytest_as_ordinary_user("-k", "next_grade or graded_again or shared_place", __file__)
     assert proc.returncode == 0 and " passed" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "skipped" not in proc.stdout, proc.stdout[-3000:]
 
@@ -244,3 +244,57 @@ def test_each_evaluation_grades_on_its_own_draw_and_records_its_salt(monkeypatch
     assert [salt for salt, _ in used] == salts and salts[0] != salts[1] and len(salts[0]) == 32
     assert used[0][1] != used[1][1]
     assert used[0][1] == draw_grading(problem, str(log.samples[0].id), 1, salts[0])
+
+
+_LEAVE = r"""
+import ctypes, errno, os, socket
+left = {}
+for path in ("/tmp/coonbench-mark", "/coonbench-mark", "/dev/shm/coonbench-mark", "/var/tmp/coonbench-mark",
+             "/usr/coonbench-mark", "/proc/coonbench-mark", "/sandbox/../coonbench-mark"):
+    try:
+        with open(path, "w") as fh:
+            fh.write("mark")
+        left[path] = "written"
+    except OSError as exc:
+        left[path] = errno.errorcode.get(exc.errno, str(exc.errno))
+try:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind("\0coonbench-mark")
+    s.listen(1)
+    left["abstract socket"] = "bound"
+except OSError as exc:
+    left["abstract socket"] = errno.errorcode.get(exc.errno, str(exc.errno))
+libc = ctypes.CDLL(None, use_errno=True)
+left["sysv queue"] = "made" if libc.msgget(0x5EED, 0o1666) >= 0 else errno.errorcode.get(ctypes.get_errno(), "?")
+print(left)
+"""
+
+_FIND = r"""
+import ctypes, os, socket
+found = [p for p in ("/tmp/coonbench-mark", "/coonbench-mark", "/dev/shm/coonbench-mark", "/var/tmp/coonbench-mark",
+                     "/usr/coonbench-mark", "/proc/coonbench-mark") if os.path.exists(p)]
+try:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect("\0coonbench-mark")
+    found.append("abstract socket")
+except OSError:
+    pass
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.msgget(0x5EED, 0o666) >= 0:
+    found.append("sysv queue")
+print("FOUND", found)
+"""
+
+
+@needs_isolation
+def test_no_mark_a_run_leaves_in_a_shared_place_reaches_the_next_run() -> None:
+    """The channels that need no timing: a file outside the sample directory, ``/dev/shm``, an abstract socket, a
+    SysV queue. A run tries each; a fresh run finds none (the root view is read-only, ``/dev/shm`` absent,
+    ``socket`` and ``msgget`` refused besides their own namespaces)."""
+    from tests.sandboxed import run_program
+
+    left = run_program(_LEAVE)
+    assert left.returncode == 0, left.stderr
+    assert "written" not in left.stdout and "bound" not in left.stdout and "made" not in left.stdout, left.stdout
+    found = run_program(_FIND)
+    assert found.returncode == 0 and "FOUND []" in found.stdout, found.stdout + found.stderr
