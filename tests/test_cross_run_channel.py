@@ -298,3 +298,29 @@ def test_no_mark_a_run_leaves_in_a_shared_place_reaches_the_next_run() -> None:
     assert "written" not in left.stdout and "bound" not in left.stdout and "made" not in left.stdout, left.stdout
     found = run_program(_FIND)
     assert found.returncode == 0 and "FOUND []" in found.stdout, found.stdout + found.stderr
+
+
+def test_docs_state_the_bound_the_data_gives() -> None:
+    """docs/sandbox.md's bound across runs: the tests every draw keeps, counted from the data."""
+    from coonbench.datasets.correction import load_problems
+    from coonbench.datasets.correction_tests import _finite_domain
+    from coonbench.resources import REPO_ROOT
+
+    docs = " ".join((REPO_ROOT / "docs" / "sandbox.md").read_text(encoding="utf-8").split())
+    problems = load_problems()
+    kept = [len(p.tests[3:]) for p in problems]
+    assert f"({min(kept)} to {max(kept)} per problem, {sum(kept)} over the {len(problems)} problems)" in docs
+    enumerated = sorted(p.id for p in problems if _finite_domain(p) is not None)
+    words = ("no", "one", "two", "three", "four", "five", "six")
+    assert f"the {words[len(enumerated)]} problems whose whole domain is enumerated" in docs
+    assert all(f"`{pid}`" in docs for pid in enumerated)
+    try:
+        from coonbench.datasets.humaneval import load_humaneval
+
+        humaneval, _ = load_humaneval("amplified")
+    except ImportError:
+        return
+    own = sum(p.base_hidden or 0 for p in humaneval)
+    share = round(100 * own / sum(len(p.grading_tests) for p in humaneval))
+    assert f"HumanEval's own tests ({own:,} over {len(humaneval)} problems" in docs
+    assert f"{share}% of `suite=humaneval`'s grading tests" in docs
