@@ -208,7 +208,8 @@ def test_the_cross_run_channel_as_an_ordinary_user() -> None:
 
 
 @needs_isolation
-def test_each_evaluation_grades_on_its_own_draw_and_records_its_salt(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_evaluation_grades_on_its_own_draw_and_records_its_salt(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
     """Two evaluations of the same sample and epoch (the gold program): the scorer draws with a fresh salt each
     time, records it in the score, and the draw it graded on is the one that salt reproduces; both score 1."""
     from inspect_ai import eval as inspect_eval
@@ -235,7 +236,7 @@ def test_each_evaluation_grades_on_its_own_draw_and_records_its_salt(monkeypatch
     for _ in range(2):
         task = correction(target="python", problems=PROBLEM, max_retries=0, sandbox="local")
         [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=respond), display="none",
-                             log_dir=None)
+                             log_dir=str(tmp_path))
         assert log.status == "success", log.error
         [sample] = log.samples or []
         score = next(iter((sample.scores or {}).values()))

@@ -11,6 +11,7 @@ problem's contract each time, HumanEval's own tests stay (they are published wit
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -87,7 +88,7 @@ def lookup_table(p: Any) -> str:
 
 @needs_isolation
 @pytest.mark.parametrize("who", ["lookup", "gold"])
-def test_knowing_every_committed_humaneval_test_does_not_pass_the_grade(who: str) -> None:
+def test_knowing_every_committed_humaneval_test_does_not_pass_the_grade(who: str, tmp_path: Path) -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, get_model
 
@@ -102,7 +103,7 @@ def test_knowing_every_committed_humaneval_test_does_not_pass_the_grade(who: str
 
     task = correction(target="python", suite="humaneval", problems="humaneval-34", max_retries=0, sandbox="local")
     [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=respond), display="none",
-                         log_dir=None)
+                         log_dir=str(tmp_path))
     assert log.status == "success", log.error
     [sample] = log.samples or []
     attempt = sample.store_as(CorrectionState).attempts[0]
