@@ -111,3 +111,35 @@ def test_knowing_every_committed_humaneval_test_does_not_pass_the_grade(who: str
     score = next(iter((sample.scores or {}).values()))
     assert score.value["correct"] == (1.0 if who == "gold" else 0.0), (who, score.explanation)
     assert score.metadata["grading_salt"]
+
+
+def test_draws_read_humaneval_under_one_lock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scorer draws in worker threads, several samples at once; reading HumanEval's checks and signatures
+    builds ``ast`` objects, which CPython 3.11 cannot do in two threads at once (the 164-problem gold run ended in
+    ``SystemError: AST constructor recursion depth mismatch``): every such read of a draw holds the lock, and
+    twenty problems drawn by eight threads at once all get their draw."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from coonbench.datasets import grading_draw
+
+    reads: list[bool] = []
+
+    def held(real):  # type: ignore[no-untyped-def]
+        def read(*args: Any) -> Any:
+            reads.append(grading_draw._AST_LOCK.locked())
+            return real(*args)
+        return read
+
+    for name in ("base_inputs", "task_contracts"):
+        monkeypatch.setattr(grading_draw, name, held(getattr(grading_draw, name)))
+    grading_draw._seed_inputs.cache_clear()
+    grading_draw._humaneval_tasks.cache_clear()
+    problems = [p for p in load_humaneval("amplified")[0] if p.id not in ("humaneval-39", "humaneval-55")][:20]
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            drawn = list(pool.map(lambda p: draw_grading(p, "s1", 1, "c" * 32), problems))
+    finally:
+        grading_draw._seed_inputs.cache_clear()
+        grading_draw._humaneval_tasks.cache_clear()
+    assert all(d is not None and len(d) == len(p.grading_tests) for d, p in zip(drawn, problems))
+    assert len(reads) >= len(problems) + 1 and all(reads), reads

@@ -15,8 +15,10 @@ test: there is nothing fresh to draw, and the committed grading set is used.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import shutil
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -83,10 +85,26 @@ def draw_grading(problem: Problem | HumanEvalProblem, sample_id: str | int, epoc
     return list(hand_written) + [TestCase(**t) for t in tests[:wanted]]
 
 
+_AST_LOCK = threading.Lock()
+"""Draws run in worker threads (the scorer's ``asyncio.to_thread``), and building Python ``ast`` objects is not
+thread-safe in CPython 3.11 (two threads in ``ast.parse`` at once: ``SystemError: AST constructor recursion depth
+mismatch``, which ended a 164-problem run): HumanEval's checks and signatures are read under this lock, once.
+(``threading.Lock`` is not reentrant: nothing under it takes it again.)"""
+
+
 @lru_cache(maxsize=1)
 def _humaneval_tasks() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    tasks = read_tasks()
-    return {t["task_id"]: t for t in tasks}, task_contracts(tasks)
+    with _AST_LOCK:  # the contracts are checked against signatures read with ast.parse
+        tasks = read_tasks()
+        return {t["task_id"]: t for t in tasks}, task_contracts(tasks)
+
+
+@lru_cache(maxsize=None)
+def _seed_inputs(task_id: str) -> str:
+    """The problem's seeds (``humaneval_tests.base_inputs``) as typed JSON: computed once, copied for each use."""
+    task = _humaneval_tasks()[0][task_id]
+    with _AST_LOCK:
+        return json.dumps([[encode_typed(a) for a in args] for args in base_inputs(task)])
 
 
 def _draw_humaneval(problem: HumanEvalProblem, rng: random.Random) -> list[HumanEvalCase] | None:
@@ -103,7 +121,8 @@ def _draw_humaneval(problem: HumanEvalProblem, rng: random.Random) -> list[Human
     if task is None or contract is None:
         return None
     known = [[decode_typed(a) for a in c.input] for c in problem.public_tests + problem.hidden_tests]
-    inputs = propose(contract, base_inputs(task) + known, rng)[:2 * wanted]
+    seeds = [[decode_typed(a) for a in args] for args in json.loads(_seed_inputs(task["task_id"]))]
+    inputs = propose(contract, seeds + known, rng)[:2 * wanted]
     if not inputs:
         return None
     tests: list[HumanEvalCase] = []
