@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from inspect_ai import task_with
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -22,6 +23,7 @@ from coonbench.datasets.tools.questions import PAGE_SIZE
 from coonbench.validity.run import _task, _verdict, scripted_reply, variants_for
 
 SESSION = "modification-edge-086-turns3"
+pytestmark = pytest.mark.slow  # ~40 s: two tasks built as users run them, two small evaluations
 
 
 def _verdicts(name: str, pick: object, wanted: set[str], log_dir: Path) -> dict[tuple[str, str], bool]:
