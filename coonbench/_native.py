@@ -74,7 +74,7 @@ class _Source(ModuleType):
     def __getattr__(self, attr: str) -> Any:
         if attr == "__path__" or type(self) is not _Source:  # a package probe; or loaded, and truly absent
             raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r}")
-        self.__class__ = ModuleType
+        self.__class__ = ModuleType  # type: ignore[assignment]  # back to a plain module: loaded
         spec = self.__spec__
         assert spec is not None and spec.loader is not None
         try:

@@ -23,7 +23,6 @@ import asyncio
 import json
 import mmap
 import os
-import resource
 import zlib
 from pathlib import Path
 from typing import Any
