@@ -9,7 +9,8 @@ run and records in the score (so the same sample and epoch graded again get othe
 public tests and the feedback set by call; the Python reference computes each expected value and, where the
 problem has one, the JavaScript reference must agree (a test they disagree on is dropped). The hand-written hidden
 tests stay (they are few and fixed). Where the domain is small enough to be enumerated, every input is already a
-test: there is nothing fresh to draw, and the committed grading set is used.
+test: there is nothing fresh to draw, and the committed grading set is used. HumanEval (``suite=humaneval``) is
+drawn the same way from its contracts (``humaneval_tests.propose``), HumanEval's own tests kept.
 """
 
 from __future__ import annotations
