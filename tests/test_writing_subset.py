@@ -4,18 +4,22 @@ handled as the other tasks handle more questions (all of them; an error above th
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from inspect_ai.dataset import Sample
 
 import coonbench.datasets.writing as writing_data
-from coonbench.datasets.writing import expected_for
+from coonbench.datasets.writing import STRUCTURED, expected_for
 from coonbench.datasets.writing.cases import SHAPES, SIZES, all_cases
 from coonbench.evals.writing import writing
 from coonbench.formats import get_format
 from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tokens import count_tokens
 
 FORMATS = "json,json-structured,toon,yaml,xml"
 SOURCES = "description,json"
@@ -88,3 +92,28 @@ def test_more_cases_than_there_are(full: list[Sample]) -> None:
     assert {str(s.metadata["case_id"]) for s in sub if s.metadata} == set(holds)
     with pytest.raises(TaskArgumentError, match=f"^-T questions={len(holds) + 1}: only {len(holds)} of the {cases} "):
         writing(formats="json,csv", sources="description", questions=len(holds) + 1)
+
+
+def _recipe() -> tuple[dict[str, str], int, str]:
+    """The ``writing`` entry of benchmarks/publish_qwen.sh: its ``-T`` arguments, ``--max-tokens``, and the
+    script's text."""
+    text = (Path(__file__).resolve().parent.parent / "benchmarks" / "publish_qwen.sh").read_text()
+    entry = re.search(r"^\s*writing\) args=\((.*?)\) ;;", text, re.MULTILINE | re.DOTALL)
+    assert entry, "publish_qwen.sh has a writing entry"
+    words = shlex.split(entry[1])
+    task_args = dict(words[i + 1].split("=", 1) for i, w in enumerate(words) if w == "-T")
+    return task_args, int(words[words.index("--max-tokens") + 1]), text
+
+
+def test_the_published_recipe_compares_the_formats_the_issue_names_on_the_same_cases() -> None:
+    task_args, max_tokens, text = _recipe()
+    formats = task_args["formats"].split(",")
+    assert {"toon", "json", STRUCTURED} <= set(formats) and len(formats) >= 5
+    samples = _samples(**{k: int(v) if k == "questions" else v for k, v in task_args.items()}, tokenizer="qwen")
+    per_format = _cases_per_format(samples)
+    assert set(per_format) == set(formats)
+    assert all(len(cases) == int(task_args["questions"]) for cases in per_format.values())
+    assert len({frozenset(cases) for cases in per_format.values()}) == 1
+    longest = max(count_tokens(str((s.metadata or {})["gold"]), "qwen") for s in samples)
+    assert longest < max_tokens  # the script's promise: --max-tokens above every gold answer of the subset
+    assert f"(up to {longest}, " in text  # the sizing note names the longest gold document
