@@ -46,7 +46,9 @@ for task in "${tasks[@]}"; do
     turns) args=(-T turns=3 -T questions=1 -T formats=coon,dart,dart-minified --max-tokens 512) ;;
     writing) args=(-T questions=8 -T sizes=small,medium -T sources=description
                    -T formats=json,json-structured,toon,yaml,xml --max-tokens 1024) ;;
-    goth | goth-json) args=(-T target="$task" -T sandbox=local --max-tokens 768) ;;
+    goth) args=(-T target=goth -T sandbox=local --max-tokens 768) ;;
+    # the JSON AST is 2-7x longer than the syntax: our longest gold (binomial) is 1,086 Qwen tokens
+    goth-json) args=(-T target=goth-json -T sandbox=local --max-tokens 1280) ;;
     goth-python) args=(-T target=python -T sandbox=local -T problems="$goth_problems" --max-tokens 768) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
