@@ -33,6 +33,7 @@ from tests.conftest import reference_path
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 needs_isolation = pytest.mark.skipif(capabilities()["isolation"] != "full", reason="no isolation on this machine")
 SCALAR = {"I64", "F64", "Bool"}
+UNCERTAIN = "(F64 ± F64)"  # upstream's uncertain values: asked in Goth only
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +74,15 @@ def run(target: str, code: str, problem: Problem) -> AttemptResult:
 def test_the_battery_is_every_table_entry_with_scalar_test_cases(battery: Battery) -> None:
     rows = table()
     assert len(rows) == 54  # the battery document's own total
-    asked = [name for folder, name in rows
-             if name in suite_tests(folder) and set(main_types(suite_tests(folder)[name])) <= SCALAR]
+    asked = [name for folder, name in rows if name in suite_tests(folder)
+             and (set(main_types(suite_tests(folder)[name])) <= SCALAR
+                  or set(main_types(suite_tests(folder)[name])) == {UNCERTAIN})]
     assert [e.seed_name for e in battery.entries] == asked
     assert sorted(battery.left_out) == sorted(name for _, name in rows if name not in asked)
-    assert len(asked) == 39
+    assert len(asked) == 45
+    goth_only = [e.seed_name for e in battery.entries if e.problem.goth_only]
+    assert goth_only == [name for folder, name in rows if folder == "uncertainty"] and len(goth_only) == 6
+    assert all("python" not in e.problem.solutions for e in battery.entries if e.problem.goth_only)
 
 
 def test_docs_name_every_entry_left_out_and_why(battery: Battery) -> None:
@@ -96,6 +101,9 @@ def test_the_cases_are_upstreams_and_the_split_is_the_seeds(battery: Battery) ->
         problem, upstream = entry.problem, tests[entry.seed_name]["cases"]
         mine = [(c.input, c.expected) for c in problem.tests]
         want = [(c["input"], {"⊤": True, "⊥": False}.get(c["expected"], c["expected"])) for c in upstream]
+        if problem.goth_only:  # (value, uncertainty) pairs as one v±u word each
+            want = [([f"{v}±{u}" for v, u in zip(i[::2], i[1::2])], e) for i, e in want]
+        upstream = [{**c, "input": i} for c, (i, _) in zip(upstream, want)]
         assert sorted(map(json.dumps, mine)) == sorted(map(json.dumps, want)), entry.seed_name
         public = [c.input for c in problem.public_tests]
         hidden = [c.input for c in problem.hidden_tests]
@@ -118,7 +126,9 @@ def test_every_problem_is_solved_by_upstreams_program_its_json_ast_and_our_pytho
         problem = entry.problem
         for target, code in (("goth", entry.program.read_text(encoding="utf-8")),
                              ("goth-json", json_ast(goth, entry.program)),
-                             ("python", problem.solutions["python"])):
+                             ("python", problem.solutions.get("python", ""))):
+            if target == "python" and problem.goth_only:
+                continue
             result = run(target, code, problem)
             assert result.outcome is Outcome.PASS and result.passed == result.total == len(problem.tests), \
                 (entry.seed_name, target, result)
@@ -138,7 +148,7 @@ def _grid(types: list[str]) -> list[list[Any]]:
 def test_our_python_computes_what_upstreams_program_computes(battery: Battery, goth: str) -> None:
     """Beyond the cases: the Python comparison asks the same function, not only the same answers."""
     compared = 0
-    for entry in battery.entries:
+    for entry in [e for e in battery.entries if not e.problem.goth_only]:
         namespace: dict[str, Any] = {}
         exec(entry.problem.solutions["python"], namespace)  # our own reference, from data/correction
         function = namespace[entry.problem.signature.name]
@@ -184,7 +194,7 @@ def _table_program(problem: Problem) -> str:
 def test_a_table_of_the_public_answers_fails_every_problem(battery: Battery, goth: str) -> None:
     """Every problem keeps a hidden case (the held-back example where the seed shows them all): a program that
     knows only what the prompt shows fails each one, while it passes every public case."""
-    for entry in battery.entries:
+    for entry in [e for e in battery.entries if not e.problem.goth_only]:  # uncertain values: two hidden each
         problem = entry.problem
         result = run("goth", _table_program(problem), problem)
         assert result.passed >= len(problem.public_tests), (entry.seed_name, _table_program(problem), result)
@@ -232,7 +242,8 @@ def test_no_hidden_case_reaches_a_message_and_the_dialogue_runs_the_public_ones(
 
 def test_the_battery_runs_on_python_but_not_javascript(battery: Battery) -> None:
     samples = correction_dataset("python", suite="goth-battery", goth_checkout=str(reference_path("goth")))
-    assert [s.metadata["problem_id"] for s in samples] == [e.problem.id for e in battery.entries]
+    assert [s.metadata["problem_id"] for s in samples] == [e.problem.id for e in battery.entries
+                                                           if not e.problem.goth_only]
     assert all(s.id == f"correction-{s.metadata['problem_id']}-python" for s in samples)
     with pytest.raises(ValueError, match="suite=goth-battery runs on target=goth"):
         correction_dataset("javascript", suite="goth-battery")
@@ -265,6 +276,21 @@ def test_gold_scores_100_percent_on_the_battery(battery: Battery, goth: str, tar
     log = inspect_eval(correction(target=target, suite="goth-battery"), model="mockllm/model", solver=gold(),
                        display="none", log_dir=None)[0]
     assert log.status == "success", log.error
-    assert log.results is not None and log.results.total_samples == len(battery.entries)
+    asked = [e for e in battery.entries if target.startswith("goth") or not e.problem.goth_only]
+    assert log.results is not None and log.results.total_samples == len(asked) < 46
     means = {s.name: s.metrics["mean"].value for s in log.results.scores if "mean" in s.metrics}
     assert means["correct"] == 1.0 and means["first_attempt_success"] == 1.0
+
+
+def test_only_the_uncertain_entries_go_without_a_python_reference(battery: Battery) -> None:
+    from pydantic import ValidationError
+
+    measure = battery.entry("battery-measure").problem
+    assert measure.goth_only and measure.solutions == {}
+    with pytest.raises(ValidationError, match="a python reference solution is required"):
+        Problem.model_validate({**measure.model_dump(), "goth_only": False})
+    samples = correction_dataset("goth", suite="goth-battery", problems="battery-measure,battery-add_uncertain")
+    assert [s.metadata["python_reference_tokens"] for s in samples] == [None, None]
+    case = suite_tests("uncertainty")["add_uncertain"]["cases"][0]  # the battery table's example
+    a, da, b, db = case["input"]
+    assert f"add_uncertain({a}±{da}, {b}±{db}) = {case['expected']}" in str(samples[1].input)

@@ -243,7 +243,7 @@ def seed_rendered(problem: Problem, target: str, seed: SeedPrompt, entry: Batter
         signature = " → ".join(GOTH_TYPES.get(t, t) for t in [*(p.type for p in sig.params), sig.returns])
         has_errors = any(c.expected_error for c in problem.tests)
         description = f"{problem.description} {ERROR_RULES[target]}" if has_errors else problem.description
-    return seed.render(name, signature, description, seed_examples(name, problem.public_tests))
+    return seed.render(name, signature, description, seed_examples(name, problem.public_tests, problem.goth_only))
 
 
 def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = None,
@@ -270,8 +270,8 @@ def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = N
         gold = executor.gold_reply(problem)
     else:
         gold = f"```{executor.fence}\n{reference.strip()}\n```"
-    python_ref = problem.solutions["python"].strip()
-    python_tokens = count_tokens(python_ref, tokenizer_in_use())
+    python_ref = problem.solutions.get("python", "").strip()  # none for a Goth-only problem
+    python_tokens = count_tokens(python_ref, tokenizer_in_use()) if python_ref else None
     extra: dict[str, Any] = {
         "problem_id": problem.id,
         "target": target,
@@ -352,7 +352,7 @@ def battery_dataset(target: str, problems: str | Sequence[str] | None, categorie
     if target not in BATTERY_TARGETS:
         raise TaskArgumentError(f"suite={BATTERY_SUITE} runs on target={', '.join(BATTERY_TARGETS)} (our Python "
                                 f"references; no {target} one), not target={target}")
-    entries = load_battery(checkout).entries
+    entries = [e for e in load_battery(checkout).entries if target in GOTH_TARGETS or not e.problem.goth_only]
     categories = choose("categories", categories, sorted({e.problem.category for e in entries}), "category")
     problems = choose("problems", problems, [e.problem.id for e in entries], "problem id")
     selected = [e for e in entries if (problems is None or e.problem.id in problems)

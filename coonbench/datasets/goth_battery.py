@@ -7,7 +7,8 @@ at run time (``coonbench.datasets.goth_seed.find_checkout``); only our Python re
 (``data/correction/goth-battery/python.yaml``) live here. Everything else is derived by code:
 
 - an entry is asked when the test file of its category has a test of its name; its ``main``'s type (in upstream's
-  program) gives the signature, and every argument and the result must be ``I64``, ``F64`` or ``Bool``;
+  program) gives the signature, and every argument and the result must be ``I64``, ``F64`` or ``Bool``, or all
+  uncertain values (``F64 ± F64``: asked in Goth only, ``UNCERTAIN``);
 - the cases are upstream's: ``⊤``/``⊥`` as booleans, a ``tolerance``/``abstol`` as our absolute tolerance;
 - the split: the public cases are the ones the seed shows (its spec's examples for the seed's ten functions, else
   the battery table's example where it is one of the cases, else the first case); when they would be every case,
@@ -40,8 +41,12 @@ TESTS_DIR = "benchmark/tests"
 SPECS_FILE = "extracted/prompt_specs.json"
 PYTHON_REFERENCES = DATA_DIR / "correction" / "goth-battery" / "python.yaml"
 SCALARS = {"I64": "int", "F64": "float", "Bool": "bool"}
+UNCERTAIN = "(F64 ± F64)"
+"""An uncertain value: upstream's cases list it as two numbers (value, uncertainty); a problem passes it as one
+``v±u`` word, as ``coonbench goth-conformance`` does, and compares the printed result as text, as upstream's runner
+does. No Python counterpart: such a problem is ``goth_only``."""
 CATEGORY = {"basic": "basic", "recursion": "recursion", "higher_order": "higher-order", "numeric": "numeric",
-            "algorithms": "algorithms"}
+            "algorithms": "algorithms", "uncertainty": "numeric"}
 """The battery's test files and our categories."""
 COMPLEXITY = {"basic": "basic", "recursion": "intermediate", "higher-order": "intermediate",
               "numeric": "intermediate", "algorithms": "advanced"}
@@ -124,6 +129,12 @@ def _table_input(cell: str) -> list[str]:
     return cell.strip("`").split("→")[0].split()
 
 
+def uncertain_words(numbers: list[Any]) -> list[str]:
+    """Upstream's (value, uncertainty) pairs as ``v±u`` words (``str`` of each number, as upstream's runner)."""
+    words = [str(n) for n in numbers]
+    return [f"{words[i]}±{words[i + 1]}" for i in range(0, len(words) - 1, 2)]
+
+
 def _table_inputs(cell: str) -> list[list[Any]]:
     """The battery table's example as a list of one input (none when its words are not all numbers)."""
     words = _table_input(cell)
@@ -174,10 +185,10 @@ def unaskable(checkout: Checkout, test: dict[str, Any]) -> str | None:
     types = main_type(program)
     if types is None:
         return f"its reference program {test['file']} has no `main`"
-    unknown = [t for t in types if t not in SCALARS]
-    if unknown:
+    unknown = [t for t in types if t not in SCALARS and t != UNCERTAIN]
+    if unknown or (UNCERTAIN in types and set(types) != {UNCERTAIN}):
         return (f"`main : {' → '.join(types)}` takes or returns {unknown[0]}, a type the problems cannot state "
-                "(they take and return integers, floats and booleans) and Python has no counterpart for")
+                "(integers, floats, booleans, or uncertain values throughout)")
     for i, case in enumerate(test["cases"]):
         extra = set(case) - CASE_KEYS
         if extra or "expected" not in case:
@@ -186,12 +197,13 @@ def unaskable(checkout: Checkout, test: dict[str, Any]) -> str | None:
 
 
 def _entry(checkout: Checkout, suite: str, test: dict[str, Any], shown_cell: str, spec: dict[str, Any] | None,
-           python: dict[str, Any], path: Path) -> BatteryEntry:
-    """One askable entry as a problem."""
+           python: dict[str, Any] | None, path: Path) -> BatteryEntry:
+    """One askable entry as a problem (``python`` None: an uncertain-value entry, asked in Goth only)."""
     name = test["name"]
     program = checkout.upstream / test["file"]
     types = main_type(program) or []
-    params = python.get("params", [])
+    goth_only = UNCERTAIN in types
+    params = ["abcdefgh"[i] for i in range(len(types) - 1)] if python is None else python.get("params", [])
     if len(params) != len(types) - 1:
         raise BatteryFileError(f"{PYTHON_REFERENCES}: entry '{name}': field 'params': {len(params)} names for "
                                f"{len(types) - 1} arguments")
@@ -199,8 +211,9 @@ def _entry(checkout: Checkout, suite: str, test: dict[str, Any], shown_cell: str
     shown = _spec_inputs(spec, checkout.root / SPECS_FILE) if spec else _table_inputs(shown_cell)
     public = _public_indices(cases, shown) or [0]
     order = public + [i for i in range(len(cases)) if i not in public]
-    result = SCALARS[types[-1]]
-    tests = [TestCase(input=cases[i]["input"], expected=_expected(cases[i]["expected"], result),
+    result = "str" if goth_only else SCALARS[types[-1]]
+    tests = [TestCase(input=uncertain_words(cases[i]["input"]) if goth_only else cases[i]["input"],
+                      expected=_expected(cases[i]["expected"], result),
                       tolerance=cases[i].get("tolerance", cases[i].get("abstol"))) for i in order]
     description = spec["description"] if spec else test["description"]
     try:
@@ -208,9 +221,9 @@ def _entry(checkout: Checkout, suite: str, test: dict[str, Any], shown_cell: str
             id=PREFIX + name, category=CATEGORY[suite],  # type: ignore[arg-type]
             complexity=COMPLEXITY[CATEGORY[suite]],  # type: ignore[arg-type]
             signature={"name": snake_name(name), "returns": result,  # type: ignore[arg-type]
-                       "params": [{"name": p, "type": SCALARS[t]} for p, t in zip(params, types)]},
-            description=description, tests=tests, public=len(public),
-            solutions={"python": python["python"]},
+                       "params": [{"name": p, "type": SCALARS.get(t, "str")} for p, t in zip(params, types)]},
+            description=description, tests=tests, public=len(public), goth_only=goth_only,
+            solutions={} if python is None else {"python": python["python"]},
         )
     except ValidationError as exc:
         err = exc.errors()[0]
@@ -256,8 +269,10 @@ def load_battery(checkout: Checkout) -> Battery:
             left_out[name] = f"{TESTS_DIR}/{suite}.json has no test of that name (the table's one example is all)"
         elif reason is not None:
             left_out[name] = reason
-        elif suite not in CATEGORY or name not in pythons:
-            left_out[name] = f"no category or Python reference of ours for it ({PYTHON_REFERENCES.name})"
+        elif suite not in CATEGORY:
+            left_out[name] = f"no category of ours for {TESTS_DIR}/{suite}.json"
+        elif name not in pythons and UNCERTAIN not in (main_type(checkout.upstream / test["file"]) or []):
+            left_out[name] = f"no Python reference of ours ({PYTHON_REFERENCES.name})"
         else:
-            entries.append(_entry(checkout, suite, test, cell, specs.get(name), pythons[name], path))
+            entries.append(_entry(checkout, suite, test, cell, specs.get(name), pythons.get(name), path))
     return Battery(tuple(entries), left_out)

@@ -139,11 +139,15 @@ def seed_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def seed_examples(name: str, cases: list[Any]) -> str:
-    """Test cases as the seed's example lines: ``  name(a, b) = v`` (an expected error as ``-> error``)."""
+def seed_examples(name: str, cases: list[Any], plain: bool = False) -> str:
+    """Test cases as the seed's example lines: ``  name(a, b) = v`` (an expected error as ``-> error``);
+    ``plain``: text unquoted (uncertain values, ``10.5±0.3``, as the seed's battery writes them)."""
+    def shown(v: Any) -> str:
+        return v if plain and isinstance(v, str) else seed_value(v)
+
     lines = []
     for case in cases:
-        call = f"{name}({', '.join(seed_value(a) for a in case.input)})"
+        call = f"{name}({', '.join(shown(a) for a in case.input)})"
         lines.append(f"  {call} -> error (invalid input)" if case.expected_error else
-                     f"  {call} = {seed_value(case.expected)}")
+                     f"  {call} = {shown(case.expected)}")
     return "\n".join(lines)

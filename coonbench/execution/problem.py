@@ -6,7 +6,7 @@ import json
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from coonbench.execution.types import TypeExpr, TypeSyntaxError, parse_type, type_mismatch
 
@@ -163,6 +163,9 @@ class Problem(BaseModel):
     signature: Signature
     description: str
     tests: list[TestCase] = Field(min_length=2)
+    goth_only: bool = False
+    """No Python counterpart (the Goth seed's uncertain values, ``coonbench.datasets.goth_battery``): asked on the
+    Goth targets only, without a Python reference, which every other problem needs."""
     solutions: dict[Literal["python", "javascript"], str]
     domain: dict[str, ParamDomain] = Field(default_factory=dict)
     generated: list[TestCase] = Field(default_factory=list)
@@ -197,8 +200,8 @@ class Problem(BaseModel):
 
     @field_validator("solutions")
     @classmethod
-    def _python_required(cls, v: dict[str, str]) -> dict[str, str]:
-        if "python" not in v:
+    def _python_required(cls, v: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        if "python" not in v and not info.data.get("goth_only"):
             raise ValueError("a python reference solution is required")
         return v
 
