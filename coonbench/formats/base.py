@@ -16,6 +16,10 @@ from importlib.metadata import entry_points
 from typing import Any, ClassVar, Literal
 
 from coonbench.formats._design import DesignThresholds
+from coonbench.languages.base import Language, get_language
+
+DEFAULT_LANGUAGE = "dart"
+"""The language of a code format that declares none (``Format.language``)."""
 
 FormatKind = Literal["code", "data"]
 
@@ -62,6 +66,10 @@ class Format(ABC):
     kind: ClassVar[FormatKind]
     fence: ClassVar[str]
     lossless: ClassVar[bool] = True
+    language: ClassVar[str | None] = None
+    """A code format's language (``coonbench.languages``: ``"dart"``): what its decoded text is a program of. A
+    code format that names none is taken as Dart, the one language code formats had before languages were
+    plug-ins (``language_of``); a data format has none."""
 
     @abstractmethod
     def encode(self, source: Any) -> str:
@@ -149,6 +157,15 @@ def get_format(name: str) -> Format:
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
         raise FormatError(f"unknown format '{name}'", expected=f"one of {known}", source="--format") from None
+
+
+def language_of(fmt: Format | str) -> Language:
+    """The language a code format's programs are written in (``Format.language``, Dart when it names none);
+    ``FormatError`` for a data format, ``UnknownLanguage`` for a language nobody registered."""
+    fmt = get_format(fmt) if isinstance(fmt, str) else fmt
+    if fmt.kind != "code":
+        raise FormatError(f"format '{fmt.name}' is a data format: it has no programming language", source="--format")
+    return get_language(fmt.language or DEFAULT_LANGUAGE)
 
 
 def list_formats() -> list[Format]:

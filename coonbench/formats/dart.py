@@ -51,6 +51,7 @@ class DartFormat(Format):
     description = "Dart/Flutter source code as written"
     kind = "code"
     fence = "dart"
+    language = "dart"
     lossless = True
 
     def encode(self, source: Any) -> str:

@@ -295,6 +295,7 @@ class CoonFormat(Format):
     name = "coon"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"
     kind = "code"
+    language = "dart"
     fence = "coon"
     lossless = True
     keep_comments = False
