@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from coonbench.formats import FormatError, get_format, language_of, list_formats
+from coonbench.formats import Format, FormatError, get_format, language_of, list_formats
+from coonbench.formats import base as formats_base
+from coonbench.languages import base as languages_base
 from coonbench.languages import (
     Language,
     LanguageLacks,
@@ -13,7 +15,6 @@ from coonbench.languages import (
     UnknownLanguage,
     get_language,
     list_languages,
-    register_language,
 )
 
 
@@ -66,11 +67,81 @@ class _Bare(Language):
         return None
 
 
-def test_missing_capabilities_raise_language_lacks() -> None:
-    bare = register_language(_Bare())
+@pytest.fixture
+def bare(monkeypatch: pytest.MonkeyPatch) -> Language:
+    """The bare language, registered for one test only."""
+    language = _Bare()
+    monkeypatch.setitem(languages_base._REGISTRY, language.name, language)
+    return language
+
+
+def test_missing_capabilities_raise_language_lacks(bare: Language) -> None:
     assert get_language("bare-test-language") is bare
     with pytest.raises(LanguageLacks, match="bare-test-language.*edit maker"):
         bare.make_edits("x", "", ["add-widget"])
     with pytest.raises(LanguageLacks, match="question generator"):
         bare.generate_questions("x", "")
     assert bare.answer_types() == {} and bare.corpus() is None
+
+
+def test_a_task_refuses_a_language_without_what_it_needs(bare: Language) -> None:
+    from coonbench.datasets.modification import build_modification_tasks
+    from coonbench.datasets.user_corpus import select_corpus
+    from coonbench.tasks.samples import TaskArgumentError
+
+    with pytest.raises(TaskArgumentError, match="'bare-test-language' has no edit maker"):
+        build_modification_tasks(files=[], language=bare)
+    with pytest.raises(TaskArgumentError, match="ships no corpus"):
+        select_corpus(None, None, bare)
+
+
+class _BareFormat(Format):
+    name = "bare-test-format"
+    description = "a test format of the bare language"
+    kind = "code"
+    language = "bare-test-language"
+    fence = "bare"
+
+    def encode(self, source: object) -> str:
+        return str(source)
+
+    def decode(self, text: str) -> str:
+        return text
+
+
+def test_formats_of_two_languages_are_not_one_comparison(bare: Language, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coonbench.tasks.conditions import ConditionError, conditions_language, parse_conditions
+
+    monkeypatch.setitem(formats_base._REGISTRY, _BareFormat.name, _BareFormat())
+    assert conditions_language(parse_conditions("coon,dart")).name == "dart"
+    with pytest.raises(ConditionError, match="different languages"):
+        conditions_language(parse_conditions("coon,bare-test-format"))
+
+
+def test_widget_names_are_read_through_the_dart_language() -> None:
+    from coonbench.answers.normalize import answer_types, answers_match, language_types
+
+    assert "widget-name" in answer_types() and "widget-name" in language_types()
+    assert answers_match("the `Scaffold` widget", "Scaffold", "widget-name")[0]
+    assert answers_match("S", "Scaffold", "widget-name", {"aliases": {"S": "Scaffold"}})[0]
+    assert not answers_match("Column", "Row", "widget-name")[0]
+    assert get_language("dart").answer_types()["widget-name"].baseline_reply == "Container"
+
+
+def test_the_token_baseline_is_each_formats_language_source() -> None:
+    from coonbench.scorers.answer import SOURCE_BASELINE, _baseline_of
+
+    assert _baseline_of("coon", SOURCE_BASELINE) == "dart"
+    assert _baseline_of("coon:full", SOURCE_BASELINE) == "dart"
+    assert _baseline_of("dart-minified", SOURCE_BASELINE) == "dart"
+    assert _baseline_of("coon", "json") == "json"
+
+
+def test_a_name_is_registered_once() -> None:
+    class Impostor(_Bare):
+        name = "dart"
+
+    before = get_language("dart")
+    with pytest.raises(ValueError, match="registered twice"):
+        languages_base.register_language(Impostor())
+    assert get_language("dart") is before
