@@ -113,9 +113,9 @@ def test_formats_of_two_languages_are_not_one_comparison(bare: Language, monkeyp
     from coonbench.tasks.conditions import ConditionError, conditions_language, parse_conditions
 
     monkeypatch.setitem(formats_base._REGISTRY, _BareFormat.name, _BareFormat())
-    assert conditions_language(parse_conditions("coon,dart")).name == "dart"
+    assert conditions_language(parse_conditions("coon,dart", ())).name == "dart"
     with pytest.raises(ConditionError, match="different languages"):
-        conditions_language(parse_conditions("coon,bare-test-format"))
+        conditions_language(parse_conditions("coon,bare-test-format", ()))
 
 
 def test_widget_names_are_read_through_the_dart_language() -> None:
