@@ -3,15 +3,19 @@ language without a capability says so instead of crashing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from coonbench.formats import Format, FormatError, get_format, language_of, list_formats
 from coonbench.formats import base as formats_base
 from coonbench.languages import base as languages_base
 from coonbench.languages import (
+    Difference,
     Language,
     LanguageLacks,
     LanguageSyntaxError,
+    Question,
     UnknownLanguage,
     get_language,
     list_languages,
@@ -145,3 +149,69 @@ def test_a_name_is_registered_once() -> None:
     with pytest.raises(ValueError, match="registered twice"):
         languages_base.register_language(Impostor())
     assert get_language("dart") is before
+
+
+class _Lines(_Bare):
+    """A toy language: a program is its non-blank lines, stripped (layout is everything else)."""
+
+    name = "lines-test-language"
+    label = "Lines"
+    prompt_name = "Lines"
+    extensions = (".lines",)
+    fence = "lines"
+    source_format = "lines-test-format"
+    plain_formats = frozenset({"lines-test-format"})
+    question_types = ("counting",)
+
+    @staticmethod
+    def _tree(source: str) -> list[str]:
+        return [line.strip() for line in source.splitlines() if line.strip()]
+
+    def parse_error(self, source: str) -> LanguageSyntaxError | None:
+        bad = next((n for n, line in enumerate(source.splitlines(), 1) if "!" in line), None)
+        return None if bad is None else LanguageSyntaxError("'!' is no Lines", bad, 1)
+
+    def ast_diff(self, a: str, b: str) -> Difference | None:
+        for side in (a, b):
+            self.check_syntax(side)
+        x, y = self._tree(a), self._tree(b)
+        if x == y:
+            return None
+        i = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+        return Difference(f"line[{i}]", x[i] if i < len(x) else "<nothing>", y[i] if i < len(y) else "<nothing>")
+
+    def measure(self, source: str) -> dict[str, object]:
+        self.check_syntax(source)
+        loc = len(self._tree(source))
+        return {"loc": loc, "cyclomatic": 1, "gci": round(loc / (loc + 10), 4)}
+
+    def generate_questions(self, sample_id: str, source: str, *, seed: int = 0) -> list[Question]:
+        lines = self._tree(source)
+        return [Question(f"{sample_id}-count", sample_id, "counting", "lines", "How many lines does it have?",
+                         str(len(lines)), "integer")]
+
+
+class _LinesFormat(_BareFormat):
+    name = "lines-test-format"
+    description = "a Lines program as written"
+    language = "lines-test-language"
+    fence = "lines"
+
+
+def test_a_second_language_runs_comprehension_on_its_own_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seam end to end, with a language that is not Dart: ``-T corpus=DIR`` reads its files (by extension),
+    its questions are asked in its format, a file it cannot parse is skipped with its reason, and Dart's words
+    appear nowhere in the prompt."""
+    from coonbench.datasets.comprehension import comprehension_samples
+
+    monkeypatch.setitem(languages_base._REGISTRY, _Lines.name, _Lines())
+    monkeypatch.setitem(formats_base._REGISTRY, _LinesFormat.name, _LinesFormat())
+    (tmp_path / "a.lines").write_text("one\n  two\n\nthree\n")
+    (tmp_path / "b.lines").write_text("only\n")
+    (tmp_path / "bad.lines").write_text("fine\nnot!\n")
+    (tmp_path / "ignored.dart").write_text("void main() {}\n")
+    samples, skips = comprehension_samples(formats="lines-test-format", corpus=str(tmp_path))
+    assert sorted(s.metadata["sample_id"] for s in samples) == ["user-a", "user-b"]
+    assert {s.metadata["sample_id"]: s.target for s in samples} == {"user-a": "3", "user-b": "1"}
+    assert all("Lines code" in s.input and "Flutter" not in s.input for s in samples), samples[0].input
+    assert [(k.item, k.reason) for k in skips] == [("bad.lines", "does not parse: line 2: '!' is no Lines")]
