@@ -1,7 +1,8 @@
 """Feedback retries: a model that writes an invalid program is told where it went wrong and may try again.
 
 After each reply the code is extracted (``coonbench.answers.extract.extract_code``), validated and decoded with the
-answer's format (``metadata["answer_format"]``, else ``metadata["format"]``), and the decoded Dart is parsed.
+answer's format (``metadata["answer_format"]``, else ``metadata["format"]``), and the decoded program is parsed in
+the format's language.
 On failure the error (line, column, what was expected) goes back as a user message and the model regenerates, up
 to ``max_retries`` times. Every attempt is recorded in ``coonbench.tasks.state.RetryState`` (also in the log).
 Only syntax is fed back, never correctness: the scorer alone knows the reference.
@@ -15,9 +16,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.answers.check import (  # noqa: F401  (re-exported: the checks the retry loop feeds back)
-    DART_FORMATS,
     DECODE_ERROR,
-    FORMAT_LABELS,
     NO_ANSWER,
     PARSE_ERROR,
     WRONG_OUTPUT,
@@ -25,7 +24,7 @@ from coonbench.answers.check import (  # noqa: F401  (re-exported: the checks th
     answer_format,
     check_answer,
 )
-from coonbench.formats import get_format
+from coonbench.formats import format_label, get_format
 from coonbench.tasks.state import retry_state
 
 FEEDBACK_PROMPT = """Your reply is not a valid {format_label} program: {error}
@@ -51,7 +50,7 @@ def retry_generate(max_retries: int = 2) -> Solver:
             state.messages.append(
                 ChatMessageUser(
                     content=FEEDBACK_PROMPT.format(
-                        format_label=FORMAT_LABELS.get(fmt_name, fmt_name), error=check.error, fence=fmt.fence
+                        format_label=format_label(fmt_name), error=check.error, fence=fmt.fence
                     )
                 )
             )

@@ -72,6 +72,7 @@ class UpstreamCoon(Format):
     description = "COON as published (PyPI coon 0.1.1 compressor; lossy, optional extra 'upstream')"
     kind = "code"
     fence = "coon"
+    language = "dart"
     lossless = False
 
     def encode(self, source: Any) -> str:
