@@ -2,13 +2,17 @@
 
 Modules: ``parse`` (bounded ``ast.parse``, one error type), ``equivalence`` (the lossless check: trees equal,
 docstrings aside), ``minify`` (Pan et al.'s formatting removal), ``ast_json`` (the JSON syntax-tree schema),
-``metrics`` (the corpus's measures), ``questions`` (comprehension questions read off the tree). Nothing here
-imports a format, a task or Inspect; the formats are ``coonbench.formats.python``.
+``metrics`` (the corpus's measures), ``corpus`` (where ``data/python/`` is and its bands), ``questions``
+(comprehension questions read off the tree). Nothing here imports a format, a task or Inspect; the formats are
+``coonbench.formats.python``.
 """
 
 from __future__ import annotations
 
-from coonbench.languages.base import Difference, Language, LanguageSyntaxError, register_language
+from typing import Any
+
+from coonbench.languages.base import Corpus, Difference, Language, LanguageSyntaxError, Question, register_language
+from coonbench.languages.python import corpus, metrics, questions
 from coonbench.languages.python.equivalence import ast_diff
 from coonbench.languages.python.parse import syntax_error
 
@@ -21,16 +25,30 @@ class PythonLanguage(Language):
     prompt_name = "Python"
     program_noun = "Python program"
     unit_noun = "Python function"
+    answer_rules = {
+        "csv-list-unordered": "Answer with a comma-separated list of names, in any order.",
+        "csv-list-ordered": "Answer with a comma-separated list of names, in order.",
+    }
     extensions = (".py",)
     fence = "python"
     source_format = "python"
     plain_formats = frozenset({"python", "python-minified", "python-minifier"})
+    question_types = questions.QUESTION_TYPES
 
     def parse_error(self, source: str) -> LanguageSyntaxError | None:
         return syntax_error(source)
 
     def ast_diff(self, a: str, b: str) -> Difference | None:
         return ast_diff(a, b)
+
+    def corpus(self) -> Corpus | None:
+        return Corpus(corpus.CORPUS_DIR, corpus.BANDS, corpus.BAND_SIZES)
+
+    def measure(self, source: str) -> dict[str, Any]:
+        return metrics.measure(source)
+
+    def generate_questions(self, sample_id: str, source: str, *, seed: int = 0) -> list[Question]:
+        return questions.generate_questions(sample_id, source, seed=seed)
 
 
 PYTHON = register_language(PythonLanguage())
