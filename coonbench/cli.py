@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
+from coonbench.languages import Language
 from coonbench.tokens import (TokenizerUnavailable, count_tokens, get_tokenizer, install_offline_encodings,
                               tokenizer_names)
 
@@ -120,13 +121,17 @@ def _tokens_per_tokenizer(fmt: Format, name: str, text: str) -> int:
 
 
 def cmd_ast_diff(args: argparse.Namespace) -> int:
-    from coonbench.dart import DartParseError, ast_diff
+    from coonbench.languages import LanguageSyntaxError, UnknownLanguage, get_language, language_for_file
 
+    try:
+        language = get_language(args.language) if args.language else language_for_file(args.a) or _default_language()
+    except UnknownLanguage as err:
+        raise CliError(f"--language: {err}", code=2) from None
     sources = [_read(p) for p in (args.a, args.b)]
     try:
-        diff = ast_diff(sources[0][1], sources[1][1])
-    except DartParseError as err:
-        bad = sources[0][0] if _parses_badly(sources[0][1]) else sources[1][0]
+        diff = language.ast_diff(sources[0][1], sources[1][1])
+    except LanguageSyntaxError as err:
+        bad = sources[0][0] if language.parse_error(sources[0][1]) is not None else sources[1][0]
         raise CliError(f"{bad}:{err.line}:{err.column}: {err.message}", code=2) from None
     if diff is None:
         print("equivalent")
@@ -135,14 +140,10 @@ def cmd_ast_diff(args: argparse.Namespace) -> int:
     return 1
 
 
-def _parses_badly(source: str) -> bool:
-    from coonbench.dart import DartParseError, parse_dart
+def _default_language() -> Language:
+    from coonbench.languages import default_language
 
-    try:
-        parse_dart(source)
-    except DartParseError:
-        return True
-    return False
+    return default_language()
 
 
 def _task_function(name: str) -> Callable[..., Any]:
@@ -285,9 +286,11 @@ def build_parser(command: str | None = None, argv: list[str] | None = None) -> a
     p.add_argument("--format", "-f", required=True)
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(fn=cmd_tokens)
-    p = sub.add_parser("ast-diff", help="compare two Dart files by syntax tree (exit 0 same, 1 different, 2 error)")
+    p = sub.add_parser("ast-diff", help="compare two source files by syntax tree (exit 0 same, 1 different, 2 error)")
     p.add_argument("a")
     p.add_argument("b")
+    p.add_argument("--language", default=None,
+                   help="the files' language (default: the one whose file extension the first file has, else dart)")
     p.set_defaults(fn=cmd_ast_diff)
     sub.add_parser("list-tasks", help="list the Inspect tasks").set_defaults(fn=cmd_list_tasks)
     p = sub.add_parser("dump-prompts", help="write the exact prompts of a task without calling a model")

@@ -14,7 +14,7 @@ from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.tasks.subset import build_subset, check_subset
 from coonbench.datasets.comprehension import comprehension_pending
-from coonbench.scorers.answer import answer_match, answer_metrics, epoch_mean
+from coonbench.scorers.answer import SOURCE_BASELINE, answer_match, answer_metrics, epoch_mean
 from coonbench.scorers.efficiency import verdict
 from coonbench.solvers.primer import primed_generate
 
@@ -74,7 +74,7 @@ def comprehension(
         dataset=MemoryDataset(samples, name="coonbench-comprehension"),
         solver=primed_generate(primer),
         scorer=answer_match(aliases="coon"),  # widget names may be answered as COON abbreviations
-        metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline="dart"), verdict()],
+        metrics=[*answer_metrics(("format", "question_type", "complexity"), baseline=SOURCE_BASELINE), verdict()],
         epochs=Epochs(1, epoch_mean()),
         metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
     ), stop, stop_margin, seed, stop_on)

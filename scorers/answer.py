@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -31,8 +32,9 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from coonbench.formats import get_format
-from coonbench.answers.normalize import ANSWER_TYPES, check_answer, without_prompt
+from coonbench.formats import get_format, language_of
+from coonbench.tasks.conditions import parse_condition
+from coonbench.answers.normalize import answer_types, check_answer, language_types, without_prompt
 from coonbench.scorers.efficiency import by_format, efficiency
 
 DEFAULT_GROUP_KEYS: tuple[str, ...] = ("format", "question_type", "complexity")
@@ -150,11 +152,33 @@ def format_tokens() -> Metric:
     return compute
 
 
+SOURCE_BASELINE = "source"
+"""``baseline`` of the code tasks: each format against its language's plain source format
+(``Language.source_format``: coon and dart-minified against dart)."""
+
+
+def _baseline_of(label: str, baseline: str) -> str:
+    """The format a condition ``label`` is compared with: ``baseline``, or for ``SOURCE_BASELINE`` its language's
+    source format (the label itself when it names no code format: no pair then)."""
+    if baseline != SOURCE_BASELINE:
+        return baseline
+    return _source_format(label)
+
+
+@lru_cache(maxsize=256)
+def _source_format(label: str) -> str:
+    try:
+        return language_of(parse_condition(label).format).source_format
+    except Exception:  # noqa: BLE001 - a label no code format answers to (a data task's, "?") pairs with nothing
+        return label
+
+
 @metric(name="input_token_change")
 def input_token_change(
     baseline: str = "json", token_key: str = "input_tokens", require_key: str | None = None, label: str = "token_change"
 ) -> Metric:
-    """Per format: (Σ format tokens − Σ baseline tokens) / Σ baseline tokens over paired samples.
+    """Per format: (Σ format tokens − Σ baseline tokens) / Σ baseline tokens over paired samples (``baseline``: a
+    format name, or ``SOURCE_BASELINE``: each format's language's source format).
 
     Pairs are the same ``pair_id`` (question or task) in both formats, so formats that cover fewer questions
     (CSV) are compared on their own questions. With ``require_key`` (e.g. ``succeeded``), only pairs where that
@@ -177,12 +201,13 @@ def input_token_change(
             }
         out: dict[str, float] = {}
         for fmt in sorted(formats):
-            if fmt == baseline:
+            against = _baseline_of(fmt, baseline)
+            if fmt == against:
                 continue
             total = base = 0.0
             for row in table.values():
-                if fmt in row and baseline in row:
-                    a, b = _tokens_of(row[fmt], token_key), _tokens_of(row[baseline], token_key)
+                if fmt in row and against in row:
+                    a, b = _tokens_of(row[fmt], token_key), _tokens_of(row[against], token_key)
                     if math.isnan(a) or math.isnan(b):
                         continue
                     total, base = total + a, base + b
@@ -225,9 +250,11 @@ def answer_metrics(
     ]
 
 
-def _names_widgets(kind: str, options: Any) -> bool:
-    """Whether a sample's answer is a widget name or a list of them (the answers aliases apply to)."""
-    return kind == "widget-name" or (isinstance(options, dict) and options.get("item_type") == "widget-name")
+def _language_typed(kind: str, options: Any) -> bool:
+    """Whether a sample's answer is of a language's own type (a widget name) or a list of them: the answers a
+    format's aliases apply to."""
+    types = language_types()
+    return kind in types or (isinstance(options, dict) and options.get("item_type") in types)
 
 
 def reported_input_tokens(state: TaskState) -> float:
@@ -258,15 +285,15 @@ def answer_match(
         meta = state.metadata or {}
         kind = answer_type or str(meta.get(ANSWER_TYPE_KEY) or "string")
         options: Any = meta.get(OPTIONS_KEY) or None
-        if table and _names_widgets(kind, options):
+        if table and _language_typed(kind, options):
             options = {"aliases": table, **(options or {})}
-        if kind == "widget-name" and meta.get("question"):
+        if kind in language_types() and meta.get("question"):
             options = {**(options or {}), "context": str(meta["question"])}
         completion = state.output.completion if state.output is not None else ""
         completion = completion.strip() if strip_output else completion
         expected = target.text
         try:
-            if kind not in ANSWER_TYPES:
+            if kind not in answer_types():
                 raise ValueError(f"unknown answer type '{kind}'")
             read = without_prompt(completion, state.input_text)
             check = check_answer(read, expected, kind, options)

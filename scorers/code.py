@@ -7,8 +7,8 @@ prompt, from metadata), ``output_tokens`` (the final reply, in the sample's ``to
 ``usage_output_tokens`` (what the provider reported for the final attempt; NaN when it reported nothing). The explanation starts with the error kind (``PARSE_ERROR``,
 ``DECODE_ERROR``, ``WRONG_OUTPUT``, ``NO_ANSWER``) and, for a wrong program, names the first differing node or
 the first unmet requirement. Metrics: the mean of each key, ``correct`` per question type and per format, and per
-format the mean input tokens, accuracy per 1K of them and the paired input/output token change against ``dart``
-(``scorers.answer.format_tokens`` / ``input_token_change``, as in comprehension).
+format the mean input tokens, accuracy per 1K of them and the paired input/output token change against the
+language's source format (``dart``; ``scorers.answer.format_tokens`` / ``input_token_change``, as in comprehension).
 
 A reply that cannot be read is scored INCORRECT with an explanation; these scorers do not raise for any reply.
 """
@@ -29,22 +29,15 @@ from coonbench.answers.check import (
     answer_format,
     check_answer,
 )
-from coonbench.dart import DartParseError
-from coonbench.dart.equivalence import ast_diff
-from coonbench.dart.requirements import (
-    check_requirements,
-    contains_expression,
-    normalise_program,
-    parse_requirements,
-)
-from coonbench.formats import get_format
+from coonbench.formats import get_format, language_of
+from coonbench.languages import LanguageSyntaxError
 from coonbench.tasks.state import retry_state
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens
-from coonbench.scorers.answer import format_tokens, input_token_change, reported_input_tokens
+from coonbench.scorers.answer import SOURCE_BASELINE, format_tokens, input_token_change, reported_input_tokens
 
 SCORE_KEYS = ("syntax_valid", "decodable", "correct", "first_attempt_success", "attempts")
 TOKEN_KEYS = ("input_tokens", "output_tokens", "usage_input_tokens", "usage_output_tokens")
-TOKEN_BASELINE = "dart"  # token changes are reported against the task in plain Dart
+TOKEN_BASELINE = SOURCE_BASELINE  # token changes against the task in its language's plain source (plain Dart)
 
 
 @metric
@@ -129,19 +122,20 @@ def _reference(state: TaskState, target: Target, fmt_name: str) -> str:
 
 def compare_ast(state: TaskState, target: Target, decoded: str) -> tuple[bool, str, dict[str, Any]]:
     """(equal, explanation, metadata) of the decoded answer against the reference program."""
+    language = language_of(answer_format(state))
     reference = _reference(state, target, answer_format(state))
     if state.metadata.get("normalise"):
-        reference, decoded_cmp = normalise_program(reference), normalise_program(decoded)
+        reference, decoded_cmp = language.normalise_program(reference), language.normalise_program(decoded)
     else:
         decoded_cmp = decoded
-    diff = ast_diff(reference, decoded_cmp)
+    diff = language.ast_diff(reference, decoded_cmp)
     if diff is None:
         return True, "the program is AST-equivalent to the reference", {}
     meta: dict[str, Any] = {"first_difference": diff.path}
     explanation = f"{WRONG_OUTPUT}: first difference at {diff.path}: expected {diff.left!r}, got {diff.right!r}"
     hole = state.metadata.get("hole_subtree")
     if hole:
-        present = contains_expression(decoded, str(hole))
+        present = language.contains_expression(decoded, str(hole))
         meta["contains_removed_subtree"] = present
         explanation += "; the removed subtree is " + ("present" if present else "missing")
     return False, explanation, meta
@@ -149,8 +143,7 @@ def compare_ast(state: TaskState, target: Target, decoded: str) -> tuple[bool, s
 
 def compare_requirements(state: TaskState, decoded: str) -> tuple[bool, str, dict[str, Any]]:
     """(all met, explanation, metadata) of the decoded answer against the sample's requirements."""
-    reqs = parse_requirements(state.metadata.get("requirements") or [])
-    results = check_requirements(decoded, reqs)
+    results = language_of(answer_format(state)).check_requirements(decoded, state.metadata.get("requirements") or [])
     unmet = [r for r in results if not r.met]
     meta = {"requirements": [r.model_dump() for r in results]}
     if not unmet:
@@ -182,7 +175,7 @@ def _score_code(state: TaskState, target: Target, mode: str) -> Score:
             correct, explanation, meta = compare_requirements(state, check.decoded)
         else:
             correct, explanation, meta = compare_ast(state, target, check.decoded)
-    except DartParseError as err:
+    except LanguageSyntaxError as err:
         check.error_kind, check.error = "DECODE_ERROR", f"the decoded program does not parse: {err}"
         return _failed(check, attempts, records)
     except Exception as err:  # noqa: BLE001 - a reply must never crash scoring; say what happened

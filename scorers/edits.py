@@ -1,5 +1,5 @@
 """Scorers of mined edits and multi-turn sessions: exact (AST-equivalent to the real or cumulative gold program)
-and graded (``coonbench.dart.edit_diff.edit_overlap``: the leaf changes the reply shares with the reference edit
+and graded (``Language.edit_overlap``, Dart's ``coonbench.dart.edit_diff``: the leaf changes the reply shares with the reference edit
 over the larger of the two change sets, so a near miss is visible; 0 for a reply that changes nothing or cannot
 be read).
 
@@ -21,23 +21,25 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, 
 from inspect_ai.solver import TaskState
 
 from coonbench.answers.check import NO_ANSWER, PARSE_ERROR, WRONG_OUTPUT, answer_format, check_answer
-from coonbench.dart import DartParseError
-from coonbench.dart.edit_diff import edit_overlap
-from coonbench.dart.equivalence import ast_diff
-from coonbench.dart.requirements import normalise_program
+from coonbench.formats import language_of
+from coonbench.languages import Language, LanguageSyntaxError, default_language
 from coonbench.scorers.code import code_metrics, score_code, token_values
 from coonbench.tasks.state import session_state
 
 
-def graded(start: str, reference: str, decoded: str | None, normalise: bool = False) -> float:
-    """``edit_overlap`` of a decoded reply (0.0 when there is none or it does not parse)."""
+def graded(start: str, reference: str, decoded: str | None, normalise: bool = False,
+           language: Language | None = None) -> float:
+    """``Language.edit_overlap`` of a decoded reply (0.0 when there is none or it does not parse); ``language``:
+    the default code language's when not given."""
     if decoded is None:
         return 0.0
+    
+    language = language or default_language()
     try:
         if normalise:
-            start, reference, decoded = (normalise_program(x) for x in (start, reference, decoded))
-        return edit_overlap(start, reference, decoded)
-    except DartParseError:
+            start, reference, decoded = (language.normalise_program(x) for x in (start, reference, decoded))
+        return language.edit_overlap(start, reference, decoded)
+    except LanguageSyntaxError:
         return 0.0
 
 
@@ -75,7 +77,8 @@ def edit_check() -> Scorer:
         check = check_answer(state.output.completion if state.output else "", answer_format(state))
         assert isinstance(result.value, dict)
         result.value["graded"] = graded(str(state.metadata.get("before", "")), str(state.metadata["reference"]),
-                                        check.decoded, bool(state.metadata.get("normalise")))
+                                        check.decoded, bool(state.metadata.get("normalise")),
+                                        language_of(answer_format(state)))
         return result
 
     return score
@@ -89,15 +92,17 @@ def _turn(reply: str, fmt: str, turn: dict[str, Any], start: str, normalise: boo
         return {"correct": 0.0, "graded": 0.0, "syntax_valid": syntax, "decodable": 0.0}, \
             f"{check.error_kind}: {check.error}"
     reference, decoded = str(turn["reference"]), check.decoded
+    language = language_of(fmt)
     try:
-        left, right = (normalise_program(reference), normalise_program(decoded)) if normalise else (reference, decoded)
-        diff = ast_diff(left, right)
-    except DartParseError as err:
+        left, right = (language.normalise_program(reference), language.normalise_program(decoded)) if normalise \
+            else (reference, decoded)
+        diff = language.ast_diff(left, right)
+    except LanguageSyntaxError as err:
         return {"correct": 0.0, "graded": 0.0, "syntax_valid": syntax, "decodable": 0.0}, \
             f"DECODE_ERROR: the decoded program does not parse: {err}"
     text = "AST-equivalent to the gold state" if diff is None else \
         f"{WRONG_OUTPUT}: first difference at {diff.path}: expected {diff.left!r}, got {diff.right!r}"
-    return {"correct": float(diff is None), "graded": graded(start, reference, decoded, normalise),
+    return {"correct": float(diff is None), "graded": graded(start, reference, decoded, normalise, language),
             "syntax_valid": syntax, "decodable": 1.0}, text
 
 

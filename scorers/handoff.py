@@ -2,7 +2,8 @@
 the program exactly, and the tokens that crossed.
 
 ``Score.value`` keys: ``correct`` (B's answer or edit), ``handed_tokens`` (A's message in the sample's tokenizer),
-``decodes`` (A's code block decodes in the told format; free choice: in any lossless code format, Dart first),
+``decodes`` (A's code block decodes in the told format; free choice: in any lossless code format of the program's
+language, its plain formats first: ``free_order``),
 ``roundtrips`` (the decoded program is AST-equivalent to the program A read). A missing or garbled message is
 0 on both, with the reason in the explanation, never an exception.
 """
@@ -16,23 +17,30 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from coonbench.answers.extract import extract_code
-from coonbench.dart.equivalence import ast_diff
-from coonbench.formats import get_format
+from coonbench.formats import get_format, language_of
+from coonbench.languages import Language, default_language
 from coonbench.scorers.answer import accuracy_by, answer_match, correct
 from coonbench.scorers.code import score_code
 from coonbench.tasks.conditions import code_format_names
 from coonbench.tasks.state import handoff_state
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
-FREE_ORDER = ("dart", "dart-minified", "coon")
-"""The formats a free-choice message is tried in (then every other lossless code format)."""
+def free_order(language: Language) -> list[str]:
+    """The formats a free-choice message is tried in: the language's source format, its other plain formats, then
+    every other code format of the language (Dart: ``dart``, ``dart-minified``, ``coon``…)."""
+    first = [language.source_format, *sorted(language.plain_formats - {language.source_format})]
+    return [*first, *(n for n in code_format_names() if n not in first and language_of(n) is language)]
 
 
-def carried(message: str | None, told: str | None, source: str) -> tuple[bool, bool, str]:
-    """(decodes, round-trips, why) of A's message against the program A read."""
+def carried(
+    message: str | None, told: str | None, source: str, language: Language | None = None
+) -> tuple[bool, bool, str]:
+    """(decodes, round-trips, why) of A's message against the program A read (in ``language``: the told format's,
+    else the default code language)."""
     if not message or not message.strip():
         return False, False, "A sent no message"
-    names = [told] if told else [*FREE_ORDER, *(n for n in code_format_names() if n not in FREE_ORDER)]
+    language = language or (language_of(told) if told else default_language())
+    names = [told] if told else free_order(language)
     why = "no code block"
     for name in names:
         fmt = get_format(name)
@@ -41,7 +49,7 @@ def carried(message: str | None, told: str | None, source: str) -> tuple[bool, b
         code = extract_code(message, fmt.fence) or message
         try:
             decoded = fmt.decode(code)
-            diff = ast_diff(source, decoded)
+            diff = language.ast_diff(source, decoded)
         except Exception as err:  # noqa: BLE001 - a garbled message is a finding: FormatError, parse errors, …
             why = f"{name}: does not decode ({type(err).__name__}: {str(err)[:200]})"
             continue

@@ -1,7 +1,8 @@
 """Feedback retries: a model that writes an invalid program is told where it went wrong and may try again.
 
 After each reply the code is extracted (``coonbench.answers.extract.extract_code``), validated and decoded with the
-answer's format (``metadata["answer_format"]``, else ``metadata["format"]``), and the decoded Dart is parsed.
+answer's format (``metadata["answer_format"]``, else ``metadata["format"]``), and the decoded program is parsed in
+the format's language.
 On failure the error (line, column, what was expected) goes back as a user message and the model regenerates, up
 to ``max_retries`` times. Every attempt is recorded in ``coonbench.tasks.state.RetryState`` (also in the log).
 Only syntax is fed back, never correctness: the scorer alone knows the reference.
@@ -15,7 +16,6 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.answers.check import (  # noqa: F401  (re-exported: the checks the retry loop feeds back)
-    DART_FORMATS,
     DECODE_ERROR,
     FORMAT_LABELS,
     NO_ANSWER,

@@ -381,7 +381,7 @@ def test_adjacent_strings_normalise_part_by_part() -> None:
 def test_a_text_of_adjacent_literals_is_no_text_requirement() -> None:
     """``Text('a ' 'b')`` shows no single plain string (the parts' layout would decide the match): generation
     derives no text requirement from it, so the gold program, re-laid-out by a codec, still meets every one."""
-    from coonbench.datasets.generation import derive_requirements
+    from coonbench.dart.generation import derive_requirements
 
     source = (
         "class App extends StatelessWidget {\n  Widget build(BuildContext context) {\n"

@@ -23,7 +23,7 @@ from coonbench.tasks.conditions import (
 from coonbench.dart.questions import generate_questions
 from coonbench.datasets.comprehension import SEED, comprehension_samples
 from coonbench.datasets.corpus import load_corpus
-from coonbench.datasets.user_corpus import gci_band, load_dart_dir, sample_id_for
+from coonbench.datasets.user_corpus import gci_band, load_dir, sample_id_for
 from coonbench.formats import Format, FormatError, get_format
 from coonbench.formats.base import _REGISTRY
 from coonbench.tokens import count_tokens
@@ -241,24 +241,24 @@ def user_dir(tmp_path: Path) -> Path:
 
 
 def test_user_corpus_ids_skips_and_determinism(user_dir: Path) -> None:
-    samples, skips = load_dart_dir(user_dir)
+    samples, skips = load_dir(user_dir)
     assert [s.id for s in samples] == ["user-lib.file_0", "user-lib.file_2", "user-lib.widgets.file_1", "user-lib.widgets.file_3"]
     assert sample_id_for(Path("lib/widgets/file 1.dart")) == "user-lib.widgets.file_1"
     assert [(s.item, s.condition) for s in skips] == [("lib/broken.dart", "*")]
     assert skips[0].reason.startswith("does not parse: line 1")
     assert all(s.band == gci_band(s.gci) for s in samples)
-    again, _ = load_dart_dir(user_dir)
+    again, _ = load_dir(user_dir)
     assert [(s.id, s.source) for s in again] == [(s.id, s.source) for s in samples]
 
 
 def test_user_corpus_comprehension_gold_100(user_dir: Path, tmp_path: Path) -> None:
     task = comprehension(formats="coon,dart-minified", corpus=str(user_dir))
-    samples, _ = load_dart_dir(user_dir)
+    samples, _ = load_dir(user_dir)
     expected = {q.id for s in samples for q in generate_questions(s.id, s.source, seed=SEED)}
     assert expected and {s.metadata["pair_id"] for s in task.dataset} == expected
     assert {s.metadata["complexity"] for s in task.dataset} <= {"gci-low", "gci-mid", "gci-high"}
     assert task.metadata["skipped"] == [
-        {"item": "lib/broken.dart", "condition": "*", "reason": load_dart_dir(user_dir)[1][0].reason}
+        {"item": "lib/broken.dart", "condition": "*", "reason": load_dir(user_dir)[1][0].reason}
     ]
     [log] = inspect_eval(task, model="mockllm/model", solver=gold(), log_dir=str(tmp_path), display="none")
     assert log.status == "success" and _metrics(log)["accuracy"] == 1.0
@@ -266,7 +266,7 @@ def test_user_corpus_comprehension_gold_100(user_dir: Path, tmp_path: Path) -> N
 
 def test_user_corpus_generation_and_modification(user_dir: Path, tmp_path: Path) -> None:
     gen = generation(formats="dart", corpus=str(user_dir), kinds="dart-to-coon")
-    assert {s.metadata["sample_id"] for s in gen.dataset} == {s.id for s in load_dart_dir(user_dir)[0]}
+    assert {s.metadata["sample_id"] for s in gen.dataset} == {s.id for s in load_dir(user_dir)[0]}
     mod = modification(formats="dart", corpus=str(user_dir), kinds="change-property")
     assert all(s.metadata["sample_id"].startswith("user-") for s in mod.dataset)
     logs = inspect_eval([gen, mod], model="mockllm/model", solver=gold(), log_dir=str(tmp_path), display="none")

@@ -9,23 +9,22 @@ from pathlib import Path
 import pytest
 
 from coonbench.dart import parse_dart
-from coonbench.datasets.corpus import (
-    BAND_SIZES,
-    BANDS,
-    CORPUS_DIR,
+from coonbench.dart.metrics import (
     FEATURES,
-    MANIFEST_NAME,
-    CorpusError,
-    build_manifest,
-    corpus_files,
     count_loc,
     cyclomatic_complexity,
     detect_features,
     general_complexity_index,
-    load_corpus,
     measure,
     widget_metrics,
 )
+from coonbench.datasets.corpus import MANIFEST_NAME, CorpusError, build_manifest, corpus_files, load_corpus
+from coonbench.languages import get_language
+
+DART_CORPUS = get_language("dart").corpus()
+BAND_SIZES = DART_CORPUS.band_sizes
+BANDS = DART_CORPUS.bands
+CORPUS_DIR = DART_CORPUS.root
 
 LINE_RANGES = {"simple": (5, 30), "composed": (30, 90), "complex": (120, 300)}
 

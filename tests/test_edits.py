@@ -16,7 +16,8 @@ from inspect_ai import eval as inspect_eval
 
 from coonbench.dart.edit_diff import edit_overlap, is_pure_rename, leaves
 from coonbench.dart.equivalence import ast_equivalent
-from coonbench.datasets.edits.instruct import derived_instruction, subject_instruction
+from coonbench.dart.instruct import derived_instruction
+from coonbench.datasets.edits.instruct import subject_instruction
 from coonbench.datasets.edits.licence import detect_licence
 from coonbench.datasets.edits.mine import link_chains, mine_repo
 from coonbench.datasets.edits.samples import SHIPPED_EDITS, chains, load_mined

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 
 from coonbench.answers.extract import extract_code, fenced_blocks
-from coonbench.answers.normalize import ANSWER_TYPES, NormalizedAnswer, answers_match, normalize
+from coonbench.answers.normalize import answer_types, NormalizedAnswer, answers_match, normalize
 from tests.hostile import FUZZ_SETTINGS, SLOW_FUZZ_SETTINGS, check_contract, fixed_hostile, hostile_text
 
 _OPTIONS = {
@@ -53,19 +53,19 @@ def _check_extract(text: str) -> None:
     assert all(isinstance(tag, str) and isinstance(body, str) for tag, body in blocks)
 
 
-@pytest.mark.parametrize("kind", ANSWER_TYPES)
+@pytest.mark.parametrize("kind", answer_types())
 def test_fixed_hostile_inputs_every_type(kind: str) -> None:
     for text in fixed_hostile(_VALID[kind]) + _REGRESSIONS:
         _check_normalize(kind, text)
 
 
-@pytest.mark.parametrize("kind", ANSWER_TYPES)
+@pytest.mark.parametrize("kind", answer_types())
 def test_valid_examples_are_read(kind: str) -> None:
     """The mutation seeds are themselves answers (so the fuzzing starts from text the normaliser accepts)."""
     assert normalize(_VALID[kind], kind, _OPTIONS.get(kind)) is not None
 
 
-@pytest.mark.parametrize("kind", ANSWER_TYPES)
+@pytest.mark.parametrize("kind", answer_types())
 @FUZZ_SETTINGS
 @given(text=hostile_text(list(_VALID.values())))
 def test_fuzz_normalize(kind: str, text: str) -> None:
@@ -88,7 +88,7 @@ def test_fuzz_extract_code(text: str) -> None:
 @SLOW_FUZZ_SETTINGS
 @given(text=hostile_text(list(_VALID.values()) + [_CODE]))
 def test_fuzz_slow_every_target(text: str) -> None:
-    for kind in ANSWER_TYPES:
+    for kind in answer_types():
         _check_normalize(kind, text)
     _check_extract(text)
 

@@ -21,10 +21,10 @@ from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from coonbench.dart.requirements import dump_requirements
-from coonbench.datasets.generation import derive_requirements
+from coonbench.dart.generation import derive_requirements
 from coonbench.datasets.retrieval import QUESTIONS_FILE, read_questions
 from coonbench.formats import get_format
-from coonbench.answers.normalize import ANSWER_TYPES
+from coonbench.answers.normalize import answer_types
 from coonbench.resources import DATA_DIR
 from coonbench.scorers.answer import answer_match
 from coonbench.scorers.code import ast_equivalence, code_check
@@ -73,7 +73,7 @@ def _fenced(fmt: str, source: str) -> str:
 def cases() -> tuple[Case, ...]:
     out: list[Case] = []
     questions = read_questions(QUESTIONS_FILE)
-    for kind in ANSWER_TYPES:  # every answer type the normaliser knows, with a real question where one exists
+    for kind in answer_types():  # every answer type the normaliser knows, with a real question where one exists
         q = next((q for q in questions if q["answer_type"] == kind), None)
         target = q["answer"] if q else "Text"
         meta = {"answer_type": kind, "input_tokens": 10, "format": "json", **({"options": q["options"]} if q and

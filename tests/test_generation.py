@@ -13,9 +13,9 @@ from coonbench.datasets.generation import (
     GENERATION_KINDS,
     HOLE,
     build_generation_tasks,
-    derive_requirements,
     generation_dataset,
 )
+from coonbench.dart.generation import derive_requirements
 from coonbench.formats import FormatError, get_format
 from coonbench.evals.generation import generation
 from coonbench.solvers.gold import gold

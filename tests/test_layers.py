@@ -97,13 +97,20 @@ def copy_package(dest: Path) -> None:
 def test_contracts_cover_the_layers() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
     assert config["root_packages"] == ["coonbench"]
-    contracts = {c["type"]: c for c in config["contracts"]}
-    layers = contracts["layers"]["layers"]
+    [layered] = [c for c in config["contracts"] if c["type"] == "layers"]
+    layers = layered["layers"]
     assert layers[0] == "coonbench.evals" and layers[1] == "coonbench.solvers | coonbench.scorers"  # independent
-    assert layers.index("coonbench.datasets") < layers.index("coonbench.formats") < layers.index("coonbench.dart")
+    assert layers.index("coonbench.datasets") < layers.index("coonbench.formats") < layers.index("coonbench.languages")
+    assert layers.index("coonbench.languages") < layers.index("coonbench.dart")
     assert "coonbench.tasks" in layers[3].split(" : ")
-    assert set(contracts["forbidden"]["forbidden_modules"]) == {"coonbench.evals", "coonbench.solvers", "coonbench.scorers"}
-    assert "coonbench.report" in contracts["forbidden"]["source_modules"]
+    forbidden = {frozenset(c["forbidden_modules"]): c for c in config["contracts"] if c["type"] == "forbidden"}
+    top = forbidden[frozenset({"coonbench.evals", "coonbench.solvers", "coonbench.scorers"})]
+    assert "coonbench.report" in top["source_modules"]
+    dart = forbidden[frozenset({"coonbench.dart", "tree_sitter", "tree_sitter_dart"})]
+    assert config.get("include_external_packages") is True  # else tree_sitter is no module a contract can name
+    generic = ("coonbench.evals", "coonbench.solvers", "coonbench.scorers", "coonbench.datasets", "coonbench.tasks",
+               "coonbench.answers", "coonbench.validity", "coonbench.report", "coonbench.cli", "coonbench.languages.base")
+    assert set(generic) <= set(dart["source_modules"])
 
 
 def test_every_package_module_is_grouped() -> None:
@@ -143,6 +150,8 @@ def test_violations_are_reported(tmp_path: Path) -> None:
         "scorers/_planted.py": "import coonbench.solvers.retry\n",
         "coonbench/formats/_planted.py": "import coonbench.datasets.correction\n",
         "coonbench/report/_planted.py": "import coonbench.evals.correction\n",
+        "coonbench/answers/_planted.py": "import coonbench.dart.parse\n",
+        "coonbench/datasets/_planted.py": "import tree_sitter\n",
     }
     for rel, text in plants.items():
         (tmp_path / rel).write_text(text)
@@ -153,3 +162,5 @@ def test_violations_are_reported(tmp_path: Path) -> None:
     assert "coonbench.formats is not allowed to import coonbench.datasets" in out
     assert "coonbench.report is not allowed to import coonbench.evals" in out
     assert "coonbench.report._planted -> coonbench.evals.correction" in out
+    assert "coonbench.answers is not allowed to import coonbench.dart" in out  # the language seam (issue 52)
+    assert "coonbench.datasets is not allowed to import tree_sitter" in out

@@ -10,13 +10,9 @@ from inspect_ai import eval as inspect_eval
 from coonbench.dart import parse_dart
 from coonbench.dart.equivalence import ast_equivalent
 from coonbench.dart.requirements import check_requirements, normalise_program, parse_requirements
-from coonbench.datasets.modification import (
-    MODIFICATION_KINDS,
-    Edit,
-    apply_edits,
-    build_modification_tasks,
-    modification_dataset,
-)
+from coonbench.dart.edits import EDIT_KINDS as MODIFICATION_KINDS
+from coonbench.dart.edits import Edit, apply_edits
+from coonbench.datasets.modification import build_modification_tasks, modification_dataset
 from coonbench.evals.modification import modification
 from coonbench.solvers.gold import gold
 from tests.conftest import code_formats

@@ -149,10 +149,11 @@ def _task(name: str) -> Any:
 
 def _choices() -> list[tuple[str, dict[str, str], str, list[str]]]:
     """(task, arguments, the bad one, valid choices the message must list), the choices read from the code."""
-    from coonbench.dart.questions import QUESTION_TYPES
-    from coonbench.datasets.corpus import BANDS
     from coonbench.datasets.generation import GENERATION_KINDS
-    from coonbench.datasets.modification import MODIFICATION_KINDS
+    from coonbench.languages import get_language
+
+    dart = get_language("dart")
+    QUESTION_TYPES, BANDS, MODIFICATION_KINDS = dart.question_types, dart.corpus().bands, dart.edit_kinds
     from coonbench.datasets.structure import CONDITIONS
     from coonbench.datasets.structure import QUESTION_TYPES as STRUCTURE_TYPES
     from coonbench.datasets.correction import SUITES, load_problems

@@ -1,4 +1,5 @@
-"""Checking a reply that should hold a program: extract, validate, decode with its format, parse the Dart.
+"""Checking a reply that should hold a program: extract, validate, decode with its format, parse the program in
+the format's language (``coonbench.languages``: ``Format.language``).
 
 Shared by ``solvers.retry`` (which feeds the error back) and ``scorers.code`` (which scores the final reply), so
 both judge a reply the same way. Never raises for bad text: the error and its kind are the result.
@@ -11,9 +12,9 @@ from typing import Any
 
 from inspect_ai.solver import TaskState
 
-from coonbench.dart import DartParseError, parse_dart
 from coonbench.answers.extract import extract_code
-from coonbench.formats import FormatError, get_format
+from coonbench.formats import Format, FormatError, get_format, language_of
+from coonbench.languages import Language
 
 # error kinds
 NO_ANSWER = "NO_ANSWER"
@@ -24,16 +25,15 @@ WRONG_OUTPUT = "WRONG_OUTPUT"
 NO_CODE_FEEDBACK = "no program was found in your reply"
 
 FORMAT_LABELS: dict[str, str] = {"coon": "COON", "dart": "Dart", "dart-minified": "minified Dart"}
-DART_FORMATS = frozenset({"dart", "dart-minified"})  # answers in these are Dart by definition
 
 
 @dataclass
 class AnswerCheck:
-    """What one reply amounts to: its code, the decoded Dart, or the first error and its kind."""
+    """What one reply amounts to: its code, the decoded program, or the first error and its kind."""
 
     code: str | None
     decoded: str | None = None
-    error_kind: str | None = None  # None: the reply decodes to a Dart program
+    error_kind: str | None = None  # None: the reply decodes to a program of the format's language
     error: str = ""
     line: int | None = None
     column: int | None = None
@@ -82,34 +82,33 @@ def check_answer(text: str | None, format_name: str) -> AnswerCheck:
         return AnswerCheck(code, error_kind=DECODE_ERROR, error=f"decoder failed: {err}")
     if not isinstance(decoded, str):
         return AnswerCheck(code, error_kind=DECODE_ERROR, error="the reply does not decode to source code")
-    try:
-        parse_dart(decoded)
-    except DartParseError as e:
+    language = language_of(fmt)
+    e = language.parse_error(decoded)
+    if e is not None:
         return AnswerCheck(
             code,
             decoded=decoded,
             error_kind=DECODE_ERROR,
-            error=f"it decodes to Dart with a syntax error at {_where(e.line, e.column)}{e.message}",
+            error=f"it decodes to {language.label} with a syntax error at {_where(e.line, e.column)}{e.message}",
             line=e.line,
             column=e.column,
         )
-    if format_name not in DART_FORMATS and _is_untranslated_dart(code, decoded, fmt):
+    if format_name not in language.plain_formats and _is_untranslated(code, decoded, fmt, language):
         return AnswerCheck(
             code,
             decoded=decoded,
             error_kind=PARSE_ERROR,
-            error=f"the reply is plain Dart, not {FORMAT_LABELS.get(format_name, format_name)}",
+            error=f"the reply is plain {language.label}, not {FORMAT_LABELS.get(format_name, format_name)}",
             expected=f"the program written in {FORMAT_LABELS.get(format_name, format_name)} notation",
         )
     return AnswerCheck(code, decoded=decoded)
 
 
-def _is_untranslated_dart(code: str, decoded: str, fmt: Any) -> bool:
-    """A reply asked for in a Dart-superset notation (COON) that is just Dart: it parses as a Dart program and is
-    not the notation's own spelling of that program. Echoing the input must not pass for a translation."""
-    try:
-        parse_dart(code)
-    except DartParseError:
+def _is_untranslated(code: str, decoded: str, fmt: Format, language: Language) -> bool:
+    """A reply asked for in a notation over the language (COON over Dart) that is just the language: it parses as
+    a program and is not the notation's own spelling of that program. Echoing the input must not pass for a
+    translation."""
+    if language.parse_error(code) is not None:
         return False
     try:
         canonical = fmt.encode(decoded)

@@ -4,8 +4,9 @@ Why: a model that answers ``**$1,234.50**`` or "The answer is 42." knows the ans
 not. We follow TOON's benchmark normaliser (``benchmarks/src/normalize.ts``) where it has a rule — integer,
 number (``decimalPlaces``, tolerance, currency, trailing ``%`` divides by 100), boolean (yes/no/true/false/y/n/1/0),
 date (ISO ``YYYY-MM-DD``), string (trim, wrapping quotes, code fences, case-insensitive unless ``caseSensitive``),
-comma lists ordered/unordered — and add what COON needs: ``widget-name`` (an abbreviation is accepted through a
-caller-supplied alias map) and lists whose items are widget names (``item_type``).
+comma lists ordered/unordered — and add the answer types of the code tasks' languages (``Language.answer_types``:
+Dart's ``widget-name``, where an abbreviation is accepted through a caller-supplied alias map) and lists whose items
+are of such a type (``item_type``).
 
 Decorations every answer type strips first: ``<think>`` blocks, a final ``Answer:`` line (the text after the last
 such marker wins), code fences, inline backticks, ``**bold**``/``__bold__``, wrapping quotes, lead-ins such as
@@ -22,11 +23,14 @@ import calendar
 import datetime as _dt
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass, field, fields
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-ANSWER_TYPES: tuple[str, ...] = (
+from coonbench.languages import AnswerReader, list_languages
+
+BUILTIN_TYPES: tuple[str, ...] = (
     "integer",
     "number",
     "boolean",
@@ -34,9 +38,29 @@ ANSWER_TYPES: tuple[str, ...] = (
     "string",
     "csv-list-ordered",
     "csv-list-unordered",
-    "widget-name",
 )
-SCALAR_TYPES: tuple[str, ...] = ("integer", "number", "boolean", "date", "string", "widget-name")
+BUILTIN_SCALARS: tuple[str, ...] = ("integer", "number", "boolean", "date", "string")
+
+
+@lru_cache(maxsize=1)
+def language_types() -> dict[str, AnswerReader]:
+    """Every registered language's own scalar answer types (``Language.answer_types``), name → reader; read once,
+    when an answer is first read (not at import time)."""
+    found: dict[str, AnswerReader] = {}
+    for language in list_languages():
+        found.update(language.answer_types())
+    return found
+
+
+def answer_types() -> tuple[str, ...]:
+    """Every answer type: the built-in ones, then the languages' (``widget-name``)."""
+    return (*BUILTIN_TYPES, *language_types())
+
+
+def scalar_types() -> tuple[str, ...]:
+    """The answer types a list's items may have (``item_type``)."""
+    return (*BUILTIN_SCALARS, *language_types())
+
 
 # TOON's option names (camelCase, as in questions.json's normalizationOptions) → ours.
 _CAMEL_ALIASES = {
@@ -57,7 +81,7 @@ class NormalizeOptions:
     case_sensitive: bool = False
     allow_currency: bool = True
     allow_percent: bool = True  # "42%" reads as 0.42 (TOON's rule)
-    aliases: Mapping[str, str] = field(default_factory=dict)  # widget-name: abbreviation → full name
+    aliases: Mapping[str, str] = field(default_factory=dict)  # a language's type (widget-name): short → full name
     item_type: str | None = None  # csv lists: normalise each item as this scalar type (e.g. "widget-name")
     context: str = ""  # the question: a widget name it mentions is not read as the answer from a sentence
 
@@ -77,8 +101,8 @@ class NormalizeOptions:
             if name not in known:
                 raise ValueError(f"unknown normalize option '{key}' (expected one of {', '.join(sorted(known))})")
             kwargs[name] = value
-        if kwargs.get("item_type") is not None and kwargs["item_type"] not in SCALAR_TYPES:
-            raise ValueError(f"item_type must be one of {', '.join(SCALAR_TYPES)}, not {kwargs['item_type']!r}")
+        if kwargs.get("item_type") is not None and kwargs["item_type"] not in scalar_types():
+            raise ValueError(f"item_type must be one of {', '.join(scalar_types())}, not {kwargs['item_type']!r}")
         return cls(**kwargs)
 
 
@@ -336,54 +360,12 @@ def _read_string(text: str, options: NormalizeOptions) -> NormalizedAnswer | Non
     return NormalizedAnswer(shown if options.case_sensitive else shown.casefold(), shown)
 
 
-_CALL = re.compile(r"^([A-Za-z_$][\w$.]*+)[ \t]*+(?:<[^<>]*+>[ \t]*+)?\(.*\)$", re.DOTALL)
-_ARTICLE = re.compile(r"^(?:the|a|an)[ \t]+", re.IGNORECASE)
-
-
-def _read_widget_name(text: str, options: NormalizeOptions) -> NormalizedAnswer | None:
-    """A class name; ``Text('Hi')`` → Text, "the Scaffold widget" → Scaffold, aliases map abbreviations."""
-    name = text.strip()
-    if name[-6:].lower() == "widget" and name[:-6] != name[:-6].rstrip():  # "the Scaffold widget"
-        name = name[:-6].rstrip()
-    name = _ARTICLE.sub("", name, count=1)
-    if m := _CALL.match(name):
-        name = m.group(1)
-    name = name.strip("`*\"' ")
-    if not name:
-        return None
-    if any(ch.isspace() for ch in name):
-        return _widget_in_sentence(text, options)
-    name = options.aliases.get(name, name)
-    return NormalizedAnswer(name if options.case_sensitive else name.casefold(), name)
-
-
-_CODE_NAME = re.compile(r"`([A-Za-z_$][A-Za-z0-9_$]*)(?:\([^`]*\))?`")  # `Text` or `Text('a')`: one pass, linear
-
-
-def _widget_in_sentence(text: str, options: NormalizeOptions) -> NormalizedAnswer | None:
-    """A sentence naming one class in code spans besides those the question names ("The `build` method of
-    `GreetingText` returns a `Text` widget." → Text); none, or several different ones, is no answer."""
-    named = {m.group(1) for m in _CODE_NAME.finditer(options.context)}
-    found: dict[str, str] = {}
-    for m in _CODE_NAME.finditer(text):
-        raw = m.group(1)
-        if raw in named or not raw[:1].isupper():
-            continue
-        full = options.aliases.get(raw, raw)
-        found[full if options.case_sensitive else full.casefold()] = full
-    if len(found) != 1:
-        return None
-    key, full = next(iter(found.items()))
-    return NormalizedAnswer(key, full)
-
-
 _SCALAR_READERS = {
     "integer": _read_integer,
     "number": _read_number,
     "boolean": _read_boolean,
     "date": _read_date,
     "string": _read_string,
-    "widget-name": _read_widget_name,
 }
 
 # --- lists ------------------------------------------------------------------------------------------------
@@ -405,7 +387,7 @@ def _read_list(text: str, options: NormalizeOptions, ordered: bool) -> Normalize
         if not item:
             continue
         if options.item_type is not None and options.item_type != "string":
-            read = _SCALAR_READERS[options.item_type](item, options)
+            read = _read_scalar(item, options.item_type, options)
             if read is None:
                 return None
             items.append(read.value)
@@ -431,8 +413,8 @@ def normalize(
 ) -> NormalizedAnswer | None:
     """Read ``answer`` as ``answer_type``; None when it cannot be read (wrong). Raises only for a bad type/option."""
     opts = NormalizeOptions.coerce(options)
-    if answer_type not in ANSWER_TYPES:
-        raise ValueError(f"unknown answer type '{answer_type}' (expected one of {', '.join(ANSWER_TYPES)})")
+    if answer_type not in BUILTIN_TYPES and answer_type not in language_types():
+        raise ValueError(f"unknown answer type '{answer_type}' (expected one of {', '.join(answer_types())})")
     if not isinstance(answer, str):
         answer = stringify_expected(answer)
     # Code a model echoes beside its answer ("```…@@16…```\nThe output is 1.") is not the answer: the prose
@@ -459,7 +441,16 @@ def _read(text: str, answer_type: str, opts: NormalizeOptions) -> NormalizedAnsw
         return _read_list(text, opts, ordered=False)
     if not text:
         return None
-    return _SCALAR_READERS[answer_type](text, opts)
+    return _read_scalar(text, answer_type, opts)
+
+
+def _read_scalar(text: str, answer_type: str, opts: NormalizeOptions) -> NormalizedAnswer | None:
+    """A non-empty unwrapped text read as one scalar type, built-in or a language's."""
+    reader = _SCALAR_READERS.get(answer_type)
+    if reader is not None:
+        return reader(text, opts)
+    found = language_types()[answer_type](text, opts.case_sensitive, opts.aliases, opts.context)
+    return None if found is None else NormalizedAnswer(*found)
 
 
 def stringify_expected(value: Any) -> str:

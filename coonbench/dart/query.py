@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from coonbench.dart.equivalence import Token, node_text, scan, unit_scan
-from coonbench.dart.parse import ParsedUnit
+from coonbench.dart.parse import ParsedUnit, parse_unit
 
 __all__ = [
     "Call",
@@ -117,3 +117,23 @@ def calls(root: tree_sitter.Node, *, capitalised_only: bool = True) -> Iterator[
                 args = _arguments_of(kids[j])
                 if args is not None:
                     yield Call(name, ctor_name, kid, args)
+
+
+def build_returns(source: str) -> list[str]:
+    """The expression of each ``return`` inside a method called ``build`` (the widget tree), in source order."""
+    unit = parse_unit(source)
+    data = source.encode("utf-8")
+    out: list[str] = []
+    for signature in iter_nodes(unit.root, "function_signature"):
+        name = next((c for c in signature.named_children if c.type == "identifier"), None)
+        if name is None or node_text(name) != "build":
+            continue
+        body = signature.parent.next_named_sibling if signature.parent is not None else None
+        if body is None or body.type != "function_body":
+            continue
+        for ret in iter_nodes(body, "return_statement"):
+            parts = [c for c in ret.named_children if c.type != "comment"]  # ``Text`` and ``('a')`` are siblings
+            if parts:
+                start, end = parts[0].start_byte - unit.start_byte, parts[-1].end_byte - unit.start_byte
+                out.append(data[start:end].decode("utf-8"))
+    return out

@@ -9,19 +9,29 @@ questions generated on the spot from any directory of Dart (``coonbench.datasets
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache, partial
 from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from coonbench.tasks.conditions import Condition, Skip, lossy_roundtrip, parse_condition, parse_conditions, refusal
-from coonbench.dart.questions import QUESTION_TYPES, Question, generate_questions
-from coonbench.datasets.corpus import BANDS, CorpusSample, load_corpus
+from coonbench.tasks.conditions import (
+    Condition,
+    Skip,
+    conditions_language,
+    lossy_roundtrip,
+    parse_condition,
+    parse_conditions,
+    refusal,
+)
+from coonbench.datasets.corpus import CorpusSample, corpus_of, load_corpus
+from coonbench.languages import DEFAULT_LANGUAGE, Language, Question, default_language
 from coonbench.datasets.question_files import questions_main, read_records, render_records
 from coonbench.datasets.user_corpus import select_corpus
+from coonbench.formats import language_of
 from coonbench.resources import DATA_DIR
 from coonbench.tokens import tokenizer_in_use
-from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, prompt_words, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 
@@ -32,7 +42,7 @@ SEED = 20261121
 # The default comparison (``coon-noprimer`` is the alias of ``coon:noprimer``; see ``coonbench.tasks.conditions``).
 DEFAULT_CONDITIONS = ("coon", "coon:noprimer", "dart", "dart-minified")
 
-USER_PROMPT = """Below is Flutter/Dart code written in {format_label}.
+USER_PROMPT = """Below is {language} code written in {format_label}.
 
 ```{fence}
 {code}
@@ -46,7 +56,7 @@ Reply with the answer only, on one line, with no explanation."""
 # Equivalent wordings of USER_PROMPT (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content.
 TEMPLATES = template_set(
     PromptTemplate(DEFAULT_TEMPLATE, USER_PROMPT),
-    PromptTemplate("reworded", """The following Flutter/Dart program is given in {format_label}.
+    PromptTemplate("reworded", """The following {language} program is given in {format_label}.
 
 ```{fence}
 {code}
@@ -61,12 +71,12 @@ Give only the answer, on a single line, without explaining it."""),
 {rules}
 Reply with the answer only, on one line, with no explanation.
 
-The question is about this Flutter/Dart code, written in {format_label}:
+The question is about this {language} code, written in {format_label}:
 
 ```{fence}
 {code}
 ```"""),
-    PromptTemplate("system", system="""You answer questions about Flutter/Dart code written in {format_label}.
+    PromptTemplate("system", system="""You answer questions about {language} code written in {format_label}.
 {rules}
 Reply with the answer only, on one line, with no explanation.""", user="""```{fence}
 {code}
@@ -80,17 +90,20 @@ ANSWER_RULES: dict[str, str] = {
     "number": "Answer with a single number.",
     "boolean": "Answer YES or NO.",
     "string": "Answer with the exact text (no quotes).",
-    "widget-name": "Answer with a single Flutter widget class name.",
-    "csv-list-unordered": "Answer with a comma-separated list of Flutter widget class names, in any order.",
+    "csv-list-unordered": "Answer with a comma-separated list, in any order.",
     "csv-list-ordered": "Answer with a comma-separated list, in order.",
 }
+"""The rule a prompt gives per answer type; a language words its own types, and its lists, itself
+(``Language.answer_rules``)."""
 
 
-def build_questions(seed: int = SEED) -> list[Question]:
-    """All questions for the corpus, in corpus order (deterministic)."""
+def build_questions(seed: int = SEED, language: Language | None = None) -> list[Question]:
+    """All questions for the language's corpus (the default language's by default), in corpus order
+    (deterministic)."""
+    language = language or default_language()
     questions: list[Question] = []
-    for sample in load_corpus():
-        questions.extend(generate_questions(sample.id, sample.source, seed=seed))
+    for sample in load_corpus(language=language):
+        questions.extend(language.generate_questions(sample.id, sample.source, seed=seed))
     return questions
 
 
@@ -116,20 +129,29 @@ def primer_text(condition: str, variant: str = "short") -> str | None:
     return parse_condition(condition).primer_text(variant)
 
 
+def answer_rule(answer_type: str, language: Language) -> str:
+    """The rule the prompt gives for an answer type: the language's wording, else the task's (``string``'s for a
+    type with none)."""
+    rules = {**ANSWER_RULES, **language.answer_rules}
+    return rules[answer_type if answer_type in rules else "string"]
+
+
 def question_sample(
     q: Question, condition: str | Condition, sample: CorpusSample, primer_variant: str = "short"
 ) -> Sample:
     """One question rendered in one format condition (the format must be able to encode the source)."""
     cond = parse_condition(condition) if isinstance(condition, str) else condition
     fmt = cond.fmt
+    language = language_of(fmt)
     code, primer = _shown(sample.source, cond, primer_variant, tokenizer_in_use())
     prompt = render(
         TEMPLATES,
+        **prompt_words(language),
         format_label=FORMAT_LABELS.get(cond.format, f"{cond.format} ({fmt.description})"),
         fence=fmt.fence,
         code=code.strip("\n"),
         question=q.question,
-        rules=ANSWER_RULES[q.answer_type if q.answer_type in ANSWER_RULES else "string"],
+        rules=answer_rule(q.answer_type, language),
     )
     return Sample(
         id=f"{q.id}-{cond.label}",
@@ -150,7 +172,7 @@ def question_sample(
             **({"normalize_options": q.normalize_options} if q.normalize_options else {}),
             # the scorer does not take a widget the question itself names as the answer (the question is in the
             # input too: metadata carries it only where the scorer reads it, since Inspect copies metadata often)
-            **({"question": q.question} if q.answer_type == "widget-name" else {}),
+            **({"question": q.question} if q.answer_type in language.answer_types() else {}),
         ),
     )
 
@@ -174,6 +196,26 @@ def comprehension_samples(
     return [p.build() for p in pending], skips
 
 
+def generated_questions(files: Sequence[CorpusSample], language: Language, skips: list[Skip]) -> list[Question]:
+    """The questions the language's generators ask of ``files`` (a file with none is appended to ``skips``)."""
+    questions: list[Question] = []
+    for f in files:
+        found = language.generate_questions(f.id, f.source, seed=SEED)
+        if not found:
+            skips.append(Skip(f.id, "*", "no questions: the generators found no widget class to ask about"))
+        questions.extend(found)
+    return questions
+
+
+def builtin_questions(language: Language) -> tuple[list[CorpusSample], list[Question]]:
+    """The language's built-in corpus and its questions: the committed ``QUESTIONS_FILE`` for the default language
+    (a change of its generators shows in review), generated on the spot for another."""
+    files = load_corpus(language=language)
+    if language.name == DEFAULT_LANGUAGE:
+        return files, load_questions()
+    return files, generated_questions(files, language, [])
+
+
 def comprehension_pending(
     formats: str | list[str] | None = None,
     bands: str | list[str] | None = None,
@@ -186,19 +228,15 @@ def comprehension_pending(
     renders only the questions drawn), and the skips; every (file, condition) is checked, since the draw keeps
     only questions every condition can show."""
     conditions = parse_conditions(formats, DEFAULT_CONDITIONS)
+    language = conditions_language(conditions)
     wanted_bands = split_param(bands)
-    wanted_types = choose("question_types", question_types, QUESTION_TYPES, "question type")
-    if corpus:
-        files, skips = select_corpus(corpus, wanted_bands)
-        questions: list[Question] = []
-        for f in files:
-            found = generate_questions(f.id, f.source, seed=SEED)
-            if not found:
-                skips.append(Skip(f.id, "*", "no questions: the generators found no widget class to ask about"))
-            questions.extend(found)
+    wanted_types = choose("question_types", question_types, language.question_types, "question type")
+    if corpus or (questions_file is None and language.name != DEFAULT_LANGUAGE):
+        files, skips = select_corpus(corpus, wanted_bands, language)
+        questions = generated_questions(files, language, skips)
     else:
-        choose("bands", wanted_bands, BANDS, "band")
-        files, skips = load_corpus(), []
+        choose("bands", wanted_bands, corpus_of(language).bands, "band")
+        files, skips = load_corpus(language=language), []
         questions = load_questions(Path(questions_file) if questions_file else QUESTIONS_FILE)
     by_id = {s.id: s for s in files}
     refused: dict[tuple[str, str], str | None] = {}

@@ -18,52 +18,31 @@ The gold reply (``metadata["gold"]``) is the encoded source in a code fence.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any
 
-import tree_sitter
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from coonbench.dart.requirements import (
-    CallbackCallRequirement,
-    ClassRequirement,
-    PropertyCheck,
-    Requirement,
-    WidgetRequirement,
-    article,
-    call_span,
-    check_requirements,
-    dump_requirements,
-    expression_tokens,
-    parse_requirements,
-    widget_text,
-)
 from coonbench.tasks.conditions import LABEL_SUFFIX, Condition, Skip, parse_conditions, refusal
 from coonbench.judging.criteria import sample_criteria
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tokens import count_tokens, tokenizer_in_use
-from coonbench.dart.query import node_text
-from coonbench.dart.widgets import WidgetCall, WidgetClass, value_nodes, widget_classes
-from coonbench.formats import FormatError, get_format
-from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
+from coonbench.formats import FormatError, get_format, language_of
+from coonbench.languages import Language
+from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, prompt_words, render, template_set
 from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
 HOLE = "⟨HOLE⟩"
-_PLACEHOLDER = "coonbenchHole"  # a Dart identifier standing for the hole while the program is encoded
-MAX_HOLE_WIDGETS = 4
-MAX_NL_REQUIREMENTS = 6
+_PLACEHOLDER = "coonbenchHole"  # an identifier standing for the hole while the program is encoded
 
-T = TypeVar("T")
+DART_TO_COON_PROMPT = """Convert this {language} code to {format_label}.
 
-DART_TO_COON_PROMPT = """Convert this Flutter/Dart code to {format_label}.
-
-```dart
+```{source_fence}
 {code}
 ```
 
@@ -78,7 +57,7 @@ The missing part is {description}.
 
 Reply with the complete program, with the hole filled in, in one ```{fence} code block."""
 
-NL_PROMPT = """Write a Flutter widget in {format_label} that meets every requirement below.
+NL_PROMPT = """Write a {unit} in {format_label} that meets every requirement below.
 
 {requirements}
 
@@ -87,21 +66,21 @@ Reply with the complete program in {format_name}, in one ```{fence} code block."
 # Equivalent wordings of each kind's prompt (``-T prompts=``; ``coonbench.tasks.prompts``): same fields, same content.
 DART_TO_COON_TEMPLATES = template_set(
     PromptTemplate(DEFAULT_TEMPLATE, DART_TO_COON_PROMPT),
-    PromptTemplate("reworded", """Rewrite the Flutter/Dart program below in {format_label}.
+    PromptTemplate("reworded", """Rewrite the {language} program below in {format_label}.
 
-```dart
+```{source_fence}
 {code}
 ```
 
 Give back the whole program in {format_name}, inside a single ```{fence} code block."""),
-    PromptTemplate("question-first", """Convert the Flutter/Dart code at the end of this message to {format_label}. Reply with the complete \
+    PromptTemplate("question-first", """Convert the {language} code at the end of this message to {format_label}. Reply with the complete \
 program in {format_name}, in one ```{fence} code block.
 
-```dart
+```{source_fence}
 {code}
 ```"""),
-    PromptTemplate("system", system="""You convert Flutter/Dart code to {format_label}. Reply with the complete program in \
-{format_name}, in one ```{fence} code block.""", user="""```dart
+    PromptTemplate("system", system="""You convert {language} code to {format_label}. Reply with the complete program in \
+{format_name}, in one ```{fence} code block.""", user="""```{source_fence}
 {code}
 ```"""),
 )
@@ -133,16 +112,16 @@ marked {hole}. Reply with the complete program, with the hole filled in, in one 
 )
 NL_TEMPLATES = template_set(
     PromptTemplate(DEFAULT_TEMPLATE, NL_PROMPT),
-    PromptTemplate("reworded", """Requirements for a Flutter widget, to be written in {format_label}:
+    PromptTemplate("reworded", """Requirements for a {unit}, to be written in {format_label}:
 
 {requirements}
 
 Give back the whole program in {format_name}, inside a single ```{fence} code block, meeting every requirement."""),
-    PromptTemplate("question-first", """Reply with a complete Flutter program in {format_name}, in one ```{fence} code block: a widget in \
+    PromptTemplate("question-first", """Reply with a complete {program} in {format_name}, in one ```{fence} code block: a widget in \
 {format_label} that meets every requirement below.
 
 {requirements}"""),
-    PromptTemplate("system", system="""You write Flutter widgets in {format_label}. Meet every requirement the user lists, and reply \
+    PromptTemplate("system", system="""You write {unit}s in {format_label}. Meet every requirement the user lists, and reply \
 with the complete program in {format_name}, in one ```{fence} code block.""", user="""{requirements}"""),
 )
 
@@ -164,96 +143,9 @@ class GenerationTask:
     system: str | None = None  # the template's system message, if it has one
 
 
-def stable_pick(items: Sequence[T], *key: str) -> T:
-    """The item a stable hash of ``key`` chooses (Python's hash() is salted per process)."""
-    return items[int(hashlib.sha256("\x1f".join(key).encode()).hexdigest()[:12], 16) % len(items)]
-
-
 def fenced(text: str, fence: str) -> str:
     """A reply containing ``text`` in one code fence."""
     return f"```{fence}\n{text.strip(chr(10))}\n```"
-
-
-def main_class(source: str) -> WidgetClass | None:
-    """The first class with a single build root (the sample's widget), or None."""
-    return next((c for c in widget_classes(source) if c.build_root is not None), None)
-
-
-# ----------------------------------------------------------------------------------------------- describing
-
-
-def simple_value(nodes: list[tree_sitter.Node]) -> bool:
-    """A value expression that names nothing local: literals, ``Colors.red``, ``EdgeInsets.all(8)``."""
-    tokens = expression_tokens(nodes)
-    if not tokens or len(tokens) > 12:
-        return False
-    for i, tok in enumerate(tokens):
-        if (tok[:1].isalpha() or tok[:1] == "_") and not tok[:1].isupper():
-            if tok in ("true", "false", "null"):
-                continue
-            if i > 0 and tokens[i - 1] == ".":
-                continue  # member of a capitalised name (Icons.add, FontWeight.bold)
-            if i + 1 < len(tokens) and tokens[i + 1] == ":":
-                continue  # a label inside a value constructor
-            return False
-    return True
-
-
-def _value_text(nodes: list[tree_sitter.Node], source_bytes: bytes) -> str:
-    return source_bytes[nodes[0].start_byte : nodes[-1].end_byte].decode("utf-8")
-
-
-def _is_const(w: WidgetCall) -> bool:
-    return w.node.type == "const_object_expression"
-
-
-def describe_subtree(w: WidgetCall, source_bytes: bytes) -> str | None:
-    """English that determines the subtree rooted at ``w`` (None when some argument cannot be described)."""
-    parts: list[str] = []
-    head = ("a const " if _is_const(w) else article(w.name) + " ") + f"`{w.name}`"
-    pos = w.positional_args()
-    for arg in pos:
-        nodes = arg.named_children
-        if not nodes:
-            return None
-        if w.type_name == "Text" and len(nodes) == 1 and nodes[0].type == "string_literal":
-            content = widget_text(w)
-            if content is None:
-                return None
-            parts.append(f"showing the text '{content}'")
-        elif simple_value(nodes):
-            parts.append(f"with the positional argument `{_value_text(nodes, source_bytes)}`")
-        else:
-            return None
-    children = {c.node.id: c for c in w.children}
-    for label, arg in w.named_args().items():
-        nodes = value_nodes(arg)
-        if not nodes:
-            return None
-        kids = [c for c in w.children if c.slot == label]
-        if len(kids) == 1 and not kids[0].in_list and not kids[0].dynamic and kids[0].node.id == nodes[0].id:
-            inner = describe_subtree(kids[0], source_bytes)
-            if inner is None:
-                return None
-            parts.append(f"whose `{label}` is {inner}")
-        elif len(nodes) == 1 and nodes[0].type == "list_literal" and kids:
-            elems = [n for n in nodes[0].named_children]
-            if any(k.dynamic or not k.in_list for k in kids) or len(elems) != len(kids):
-                return None
-            inner_parts = [describe_subtree(children[k.node.id], source_bytes) for k in kids]
-            if any(p is None for p in inner_parts):
-                return None
-            const = "const " if node_text(nodes[0].prev_sibling or nodes[0])[:5] == "const" else ""
-            parts.append(f"whose `{label}` is a {const}list of, in order: " + "; ".join(inner_parts))  # type: ignore[arg-type]
-        elif kids:
-            return None
-        elif simple_value(nodes):
-            parts.append(f"with `{label}: {_value_text(nodes, source_bytes)}`")
-        else:
-            return None
-    if not parts:
-        return head + " with no arguments"
-    return head + " " + ", ".join(parts)
 
 
 # ----------------------------------------------------------------------------------------------- builders
@@ -263,6 +155,7 @@ def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "c
     fmt = get_format(fmt_name)
     prompt = render(
         DART_TO_COON_TEMPLATES,
+        **prompt_words(language_of(fmt)),
         format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
         fence=fmt.fence,
@@ -281,37 +174,13 @@ def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "c
     )
 
 
-def _hole_candidates(cls: WidgetClass, source_bytes: bytes) -> list[tuple[WidgetCall, str]]:
-    out: list[tuple[WidgetCall, str]] = []
-    root = cls.build_root
-    if root is None:
-        return out
-    for w in root.walk():
-        if w is root or w.dynamic or w.in_callback:
-            continue
-        size = sum(1 for _ in w.walk())
-        if size > MAX_HOLE_WIDGETS:
-            continue
-        desc = describe_subtree(w, source_bytes)
-        if desc is not None and len(desc) <= 400:
-            out.append((w, desc))
-    return out
-
-
 def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask | None:
-    """Hole = the largest describable subtree (≤ MAX_HOLE_WIDGETS widgets) of the main build; None if none."""
-    cls = main_class(source)
-    if cls is None:
+    """Hole = the part of the program the language chooses (``Language.completion_hole``); None if none."""
+    hole = language_of(fmt_name).completion_hole(sample_id, source)
+    if hole is None:
         return None
     data = source.encode("utf-8")
-    candidates = _hole_candidates(cls, data)
-    if not candidates:
-        return None
-    sizes = [sum(1 for _ in w.walk()) for w, _ in candidates]
-    best = max(sizes)
-    pool = [c for c, s in zip(candidates, sizes, strict=True) if s == best]
-    w, desc = stable_pick(pool, sample_id, "hole")
-    start, end = call_span(w)
+    start, end, desc = hole.start, hole.end, hole.description
     holed = (data[:start] + _PLACEHOLDER.encode() + data[end:]).decode("utf-8")
     fmt = get_format(fmt_name)
     try:
@@ -323,6 +192,7 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     shown = encoded.replace(_PLACEHOLDER, HOLE)
     prompt = render(
         COMPLETION_TEMPLATES,
+        **prompt_words(language_of(fmt)),
         format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
         hole=HOLE,
         description=desc,
@@ -343,87 +213,16 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     )
 
 
-def _literal_properties(w: WidgetCall) -> list[PropertyCheck]:
-    """Simple-valued, non-callback named arguments of ``w``."""
-    out: list[PropertyCheck] = []
-    data = w.arguments.text or b""
-    base = w.arguments.start_byte
-    child_ids = {c.node.id for c in w.children} | {c.node.id for c in w.callback_widgets}
-
-    def text_of(nodes: list[tree_sitter.Node]) -> str:
-        return data[nodes[0].start_byte - base : nodes[-1].end_byte - base].decode("utf-8")
-
-    for label, arg in w.named_args().items():
-        nodes = value_nodes(arg)
-        if not nodes or nodes[0].id in child_ids or label == "key":
-            continue
-        if simple_value(nodes) and not (label.startswith("on") and label[2:3].isupper()):
-            out.append(PropertyCheck(path=label, value=text_of(nodes)))
-    return out
-
-
-def derive_requirements(source: str) -> list[Requirement]:
-    """Requirements that the source meets, read off its main widget class (deterministic, capped); copies, so a
-    caller may change them."""
-    return [r.model_copy(deep=True) for r in _derived_requirements(source)]
-
-
-@lru_cache(maxsize=1024)
-def _derived_requirements(source: str) -> tuple[Requirement, ...]:
-    """``derive_requirements``, once per program: every format condition of a task asks for its program's
-    requirements (the judge's criteria), and each derivation parses and walks the whole file."""
-    classes = widget_classes(source)
-    cls = main_class(source)
-    if cls is None or cls.build_root is None:
-        return ()
-    reqs: list[Requirement] = []
-    top = next((c for c in classes if c.superclass in ("StatelessWidget", "StatefulWidget")), None)
-    if top is not None:
-        reqs.append(ClassRequirement(name=top.name, extends=top.superclass))
-    # Widgets with something to say about them first: a text, literal properties; then the rest.
-    scored: list[tuple[int, int, WidgetRequirement]] = []
-    seen: set[str] = set()
-    for order, w in enumerate(cls.build_root.walk()):
-        if w.dynamic or w.in_callback:
-            continue
-        text = widget_text(w) if w.type_name == "Text" else None
-        props = _literal_properties(w)[:2]
-        parent = w.parent.type_name if w.parent is not None else None
-        req = WidgetRequirement(widget=w.name, text=text, properties=props, inside=parent)
-        key = req.model_dump_json()
-        if key in seen:
-            continue
-        seen.add(key)
-        weight = (2 if text else 0) + len(props) + (1 if parent else 0)
-        scored.append((-weight, order, req))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    budget = MAX_NL_REQUIREMENTS - len(reqs) - 1
-    reqs.extend(r for _, _, r in scored[: max(budget, 1)])
-    # A state change on a callback, for stateful samples.
-    for c in classes:
-        for w in c.widgets():
-            for label, arg in w.named_args().items():
-                if label.startswith("on") and any(b"setState" in (n.text or b"") for n in value_nodes(arg)):
-                    reqs.append(CallbackCallRequirement(widget=w.name, callback=label, call="setState"))
-                    break
-            else:
-                continue
-            break
-        else:
-            continue
-        break
-    met = check_requirements(source, reqs)
-    return tuple(r for r, m in zip(reqs, met, strict=True) if m.met)
-
-
 def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask | None:
-    reqs = derive_requirements(source)
+    language = language_of(fmt_name)
+    reqs = language.derive_requirements(source)
     if len(reqs) < 2:
         return None
     fmt = get_format(fmt_name)
-    lines = "\n".join(f"{i}. It contains {r.describe()}." for i, r in enumerate(reqs, start=1))
+    lines = "\n".join(f"{i}. It contains {language.describe_requirement(r)}." for i, r in enumerate(reqs, start=1))
     prompt = render(
         NL_TEMPLATES,
+        **prompt_words(language),
         format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
         fence=fmt.fence,
@@ -438,7 +237,7 @@ def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> G
         system=prompt.system,
         gold_program=source,
         check="requirements",
-        requirements=dump_requirements(reqs),
+        requirements=reqs,
     )
 
 
@@ -489,20 +288,27 @@ JUDGE_ACCURACY = (
 
 
 def judge_criteria(
-    format_label: str, requirements: Sequence[Requirement], instructions: Sequence[str] = ()
+    format_label: str, requirements: Sequence[str], instructions: Sequence[str] = ()
 ) -> dict[str, list[dict[str, Any]]]:
     """Criteria for the LLM judge (``metadata["criteria"]``), from the same requirements the deterministic check uses.
 
-    Completeness lists what the program must show (the instructions, then each requirement in English), so the
-    judge's verdict and the requirement check can be compared sample by sample.
+    Completeness lists what the program must show (the instructions, then each requirement in English:
+    ``Language.describe_requirement``), so the judge's verdict and the requirement check can be compared sample by
+    sample.
     """
     return sample_criteria(
         accuracy=[c.format(format_label=format_label) for c in JUDGE_ACCURACY],
         completeness=[
             *(f"Verify the program carries out this instruction: {i}" for i in instructions),
-            *(f"Verify the program contains {r.describe()}" for r in requirements),
+            *(f"Verify the program contains {r}" for r in requirements),
         ],
     )
+
+
+def requirement_lines(language: Language, requirements: Sequence[dict[str, Any]], program: str) -> list[str]:
+    """Each requirement in words; with none given, those the language derives from ``program`` (the judge's
+    completeness criteria of a task checked by AST)."""
+    return [language.describe_requirement(r) for r in (requirements or language.derive_requirements(program))]
 
 
 def task_sample(
@@ -541,10 +347,7 @@ def task_sample(
             check=task.check,
             reference=task.reference,
             requirements=task.requirements,
-            criteria=judge_criteria(
-                label,
-                parse_requirements(task.requirements) if task.requirements else derive_requirements(task.gold_program),
-            ),
+            criteria=judge_criteria(label, requirement_lines(language_of(fmt), task.requirements, task.gold_program)),
             **task.extra,
         ),
     )

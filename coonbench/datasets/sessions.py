@@ -19,15 +19,15 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from coonbench.dart import DartParseError
-from coonbench.dart.equivalence import ast_equivalent
-from coonbench.dart.requirements import normalise_program
 from coonbench.datasets.corpus import CorpusSample
-from coonbench.datasets.generation import fenced, main_class
-from coonbench.datasets.modification import MAKERS, MODIFICATION_KINDS, MODIFICATION_PROMPT
+from coonbench.datasets.generation import fenced
+from coonbench.datasets.modification import MODIFICATION_PROMPT, edit_kinds
+from coonbench.formats import language_of
+from coonbench.languages import Language, LanguageSyntaxError
+from coonbench.tasks.prompts import prompt_words
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.tasks.conditions import Condition, Skip, encoded, parse_conditions, refusal
-from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata, split_param
+from coonbench.tasks.conditions import Condition, Skip, conditions_language, encoded, parse_conditions, refusal
+from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
@@ -77,12 +77,13 @@ def session_refusal(session: Session, cond: Condition) -> str | None:
 def session_sample(session: Session, cond: Condition, template: str, fields: dict[str, str],
                    primer_variant: str = "short") -> Sample:
     """The session in one condition; ``template`` is the first turn's prompt (``format_label``, ``format_name``,
-    ``fence``, ``code``, ``instruction`` and ``fields`` filled in)."""
+    ``fence``, ``code``, ``instruction``, the language's words (``prompt_words``) and ``fields`` filled in)."""
     fmt = cond.fmt
     shown, primer = cond.show(session.start, primer_variant, economise=False)
     label = FORMAT_LABELS.get(cond.format, cond.format)
     names = {"format_label": label, "format_name": "COON" if cond.format == "coon" else label, "fence": fmt.fence}
-    prompt = template.format(**names, **fields, code=shown.strip("\n"), instruction=session.turns[0][0])
+    prompt = template.format(**prompt_words(language_of(fmt)), **names, **fields, code=shown.strip("\n"),
+                             instruction=session.turns[0][0])
     final = session.turns[-1][1]
     target = encoded(fmt, final)  # every program of the session was encoded by session_refusal: reused
     gold = fenced(target, fmt.fence)
@@ -140,27 +141,29 @@ def session_pending(sessions: Sequence[Session], conditions: Sequence[Condition]
     return pending, skips
 
 
-def _same(a: str, b: str) -> bool:
+def _same(language: Language, a: str, b: str) -> bool:
     try:
-        return ast_equivalent(normalise_program(a), normalise_program(b))
-    except DartParseError:
+        return language.ast_equivalent(language.normalise_program(a), language.normalise_program(b))
+    except LanguageSyntaxError:
         return False
 
 
-def synthetic_session(sample: CorpusSample, turns: int, kinds: Sequence[str]) -> Session | None:
+def synthetic_session(sample: CorpusSample, turns: int, kinds: Sequence[str], language: Language) -> Session | None:
     """``turns`` chained synthetic edits of one corpus file (kinds in rotation, the first that applies), or None
     when the file offers fewer, or a turn would bring back the start program."""
     source = sample.source
     steps: list[tuple[str, str]] = []
     used: list[str] = []
     for t in range(turns):
-        cls = main_class(source)
         made = None
         for k in range(len(kinds)):
             kind = kinds[(t + k) % len(kinds)]
-            result = MAKERS[kind](f"{sample.id}~turn{t + 1}", source, cls) if cls is not None else None
-            if result is not None and not _same(result[3], source) and not _same(result[3], sample.source):
-                made = (kind, result[1], result[3])
+            edits = language.make_edits(f"{sample.id}~turn{t + 1}", source, [kind])
+            result = edits[0] if edits else None
+            if result is not None and not _same(language, result.after, source) and not _same(
+                language, result.after, sample.source
+            ):
+                made = (kind, result.instruction, result.after)
                 break
         if made is None:
             return None
@@ -178,13 +181,14 @@ def modification_session_pending(
     """Synthetic ``turns``-turn sessions of every corpus file that offers them, in every condition, not built yet
     (``session_pending``). The sessions themselves are made here: which files offer ``turns`` chained edits, and
     the kinds they chain (a session's question type), are what the draw reads."""
-    chosen = choose("kinds", kinds, MODIFICATION_KINDS, "modification kind") or list(CHAIN_KINDS)
+    shown_in = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
+    language = conditions_language(shown_in)
+    chosen = edit_kinds(kinds, language) if kinds else list(CHAIN_KINDS)
     wanted = [k for k in chosen if k in CHAIN_KINDS]
     if not wanted:
         raise TaskArgumentError(f"-T turns={turns}: sessions chain the kinds {', '.join(CHAIN_KINDS)}; "
                                 f"-T kinds names none of them")
-    files, skips = select_corpus(corpus, split_param(bands))
-    sessions = [s for f in files if (s := synthetic_session(f, turns, wanted)) is not None]
-    shown_in = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
+    files, skips = select_corpus(corpus, split_param(bands), language)
+    sessions = [s for f in files if (s := synthetic_session(f, turns, wanted, language)) is not None]
     pending, more = session_pending(sessions, shown_in, MODIFICATION_PROMPT, primer_variant=primer_variant)
     return pending, skips + more

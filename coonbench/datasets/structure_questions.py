@@ -31,9 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from coonbench.dart.parse import parse_unit
-from coonbench.dart.query import iter_nodes, node_text
-from coonbench.formats import FormatError, get_format
+from coonbench.formats import FormatError, get_format, language_of
 from coonbench.formats.coon.lexer import CTok, lex
 from coonbench.formats.coon import HEADER_PREFIX, TABLES, VERSION, macro_table, prefix_meanings
 from coonbench.tasks.samples import choose
@@ -284,30 +282,11 @@ def _corpus() -> list[tuple[str, str, str]]:
     return [(s.id, s.band, s.source) for s in load_corpus()]
 
 
-def _build_returns(source: str) -> list[str]:
-    """The expression of each ``return`` inside a method called ``build`` (the widget tree), in source order."""
-    unit = parse_unit(source)
-    data = source.encode("utf-8")
-    out: list[str] = []
-    for signature in iter_nodes(unit.root, "function_signature"):
-        name = next((c for c in signature.named_children if c.type == "identifier"), None)
-        if name is None or node_text(name) != "build":
-            continue
-        body = signature.parent.next_named_sibling if signature.parent is not None else None
-        if body is None or body.type != "function_body":
-            continue
-        for ret in iter_nodes(body, "return_statement"):
-            parts = [c for c in ret.named_children if c.type != "comment"]  # ``Text`` and ``('a')`` are siblings
-            if parts:
-                start, end = parts[0].start_byte - unit.start_byte, parts[-1].end_byte - unit.start_byte
-                out.append(data[start:end].decode("utf-8"))
-    return out
-
-
 @lru_cache(maxsize=4)
 def snippets(seed: int = SEED) -> tuple[Snippet, ...]:
     """Valid COON examples: every ``simple`` sample whole, plus a seeded pick of short build-return fragments."""
     fmt = get_format("coon")
+    dart = language_of(fmt)
     whole: list[Snippet] = []
     fragments: list[Snippet] = []
     for sample_id, band, source in _corpus():
@@ -316,7 +295,7 @@ def snippets(seed: int = SEED) -> tuple[Snippet, ...]:
             whole.append(Snippet(stem, sample_id, fmt.encode(source)))
             continue
         seen: set[str] = set()
-        for k, expr in enumerate(_build_returns(source)):
+        for k, expr in enumerate(dart.fragments(source)):
             try:
                 coon = fmt.encode(expr)
             except FormatError:

@@ -16,10 +16,7 @@ from importlib.metadata import entry_points
 from typing import Any, ClassVar, Literal
 
 from coonbench.formats._design import DesignThresholds
-from coonbench.languages.base import Language, get_language
-
-DEFAULT_LANGUAGE = "dart"
-"""The language of a code format that declares none (``Format.language``)."""
+from coonbench.languages.base import DEFAULT_LANGUAGE, Language, get_language
 
 FormatKind = Literal["code", "data"]
 

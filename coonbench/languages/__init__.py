@@ -5,7 +5,9 @@ when a language is looked up, then the ``coonbench.languages`` entry points of i
 """
 
 from coonbench.languages.base import (
+    DEFAULT_LANGUAGE,
     AnswerReader,
+    AnswerType,
     Corpus,
     Difference,
     EditTask,
@@ -16,6 +18,7 @@ from coonbench.languages.base import (
     Question,
     RequirementResult,
     UnknownLanguage,
+    default_language,
     get_language,
     language_for_file,
     list_languages,
@@ -23,7 +26,9 @@ from coonbench.languages.base import (
 )
 
 __all__ = [
+    "DEFAULT_LANGUAGE",
     "AnswerReader",
+    "AnswerType",
     "Corpus",
     "Difference",
     "EditTask",
@@ -34,6 +39,7 @@ __all__ = [
     "Question",
     "RequirementResult",
     "UnknownLanguage",
+    "default_language",
     "get_language",
     "language_for_file",
     "list_languages",

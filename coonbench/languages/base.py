@@ -17,6 +17,11 @@ empty answer where "none" is a valid one (``answer_types``, ``corpus``).
 
 Interface changes (additive only, stated here with their time):
 - 2026-12-02 04:50 UTC: first version.
+- 2026-12-02 05:05 UTC: ``AnswerType`` (a reader with the reply a trivial baseline gives); ``answer_types`` may
+  map a name to one or to a bare ``AnswerReader`` (both are read the same way).
+- 2026-12-02 05:20 UTC: ``DEFAULT_LANGUAGE``/``default_language()`` here; ``generated_suffixes`` and ``leaves`` (mine-edits), ``fragments`` (the structure task's
+  short examples), ``equivalents``, ``mutants`` and ``requirement_mutants`` (``coonbench validate``'s code
+  variants). All optional.
 """
 
 from __future__ import annotations
@@ -142,6 +147,19 @@ full ones (``Format.answer_aliases``); ``context`` is the question (a name it me
 raises for model text, and runs in time linear in it (no nested quantifiers)."""
 
 
+@dataclass(frozen=True)
+class AnswerType:
+    """A language's own scalar answer type: how an answer is read (``read``, an ``AnswerReader``) and the one
+    fixed reply a model that does not read the input gives (``baseline_reply``: the constant baseline's floor).
+    Calling it reads, so it stands wherever an ``AnswerReader`` is expected."""
+
+    read: AnswerReader
+    baseline_reply: str = ""
+
+    def __call__(self, text: str, case_sensitive: bool, aliases: Mapping[str, str], context: str) -> tuple[Any, str] | None:
+        return self.read(text, case_sensitive, aliases, context)
+
+
 class Language(ABC):
     """A language plug-in: subclass, set the class attributes, implement ``parse_error`` and ``ast_diff``; the
     rest is optional (see the module docstring)."""
@@ -174,6 +192,8 @@ class Language(ABC):
     """The comprehension question types ``generate_questions`` makes, in report order."""
     edit_kinds: ClassVar[tuple[str, ...]] = ()
     """The modification kinds ``make_edits`` can make, in task order (empty: no edit maker)."""
+    generated_suffixes: ClassVar[tuple[str, ...]] = ()
+    """File name endings of generated sources (Dart: ``.g.dart``…), which ``mine-edits`` leaves out."""
 
     # --- parsing and the lossless check ------------------------------------------------------------------
 
@@ -223,8 +243,11 @@ class Language(ABC):
         seed; ids stable: ``<sample_id>-<question key>``)."""
         raise LanguageLacks(self.name, "question generator")
 
-    def answer_types(self) -> Mapping[str, AnswerReader]:
-        """The language's own scalar answer types (Dart: ``"widget-name"``) and how each is read; none by default."""
+    def answer_types(self) -> Mapping[str, AnswerType | AnswerReader]:
+        """The language's own scalar answer types (Dart: ``"widget-name"``) and how each is read; none by default.
+        Names are global (``coonbench.answers.normalize`` reads every language's): two languages giving the same
+        name must mean the same reading. A format's ``answer_aliases`` and the question as context apply to
+        these types."""
         return {}
 
     # --- generation --------------------------------------------------------------------------------------
@@ -273,6 +296,36 @@ class Language(ABC):
         """An instruction read off a mined edit's two sides ("Wrap … in …"), or None when none can be said."""
         return None
 
+    def leaves(self, source: str) -> list[tuple[str, str]]:
+        """(node kind, text) of every leaf of the program's tree in document order, comments left out (what a
+        mined edit changed; a version bump changes only quoted version strings). Raises ``LanguageSyntaxError``."""
+        raise LanguageLacks(self.name, "leaf listing")
+
+    # --- the structure task and the validity check -----------------------------------------------------
+
+    def fragments(self, source: str) -> list[str]:
+        """Self-contained expressions of a program, in source order (Dart: what each ``build`` method returns):
+        short valid examples of a format. None by default."""
+        return []
+
+    def equivalents(self, *, normalised: bool) -> Mapping[str, Callable[[str], str | None]]:
+        """Rewrites that give the same program (same tree) spelled otherwise, by name (comments added, trailing
+        commas, layout; with ``normalised``, what ``normalise_program`` evens out too): a code scorer must accept
+        each. A rewrite returns None where it does not apply. None by default."""
+        return {}
+
+    def mutants(self) -> Mapping[str, Callable[[str], str | None]]:
+        """Edits that change a program in one named way (a string, a number, an argument dropped…): a code scorer
+        must refuse each. A mutant returns None where the program offers no place for it. None by default."""
+        return {}
+
+    def requirement_mutants(self, source: str, requirements: Sequence[Mapping[str, Any]]) -> dict[str, str | None]:
+        """Per requirement, a program that breaks it (by name), for the requirement scorer's validity check."""
+        return {}
+
+
+DEFAULT_LANGUAGE = "dart"
+"""The language of a code format that names none (``Format.language``), and of a code task that names none."""
 
 _REGISTRY: dict[str, Language] = {}
 _LOADED = False
@@ -314,6 +367,11 @@ def get_language(name: str) -> Language:
     except KeyError:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise UnknownLanguage(f"unknown language '{name}' (known: {known})") from None
+
+
+def default_language() -> Language:
+    """The registered ``DEFAULT_LANGUAGE`` (Dart)."""
+    return get_language(DEFAULT_LANGUAGE)
 
 
 def list_languages() -> list[Language]:

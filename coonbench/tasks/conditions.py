@@ -29,7 +29,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from coonbench.formats import Format, FormatError, get_format, list_formats
+from coonbench.formats import Format, FormatError, get_format, language_of, list_formats
+from coonbench.languages import Language, default_language
 from coonbench.tasks.errors import OneLineError
 from coonbench.tasks.samples import TaskArgumentError, did_you_mean, shown, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
@@ -202,6 +203,17 @@ def pick_conditions(
     return formats
 
 
+def conditions_language(conditions: Sequence[Condition]) -> Language:
+    """The one language the conditions' code formats show (``Format.language``): what the task's corpus, questions
+    and edits are made in. ConditionError when they show programs of different languages (one run, one
+    language: the samples of a comparison are the same programs)."""
+    languages = {language_of(c.fmt).name: c.label for c in conditions}
+    if len(languages) > 1:
+        shown_in = ", ".join(f"{label} ({name})" for name, label in languages.items())
+        raise ConditionError(f"the formats show programs of different languages: {shown_in}; give one language's")
+    return language_of(conditions[0].fmt) if conditions else default_language()
+
+
 # ------------------------------------------------------------------------------------------------------- skips
 
 
@@ -230,8 +242,6 @@ def encoded(fmt: Format, source: str) -> str:
 def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
     """Why ``fmt_name`` cannot carry ``source`` (encoder refuses it; lossless encoding not AST-equivalent after
     decode, when ``need_roundtrip``), or None when it can. Never raises for a codec fault: that is a reason too."""
-    from coonbench.dart.equivalence import ast_diff
-
     fmt = get_format(fmt_name)
     try:
         document = encoded(fmt, source)
@@ -242,8 +252,8 @@ def refusal(fmt_name: str, source: str, need_roundtrip: bool) -> str | None:
     if not need_roundtrip or not fmt.lossless:
         return None
     try:
-        diff = ast_diff(source, fmt.decode(document))
-    except Exception as err:  # noqa: BLE001 - FormatError, DartParseError or a plug-in bug: all are reasons
+        diff = language_of(fmt).ast_diff(source, fmt.decode(document))
+    except Exception as err:  # noqa: BLE001 - FormatError, LanguageSyntaxError or a plug-in bug: all are reasons
         return f"does not round-trip: decode failed: {type(err).__name__}: {err}"
     if diff is not None:
         return f"does not round-trip: first AST difference at {diff.path}: {diff.left!r} vs {diff.right!r}"
@@ -255,8 +265,6 @@ def lossy_roundtrip(fmt_name: str, source: str) -> tuple[tuple[str, Any], ...]:
     """For a lossy format, whether its own decoder gives ``source`` back (sample metadata ``roundtrip``: True,
     False with ``roundtrip_difference`` naming the first AST difference, or None when it has no decoder).
     Lossless formats: nothing (their round trip is a condition of use, checked by ``refusal``)."""
-    from coonbench.dart.equivalence import ast_diff
-
     fmt = get_format(fmt_name)
     if fmt.lossless:
         return ()
@@ -267,7 +275,7 @@ def lossy_roundtrip(fmt_name: str, source: str) -> tuple[tuple[str, Any], ...]:
     except Exception as err:  # noqa: BLE001 - a plug-in's decoder bug is a finding, not a crash
         return (("roundtrip", False), ("roundtrip_difference", f"decode failed: {type(err).__name__}: {err}"))
     try:
-        diff = ast_diff(source, back)
+        diff = language_of(fmt).ast_diff(source, back)
     except Exception as err:  # noqa: BLE001 - a broken decoder's output often does not parse
         return (("roundtrip", False), ("roundtrip_difference", f"the decoded code does not parse: {err}"))
     if diff is None:

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
+from coonbench.languages import Language
 from coonbench.tasks.samples import TaskArgumentError, choose
 from coonbench.tasks.subset import Pending, question_group
 
@@ -38,6 +39,8 @@ DEFAULT_TEMPLATE = "default"
 TEMPLATE_IDS: tuple[str, ...] = (DEFAULT_TEMPLATE, "reworded", "question-first", "system")
 """The template ids every task has, in the order ``-T prompts=all`` runs them."""
 TEMPLATE_KEY = "prompt_template"  # sample metadata: the template a sample's prompt was rendered with
+LANGUAGE_FIELDS: frozenset[str] = frozenset({"language", "program", "unit", "source_fence"})
+"""The words a code task's prompt uses for its language (``prompt_words``): a template may use any of them."""
 
 R = TypeVar("R")
 
@@ -62,16 +65,28 @@ TemplateSet = Mapping[str, PromptTemplate]
 
 def template_set(*templates: PromptTemplate) -> dict[str, PromptTemplate]:
     """A task's templates by id; ValueError unless they are exactly ``TEMPLATE_IDS``, each filling the same fields
-    as the default (checked when the task's module is imported)."""
+    as the default, the language's words (``LANGUAGE_FIELDS``) aside (checked when the task's module is
+    imported)."""
     ids = [t.id for t in templates]
     if sorted(ids) != sorted(TEMPLATE_IDS):
         raise ValueError(f"prompt templates {ids}: expected exactly {list(TEMPLATE_IDS)}")
     out = {t.id: t for t in templates}
-    wanted = out[DEFAULT_TEMPLATE].fields()
+    wanted = out[DEFAULT_TEMPLATE].fields() - LANGUAGE_FIELDS
     for t in templates:
-        if t.fields() != wanted:
+        if t.fields() - LANGUAGE_FIELDS != wanted:
             raise ValueError(f"prompt template '{t.id}' fills {sorted(t.fields())}, the default {sorted(wanted)}")
     return out
+
+
+def prompt_words(language: Language) -> dict[str, str]:
+    """The fields a code task's templates name their language by: ``language`` ("Flutter/Dart" code),
+    ``program`` (a "Flutter program"), ``unit`` (a "Flutter widget") and ``source_fence`` (``dart``)."""
+    return {
+        "language": language.prompt_name,
+        "program": language.program_noun,
+        "unit": language.unit_noun,
+        "source_fence": language.fence,
+    }
 
 
 @dataclass(frozen=True)

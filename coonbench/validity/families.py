@@ -10,19 +10,15 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import random
-import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from coonbench.dart.parse import parse_dart
-from coonbench.dart.query import iter_nodes, node_text
 from coonbench.answers.extract import extract_code
-from coonbench.formats import get_format
-from coonbench.answers.normalize import normalize, stringify_expected
-from coonbench.validity.mutants import MUTANTS
+from coonbench.formats import get_format, language_of
+from coonbench.answers.normalize import language_types, normalize, stringify_expected
 
 EQUIVALENT, NEAR_MISS, GARBAGE = "equivalent", "near_miss", "garbage"
 FAMILIES = (EQUIVALENT, NEAR_MISS, GARBAGE)
@@ -105,7 +101,7 @@ def exact_variants(sample: Sample, siblings: list[str], aliases: dict[str, str] 
         ("answer-line", f"Let me check the data.\n\nAnswer: {gold}"),
     ]
     if not case_sensitive and kind not in ("integer", "number", "date") and _case_variant(gold) != gold:
-        if not (aliases and kind == "widget-name" and gold in aliases):  # abbreviations are case-exact
+        if not (aliases and kind in language_types() and gold in aliases):  # abbreviations are case-exact
             eq.append(("other-case", _case_variant(gold)))
     if kind == "integer":
         eq.append(("decimal-form", f"{gold}.0"))
@@ -118,9 +114,9 @@ def exact_variants(sample: Sample, siblings: list[str], aliases: dict[str, str] 
         eq.append(("bullets", "\n".join(f"- {i}" for i in items)))
     if aliases:
         full_to_abbr = {full: abbr for abbr, full in aliases.items()}
-        if kind == "widget-name" and gold in full_to_abbr:
+        if kind in language_types() and gold in full_to_abbr:
             eq.append(("coon-abbreviation", full_to_abbr[gold]))
-        if options.get("item_type") == "widget-name" and any(i in full_to_abbr for i in items):
+        if options.get("item_type") in language_types() and any(i in full_to_abbr for i in items):
             eq.append(("coon-abbreviation", ",".join(full_to_abbr.get(i, i) for i in items)))
     out = [Variant(EQUIVALENT, name, reply, True) for name, reply in eq]
     misses = _near_misses(sample, kind, gold, siblings, options)
@@ -163,7 +159,7 @@ def _near_misses(
             out.append(("next-day", (_dt.date.fromisoformat(read.value) + _dt.timedelta(days=1)).isoformat()))
     items = gold.split(",")
     differing = [s for s in siblings if s.strip() and not same_text(s, gold, _case_sensitive(options))]
-    if kind in ("string", "widget-name") and differing:
+    if (kind == "string" or kind in language_types()) and differing:
         out.append(("sibling", rng.choice(sorted(set(differing)))))
     if kind.startswith("csv-list"):
         pool = sorted({i for s in siblings for i in s.split(",")} - set(items))
@@ -179,57 +175,6 @@ def _near_misses(
 # --- code answers ------------------------------------------------------------------------------------------
 
 
-def _edits(source: str, edits: list[tuple[int, int, str]]) -> str:
-    data = source.encode("utf-8")
-    for start, end, new in sorted(edits, reverse=True):
-        data = data[:start] + new.encode("utf-8") + data[end:]
-    return data.decode("utf-8")
-
-
-def with_trailing_commas(source: str) -> str:
-    """A trailing comma after the last argument of every call with arguments."""
-    root = parse_dart(source).root_node
-    edits = []
-    for args in iter_nodes(root, "arguments"):
-        kids = args.children
-        inside_string = any(p.type == "string_literal" for p in _ancestors(args))  # interpolation: text, not code
-        if len(kids) >= 3 and kids[-1].type == ")" and kids[-2].type != "," and not inside_string:
-            edits.append((kids[-2].end_byte, kids[-2].end_byte, ","))
-    return _edits(source, edits)
-
-
-def with_double_quotes(source: str) -> str:
-    """Plain single-quoted strings in double quotes (same value)."""
-    root = parse_dart(source).root_node
-    edits = []
-    for lit in iter_nodes(root, "string_literal"):
-        text = node_text(lit)
-        body = text[1:-1]
-        if len(text) >= 2 and text[0] == text[-1] == "'" and not any(c in body for c in "'\"\\$"):
-            if not any(p.type == "import_or_export" for p in _ancestors(lit)):
-                edits.append((lit.start_byte, lit.end_byte, f'"{body}"'))
-    return _edits(source, edits)
-
-
-def _ancestors(node: Any) -> list[Any]:
-    out = []
-    while node.parent is not None:
-        node = node.parent
-        out.append(node)
-    return out
-
-
-def with_comments(source: str) -> str:
-    return "// Edited as asked.\n" + source.rstrip("\n") + "\n// End of file.\n"
-
-
-def reformatted(source: str) -> str | None:
-    """Blank lines doubled and every line indented two more spaces (None when a multi-line string forbids it)."""
-    if "'''" in source or '"""' in source:
-        return None
-    return "\n".join(("  " + line) if line.strip() else "" for line in source.split("\n")).replace("\n\n", "\n\n\n")
-
-
 def code_variants(sample: Sample) -> list[Variant]:
     """Equivalents and mutants of a code answer (``metadata.answer_format``; ``check`` = ast or requirements)."""
     meta = sample.metadata or {}
@@ -237,12 +182,14 @@ def code_variants(sample: Sample) -> list[Variant]:
     fmt = get_format(fmt_name)
     gold_reply = str(meta.get("gold") or sample.target)
     gold_code = extract_code(gold_reply, fmt.fence) or str(sample.target)
-    dart = str(fmt.decode(gold_code)) if fmt_name != "dart" else gold_code
+    language = language_of(fmt)
+    plain = fmt_name == language.source_format
+    dart = str(fmt.decode(gold_code)) if not plain else gold_code
     normalised = bool(meta.get("normalise"))
 
     def render(program: str) -> str | None:
         try:
-            return program if fmt_name == "dart" else str(fmt.encode(program))
+            return program if plain else str(fmt.encode(program))
         except Exception:  # noqa: BLE001 - a variant the format cannot hold is not applicable
             return None
 
@@ -254,10 +201,7 @@ def code_variants(sample: Sample) -> list[Variant]:
         Variant(EQUIVALENT, "gold-unfenced", gold_code, True),
         Variant(EQUIVALENT, "gold-twice-last-wins", f"{fence('// draft')}\nFinal:\n{fence(gold_code)}", True),
     ]
-    dart_equivalents = {"comments": with_comments, "trailing-commas": with_trailing_commas, "reformatted": reformatted}
-    if normalised:
-        dart_equivalents["other-quotes"] = with_double_quotes
-    for name, transform in dart_equivalents.items():
+    for name, transform in language.equivalents(normalised=normalised).items():
         try:
             program = transform(dart)
         except Exception:  # noqa: BLE001
@@ -266,35 +210,13 @@ def code_variants(sample: Sample) -> list[Variant]:
         if code is not None:
             out.append(Variant(EQUIVALENT, name, fence(code), True))
     if meta.get("check") == "requirements":
-        mutants = requirement_mutants(dart, meta.get("requirements") or [])
+        mutants = language.requirement_mutants(dart, meta.get("requirements") or [])
     else:
-        mutants = {name: mutant(dart) for name, mutant in MUTANTS.items()}
+        mutants = {name: mutant(dart) for name, mutant in language.mutants().items()}
     for name, program in mutants.items():
         code = render(program) if program else None
         if code is not None and code.strip() != gold_code.strip():
             out.append(Variant(NEAR_MISS, name, fence(code), False))
-    return out
-
-
-def requirement_mutants(dart: str, requirements: list[Any]) -> dict[str, str | None]:
-    """Per requirement kind, a mutant that breaks it: the text a widget must show, the class name and base."""
-    out: dict[str, str | None] = {}
-    for req in requirements:
-        req = dict(req) if not isinstance(req, dict) else req
-        kind = req.get("kind")
-        if kind == "widget" and req.get("text") and f"break-text:{req['text']}" not in out:
-            text = str(req["text"])
-            for quote in ("'", '"'):
-                lit = f"{quote}{text}{quote}"
-                if lit in dart:
-                    out[f"break-text:{text[:20]}"] = dart.replace(lit, f"{quote}{text}!{quote}", 1)
-                    break
-        elif kind == "class" and req.get("name"):
-            name = str(req["name"])
-            pattern = re.compile(rf"\bclass\s+{re.escape(name)}\s+extends\s+(\w+)")
-            if m := pattern.search(dart):
-                other = "StatefulWidget" if m.group(1) != "StatefulWidget" else "StatelessWidget"
-                out[f"break-superclass:{name}"] = dart[: m.start(1)] + other + dart[m.end(1) :]
     return out
 
 

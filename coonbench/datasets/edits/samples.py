@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from coonbench.datasets.edits.mine import lines_changed
 from coonbench.datasets.edits.store import MinedEdit, read_edits
 from coonbench.datasets.sessions import Session, session_pending
-from coonbench.dart import DartParseError
-from coonbench.dart.equivalence import ast_equivalent
+from coonbench.languages import Language, LanguageSyntaxError, default_language
 from coonbench.resources import DATA_DIR
-from coonbench.tasks.conditions import Skip, parse_conditions
+from coonbench.tasks.conditions import Skip, conditions_language, parse_conditions
 from coonbench.tasks.samples import TaskArgumentError
 from coonbench.tasks.subset import Pending
 
@@ -98,22 +97,24 @@ def chains(edits: Sequence[MinedEdit]) -> list[list[MinedEdit]]:
     return out
 
 
-def _returns_to_start(run: Sequence[MinedEdit]) -> bool:
+def _returns_to_start(run: Sequence[MinedEdit], language: Language) -> bool:
     try:
-        return any(ast_equivalent(run[0].before, e.after) for e in run)
-    except DartParseError:
+        return any(language.ast_equivalent(run[0].before, e.after) for e in run)
+    except LanguageSyntaxError:
         return True
 
 
-def mined_sessions(edits: Sequence[MinedEdit], turns: int) -> list[Session]:
-    """Single edits (``turns`` 1) or the non-overlapping runs of ``turns`` consecutive edits of each chain."""
+def mined_sessions(edits: Sequence[MinedEdit], turns: int, language: Language | None = None) -> list[Session]:
+    """Single edits (``turns`` 1) or the non-overlapping runs of ``turns`` consecutive edits of each chain (in
+    ``language``, the default code language's by default: a run that returns to its start is left out)."""
+    language = language or default_language()
     if turns <= 1:
         return [edit_session([e]) for e in edits]
     out = []
     for chain in chains(edits):
         for start in range(0, len(chain) - turns + 1, turns):
             run = chain[start : start + turns]
-            if not _returns_to_start(run):
+            if not _returns_to_start(run, language):
                 out.append(edit_session(run))
     return out
 
@@ -127,6 +128,6 @@ def edit_pending(
     here: a session's size band (lines changed) is what the draw balances over."""
     chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
     mined = load_mined(edits, after)
-    sessions = mined_sessions(mined, turns)
+    sessions = mined_sessions(mined, turns, conditions_language(chosen))
     paths = {s.pair_id: {"path": str(s.extra.get("path", ""))} for s in sessions}
     return session_pending(sessions, chosen, EDIT_PROMPT, paths, primer_variant)

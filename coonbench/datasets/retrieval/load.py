@@ -55,11 +55,11 @@ def read_questions(path: str | Path) -> list[dict[str, Any]]:
         for name in ("id", "dataset", "question", "answer_type"):
             if not isinstance(rec[name], str):
                 raise QuestionsFileError(f"{source}:{lineno}: field '{name}' must be a string")
-        from coonbench.answers.normalize import ANSWER_TYPES, NormalizeOptions
+        from coonbench.answers.normalize import NormalizeOptions, answer_types
 
-        if rec["answer_type"] not in ANSWER_TYPES:
+        if rec["answer_type"] not in answer_types():
             raise QuestionsFileError(f"{source}:{lineno}: field 'answer_type': unknown type {rec['answer_type']!r} "
-                                     f"(expected one of {', '.join(ANSWER_TYPES)})")
+                                     f"(expected one of {', '.join(answer_types())})")
         try:
             NormalizeOptions.coerce(rec.get("normalize_options"))
         except (TypeError, ValueError) as err:

@@ -32,7 +32,7 @@ from coonbench.datasets.retrieval.common import SUITE_PROMPT
 from coonbench.datasets.retrieval.conditions import DataCondition
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.formats import FormatError, get_format
-from coonbench.answers.normalize import ANSWER_TYPES, NormalizeOptions
+from coonbench.answers.normalize import NormalizeOptions, answer_types
 from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
 
@@ -192,9 +192,9 @@ def _question(qpath: Path, i: int, rec: Any, datasets: dict[str, SuiteDataset], 
     if dname not in datasets:
         raise SuiteError(f"{qpath}: entry {entry}: field 'dataset': no dataset {dname!r} in datasets.json")
     answer_type = _field(qpath, entry, rec, "answerType", str, required=False) or "string"
-    if answer_type not in ANSWER_TYPES:
+    if answer_type not in answer_types():
         raise SuiteError(f"{qpath}: entry {entry}: field 'answerType': unknown type {answer_type!r} "
-                         f"(expected one of {', '.join(ANSWER_TYPES)})")
+                         f"(expected one of {', '.join(answer_types())})")
     options = _field(qpath, entry, rec, "normalizationOptions", dict, required=False)
     try:
         NormalizeOptions.coerce(options)

@@ -1,12 +1,16 @@
-"""Dart mutants for near-miss answers: each changes the program in one named way, by byte ranges of its tree.
+"""Dart mutants and equivalents for the validity check of the code scorers (``coonbench validate``).
 
-Why: a scorer that calls a program correct must tell it from a program one edit away. Every mutant returns the
-mutated source or None when the program offers no place for that edit (e.g. no list with two different children).
+Why: a scorer that calls a program correct must tell it from a program one edit away, and must accept the same
+program written another way. Every mutant changes the program in one named way, by byte ranges of its tree, and
+returns the mutated source or None when the program offers no place for that edit (e.g. no list with two different
+children); every equivalent returns the program with the same tree, differently spelled.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Any
 
 import tree_sitter
 
@@ -135,3 +139,82 @@ MUTANTS: dict[str, Mutant] = {
     "renamed-widget": renamed_widget,
     "deleted-statement": deleted_statement,
 }
+
+
+# --- equivalents ----------------------------------------------------------------------------------------
+
+
+def _edits(source: str, edits: list[tuple[int, int, str]]) -> str:
+    data = source.encode("utf-8")
+    for start, end, new in sorted(edits, reverse=True):
+        data = data[:start] + new.encode("utf-8") + data[end:]
+    return data.decode("utf-8")
+
+
+def with_trailing_commas(source: str) -> str:
+    """A trailing comma after the last argument of every call with arguments."""
+    root = parse_dart(source).root_node
+    edits = []
+    for args in iter_nodes(root, "arguments"):
+        kids = args.children
+        inside_string = any(p.type == "string_literal" for p in _ancestors(args))  # interpolation: text, not code
+        if len(kids) >= 3 and kids[-1].type == ")" and kids[-2].type != "," and not inside_string:
+            edits.append((kids[-2].end_byte, kids[-2].end_byte, ","))
+    return _edits(source, edits)
+
+
+def with_double_quotes(source: str) -> str:
+    """Plain single-quoted strings in double quotes (same value)."""
+    root = parse_dart(source).root_node
+    edits = []
+    for lit in iter_nodes(root, "string_literal"):
+        text = node_text(lit)
+        body = text[1:-1]
+        if len(text) >= 2 and text[0] == text[-1] == "'" and not any(c in body for c in "'\"\\$"):
+            if not any(p.type == "import_or_export" for p in _ancestors(lit)):
+                edits.append((lit.start_byte, lit.end_byte, f'"{body}"'))
+    return _edits(source, edits)
+
+
+def with_comments(source: str) -> str:
+    return "// Edited as asked.\n" + source.rstrip("\n") + "\n// End of file.\n"
+
+
+def reformatted(source: str) -> str | None:
+    """Blank lines doubled and every line indented two more spaces (None when a multi-line string forbids it)."""
+    if "'''" in source or '"""' in source:
+        return None
+    return "\n".join(("  " + line) if line.strip() else "" for line in source.split("\n")).replace("\n\n", "\n\n\n")
+
+
+
+
+def equivalents(normalised: bool) -> dict[str, Mutant]:
+    """The same program spelled otherwise, by name; with ``normalised`` (the comparison normalises quotes) also
+    in the other quote style."""
+    out: dict[str, Mutant] = {"comments": with_comments, "trailing-commas": with_trailing_commas, "reformatted": reformatted}
+    if normalised:
+        out["other-quotes"] = with_double_quotes
+    return out
+
+
+def requirement_mutants(dart: str, requirements: list[Any]) -> dict[str, str | None]:
+    """Per requirement kind, a mutant that breaks it: the text a widget must show, the class name and base."""
+    out: dict[str, str | None] = {}
+    for req in requirements:
+        req = dict(req) if not isinstance(req, dict) else req
+        kind = req.get("kind")
+        if kind == "widget" and req.get("text") and f"break-text:{req['text']}" not in out:
+            text = str(req["text"])
+            for quote in ("'", '"'):
+                lit = f"{quote}{text}{quote}"
+                if lit in dart:
+                    out[f"break-text:{text[:20]}"] = dart.replace(lit, f"{quote}{text}!{quote}", 1)
+                    break
+        elif kind == "class" and req.get("name"):
+            name = str(req["name"])
+            pattern = re.compile(rf"\bclass\s+{re.escape(name)}\s+extends\s+(\w+)")
+            if m := pattern.search(dart):
+                other = "StatefulWidget" if m.group(1) != "StatefulWidget" else "StatelessWidget"
+                out[f"break-superclass:{name}"] = dart[: m.start(1)] + other + dart[m.end(1) :]
+    return out
