@@ -33,7 +33,9 @@ class PythonLanguage(Language):
     fence = "python"
     source_format = "python"
     plain_formats = frozenset({"python", "python-minified", "python-minifier"})
-    question_types = questions.QUESTION_TYPES
+    question_types = (*questions.QUESTION_TYPES, "output_prediction")
+    """The tree's question types, and ``output_prediction``: questions whose answers came from running the corpus's
+    functions in the sandbox (``coonbench.datasets.output_prediction``, committed as data)."""
 
     def parse_error(self, source: str) -> LanguageSyntaxError | None:
         return syntax_error(source)
