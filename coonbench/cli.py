@@ -60,10 +60,9 @@ def _show(value: Any, fmt: Format) -> str:
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
-    """Each format: name, kind (a code format with its language, ``code/python``) and description."""
-    from coonbench.formats.base import DEFAULT_LANGUAGE
+    from coonbench.languages import DEFAULT_LANGUAGE
 
-    kinds = {f.name: f"code/{f.language or DEFAULT_LANGUAGE}" if f.kind == "code" else f.kind for f in list_formats()}
+    kinds = {f.name: f"code ({f.language or DEFAULT_LANGUAGE})" if f.kind == "code" else f.kind for f in list_formats()}
     width = max(len(f.name) for f in list_formats())
     kind_width = max(len(k) for k in kinds.values())
     for fmt in list_formats():

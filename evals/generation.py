@@ -5,19 +5,14 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
-from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt_pending
-from coonbench.tasks.samples import reject_unknown
-from coonbench.tasks.tokenizer import counted_for_model
-from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.tasks.build import task_run
+from coonbench.tasks.conditions import pick_conditions
 from coonbench.datasets.generation import generation_pending
 from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
-from coonbench.tasks.subset import build_subset, check_subset
 
 
 @task(name="generation")
@@ -52,35 +47,19 @@ def generation(
       format: the format(s) answers are written in: registered lossless code formats, comma-separated, each
         with ``:noprimer``, ``:full`` or ``:legend`` for the primer (coon by default; a lossy format is refused).
       formats: the same as ``format`` (the name every code task shares); give one of the two.
-      questions: keep this many whole questions, every selected format condition of each, seeded and
-        balanced over band and kind (``coonbench.tasks.subset``; ``--limit`` would give the conditions different
-        questions).
-      seed: the seed of the ``questions`` draw.
-      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
-        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
       corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
-      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
-        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
-      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
-        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
-        docs/planning.md "Stop when decided").
-      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
-        interval lies inside ±margin is decided as equivalent.
-      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
-        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
+      tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
+        (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """
-    reject_unknown(generation, unknown)
-    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    run = task_run(generation, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
+                   stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     conditions = pick_conditions(formats, format, "format")
-    with counted_for_model(tokenizer) as counted_in:
-        # -T questions=N renders only the N tasks drawn (under each template -T prompts= chooses)
-        pending, skips = each_prompt_pending(prompts, lambda: generation_pending(
-            kinds, bands, conditions, corpus, primer_variant=primer))
-        print_skips("generation", skips, kept=len(pending))
-        samples = build_subset(pending, questions, seed)
-    return stop_when(Task(
-        dataset=MemoryDataset(samples, name="coonbench-generation"),
-        metadata={"corpus": corpus, "tokenizer": counted_in, **skip_summary(skips)},
-        solver=[format_primer(primer), retry_generate(max_retries)],  # type: ignore[arg-type]
+    # -T questions=N renders only the N tasks drawn (under each template -T prompts= chooses)
+    return run.build(
+        "generation",
+        lambda: generation_pending(kinds, bands, conditions, corpus, primer_variant=primer),
+        dataset_name="coonbench-generation",
+        solver=[format_primer(primer), retry_generate(max_retries)],
         scorer=with_judge(code_check(), judge),
-    ), stop, stop_margin, seed, stop_on)
+        metadata={"corpus": corpus},
+    )

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
-from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt_pending
-from coonbench.tasks.samples import reject_unknown
-from coonbench.tasks.tokenizer import counted_for_model
-from coonbench.tasks.conditions import pick_conditions, print_skips, skip_summary
+from coonbench.tasks.build import task_run
+from coonbench.tasks.conditions import pick_conditions
 from coonbench.datasets.edits.samples import check_modification_source, edit_pending
 from coonbench.datasets.modification import modification_pending
 from coonbench.datasets.sessions import modification_session_pending
@@ -21,7 +18,6 @@ from coonbench.scorers.code import code_check
 from coonbench.scorers.judge import with_judge
 from coonbench.solvers.primer import format_primer
 from coonbench.solvers.retry import retry_generate
-from coonbench.tasks.subset import build_subset, check_subset
 
 
 @task(name="modification")
@@ -60,22 +56,7 @@ def modification(
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
       formats: the same as ``input_format`` (the name every code task shares); give one of the two.
-      questions: keep this many whole questions, every selected format condition of each, seeded and
-        balanced over band and kind (``coonbench.tasks.subset``; ``--limit`` would give the conditions different
-        questions).
-      seed: the seed of the ``questions`` draw.
-      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
-        each (ids gain ``@<template>``, metadata ``prompt_template``; docs/prompts.md); default: the default only.
       corpus: a directory of Dart files to derive the edits from instead of the built-in corpus.
-      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
-        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
-      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
-        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
-        docs/planning.md "Stop when decided").
-      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
-        interval lies inside ±margin is decided as equivalent.
-      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
-        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
       source: ``synthetic`` (edits computed on the corpus) or ``edits`` (edits mined from real commits,
         docs/edits.md), scored exactly against the real after-file, with a ``graded`` score beside.
       edits: a folder ``coonbench mine-edits`` wrote (default: the shipped set, data/edits); with source=edits.
@@ -83,25 +64,24 @@ def modification(
       turns: edits per session (default 1): N edits of one file in one conversation, each applied by the model to
         its own previous reply, every turn scored against the cumulative gold (synthetic: chained add-widget,
         change-property and remove-widget edits; mined: N consecutive commits of one file).
+      tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
+        (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """
-    reject_unknown(modification, unknown)
-    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    run = task_run(modification, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
+                   stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     conditions = pick_conditions(formats, input_format, "input_format")
     check_modification_source(source, edits, after, turns, judge, prompts)
-    with counted_for_model(tokenizer) as counted_in:  # -T questions=N renders only the N tasks drawn
-        if source == "edits":
-            pending, skips = edit_pending(edits, after, conditions, turns, primer)
-        elif turns > 1:
-            pending, skips = modification_session_pending(kinds, bands, conditions, corpus, turns, primer)
-        else:
-            pending, skips = each_prompt_pending(prompts, lambda: modification_pending(
-                kinds, bands, conditions, corpus, primer_variant=primer))
-        print_skips("modification", skips, kept=len(pending))
-        samples = build_subset(pending, questions, seed)
+    listing = (  # -T questions=N renders only the N tasks drawn
+        partial(edit_pending, edits, after, conditions, turns, primer) if source == "edits"
+        else partial(modification_session_pending, kinds, bands, conditions, corpus, turns, primer) if turns > 1
+        else partial(modification_pending, kinds, bands, conditions, corpus, primer_variant=primer)
+    )
     check = session_check() if turns > 1 else edit_check() if source == "edits" else code_check()
-    return stop_when(Task(
-        dataset=MemoryDataset(samples, name="coonbench-modification"),
-        metadata={"corpus": corpus, "tokenizer": counted_in, "source": source, "turns": turns, **skip_summary(skips)},
-        solver=[format_primer(primer), session_generate(max_retries) if turns > 1 else retry_generate(max_retries)],  # type: ignore[arg-type]
+    return run.build(
+        "modification",
+        listing,
+        dataset_name="coonbench-modification",
+        solver=[format_primer(primer), session_generate(max_retries) if turns > 1 else retry_generate(max_retries)],
         scorer=with_judge(check, judge, include_question=True),
-    ), stop, stop_margin, seed, stop_on)
+        metadata={"corpus": corpus, "source": source, "turns": turns},
+    )

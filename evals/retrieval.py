@@ -16,16 +16,15 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import generate
 
-from coonbench.tasks.stopping import stop_when
 from coonbench.tasks.prompts import each_prompt_pending
-from coonbench.tasks.tokenizer import counted_for_model
 from coonbench.datasets.hf import hf_retrieval_pending
 from coonbench.datasets.retrieval import analysis_pending, parse_conditions, retrieval_pending, skip_summary
 from coonbench.datasets.retrieval.common import given_path
 from coonbench.datasets.retrieval.conditions import check_formats_argument
 from coonbench.datasets.retrieval.suite import SUITE_BASELINE, load_suite, suite_pending
-from coonbench.tasks.samples import reject_unknown, split_param
-from coonbench.tasks.subset import Pending, build_subset, check_subset
+from coonbench.tasks.build import task_run
+from coonbench.tasks.samples import split_param
+from coonbench.tasks.subset import Pending
 from coonbench.scorers.answer import answer_match, answer_metrics
 from coonbench.scorers.expected_elements import expected_elements
 from coonbench.scorers.judge import check_judge_mode, with_judge
@@ -64,33 +63,19 @@ def retrieval(
       suite: a folder in TOON's published layout (questions.json, datasets.json, encoded.json, formats.json),
         run unchanged; ``formats`` then adds our formats (labelled ``coonbench-<name>``) computed from its data.
       suite_formats: which of the suite's own formats to run (default: all of them).
-      tokenizer: the tokenizer the samples' ``input_tokens`` count in (``coonbench tokens --encoding all`` lists
-        them; default: the model under test's family, docs/usage.md "Tokenizers"); ``input_tokens_o200k`` always.
-      questions: keep this many whole questions (tasks), every selected format of each, seeded and balanced over
-        question type and complexity (``coonbench.tasks.subset``; ``--limit`` would give the formats different
-        questions).
-      seed: the seed of the ``questions`` draw.
-      stop: ``budget`` (ask every question) or ``decided``: stop asking new questions once every paired
-        comparison of formats is decided by an anytime-valid confidence sequence (``coonbench.tasks.stopping``;
-        docs/planning.md "Stop when decided").
-      stop_margin: with ``stop=decided``, the equivalence margin in accuracy (default 0.05): a comparison whose
-        interval lies inside ±margin is decided as equivalent.
-      stop_on: with ``stop=decided``, the comparisons to decide, ``a:b,…`` or ``all`` (default: the design's,
-        each format against the baseline it declares, e.g. ``coon:dart``; without one, every pair of formats).
-      prompts: ``all``, or prompt template ids (default, reworded, question-first, system): each question under
-        each (our questions and questions_file; ids gain ``@<template>``, metadata ``prompt_template``;
-        docs/prompts.md); default: the default only.
+      tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
+        (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """
-    reject_unknown(retrieval, unknown)
-    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    run = task_run(retrieval, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
+                   stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     if tasks_file is None:  # (a TeaLeaf task file names its own formats)
         check_formats_argument(formats)
-    with counted_for_model(tokenizer) as counted_in:
+    with run.counted() as counted_in:
         # every mode: -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
         task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
-                          lambda pending: build_subset(each_prompt_pending(prompts, lambda: pending), questions, seed))
+                          lambda pending: run.drawn(each_prompt_pending(run.prompts, lambda: pending)))
     task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
-    return stop_when(task, stop, stop_margin, seed, stop_on)
+    return run.stopped(task)
 
 
 def _retrieval(

@@ -17,9 +17,8 @@ from coonbench.datasets.tools import DEFAULT_FORMATS, tools_pending
 from coonbench.scorers.answer import epoch_mean
 from coonbench.scorers.tools import tool_answer
 from coonbench.solvers.tools import DEFAULT_MAX_CALLS, no_tool_agent, tool_agent
-from coonbench.tasks.samples import TaskArgumentError, reject_unknown
-from coonbench.tasks.subset import build_subset, check_subset
-from coonbench.tasks.tokenizer import counted_for_model
+from coonbench.tasks.build import task_run
+from coonbench.tasks.samples import TaskArgumentError
 
 
 @task(name="tools")
@@ -47,13 +46,12 @@ def tools(
         give the formats different questions).
       seed: the seed of the ``questions`` draw.
     """
-    reject_unknown(tools, unknown)
-    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    run = task_run(tools, unknown, tokenizer=tokenizer, questions=questions, seed=seed)
     if agent not in ("react", "no_tools"):
         raise TaskArgumentError(f"-T agent={agent}: unknown agent (choose from react, no_tools)")
-    with counted_for_model(tokenizer) as counted_in:  # -T questions=N renders only the N questions drawn
+    with run.counted() as counted_in:  # -T questions=N renders only the N questions drawn
         pending, refused = tools_pending(formats)
-        samples = build_subset(pending, questions, seed)
+        samples = run.drawn(pending)
     return Task(
         dataset=MemoryDataset(samples, name="coonbench-tools"),
         solver=tool_agent(max_calls) if agent == "react" else no_tool_agent(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,8 @@ def test_formats_lists_every_registered_format() -> None:
     names = [line.split()[0] for line in out.stdout.splitlines()]
     assert names == [f.name for f in list_formats()]
     assert {"dart", "dart-minified", "json", "json-compact", "yaml", "toon", "csv", "xml"} <= set(names)
+    kinds = {line.split()[0]: re.split(r"\s{2,}", line)[1] for line in out.stdout.splitlines()}
+    assert kinds["coon"] == kinds["dart-minified"] == "code (dart)" and kinds["json"] == "data"  # a code format's language
 
 
 def test_tokens_equals_tiktoken(tmp_path: Path) -> None:

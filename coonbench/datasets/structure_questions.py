@@ -286,7 +286,7 @@ def _corpus() -> list[tuple[str, str, str]]:
 def snippets(seed: int = SEED) -> tuple[Snippet, ...]:
     """Valid COON examples: every ``simple`` sample whole, plus a seeded pick of short build-return fragments."""
     fmt = get_format("coon")
-    dart = language_of(fmt)
+    language = language_of(fmt)
     whole: list[Snippet] = []
     fragments: list[Snippet] = []
     for sample_id, band, source in _corpus():
@@ -295,7 +295,7 @@ def snippets(seed: int = SEED) -> tuple[Snippet, ...]:
             whole.append(Snippet(stem, sample_id, fmt.encode(source)))
             continue
         seen: set[str] = set()
-        for k, expr in enumerate(dart.fragments(source)):
+        for k, expr in enumerate(language.fragments(source)):
             try:
                 coon = fmt.encode(expr)
             except FormatError:
