@@ -17,6 +17,7 @@ from coonbench.languages.base import (
     Corpus,
     Difference,
     EditTask,
+    Hole,
     Language,
     LanguageSyntaxError,
     Question,
@@ -63,6 +64,9 @@ class PythonLanguage(Language):
 
     def generate_questions(self, sample_id: str, source: str, *, seed: int = 0) -> list[Question]:
         return questions.generate_questions(sample_id, source, seed=seed)
+
+    def completion_hole(self, sample_id: str, source: str) -> Hole | None:
+        return edits.completion_hole(sample_id, source)
 
     def derive_requirements(self, source: str) -> list[dict[str, Any]]:
         return requirements.derive_requirements(source)

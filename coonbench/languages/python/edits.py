@@ -11,7 +11,8 @@ defined once in its scope):
 
 The expected program is the edited tree written back with ``ast.unparse`` (kept only when it reads back as the
 same tree), and a reply is judged by the language's AST equivalence (docstrings, comments and layout aside), so
-only the edit matters. ``edit_overlap`` gives partial credit on the tree's leaves.
+only the edit matters. ``edit_overlap`` gives partial credit on the tree's leaves. ``completion_hole`` is the
+generation task's: the expression a function returns, cut out.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 
-from coonbench.languages.base import EditTask
+from coonbench.languages.base import EditTask, Hole
 from coonbench.languages.python.equivalence import strip_docstrings, tree_diff
 from coonbench.languages.python.parse import parse_python
 from coonbench.languages.python.questions import Function, Module, defaults, literal, own_nodes, read_module
@@ -190,3 +191,27 @@ def edit_overlap(before: str, after: str, reply: str) -> float:
     if needed == 0:
         return 1.0
     return max(0.0, 1.0 - _distance(leaves(reply), expected) / needed)
+
+
+def completion_hole(sample_id: str, source: str) -> Hole | None:
+    """The generation task's hole: the expression one function returns (a call, an operation, a comparison…; not
+    a bare name or literal), the function chosen by ``sample_id``; None when no function returns one."""
+    module = read_module(source)
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    holes: list[Hole] = []
+    for fn in module.every_function():
+        returns = [n for n in own_nodes(fn.node) if isinstance(n, ast.Return)]
+        if len(returns) != 1 or returns[0].value is None or isinstance(returns[0].value, (ast.Name, ast.Constant)):
+            continue
+        value = returns[0].value
+        if value.end_lineno is None or value.end_col_offset is None:
+            continue
+        start = starts[value.lineno - 1] + value.col_offset
+        end = starts[value.end_lineno - 1] + value.end_col_offset
+        holes.append(Hole(start, end, f"the expression that {fn.label} returns"))
+    if not holes:
+        return None
+    return min(holes, key=lambda h: hashlib.sha256(f"{sample_id}:{h.start}".encode()).hexdigest())
