@@ -25,7 +25,7 @@ from difflib import SequenceMatcher
 
 from coonbench.languages.base import EditTask, Hole
 from coonbench.languages.python.equivalence import strip_docstrings, tree_diff
-from coonbench.languages.python.parse import parse_python
+from coonbench.languages.python.parse import parse_python, source_lines
 from coonbench.languages.python.questions import Function, Module, defaults, literal, own_nodes, read_module
 
 EDIT_KINDS: tuple[str, ...] = ("change-default", "add-parameter", "change-return", "remove-method")
@@ -197,7 +197,7 @@ def completion_hole(sample_id: str, source: str) -> Hole | None:
     """The generation task's hole: the expression one function returns (a call, an operation, a comparison…; not
     a bare name or literal), the function chosen by ``sample_id``; None when no function returns one."""
     module = read_module(source)
-    lines = source.splitlines(keepends=True)
+    lines = source_lines(source)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line.encode("utf-8")))

@@ -16,7 +16,7 @@ import tokenize
 
 from coonbench.languages.base import LanguageSyntaxError
 from coonbench.languages.python.equivalence import ast_diff, docstring_statements, is_string_statement
-from coonbench.languages.python.parse import parse_python
+from coonbench.languages.python.parse import parse_python, source_lines
 
 _SKIPPED = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER})
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+: an f-string is several tokens
@@ -51,7 +51,7 @@ def _char_column(lines: list[str], line: int, byte_col: int) -> int:
 def _docstrings(source: str, tree: ast.Module) -> tuple[dict[Position, Position], set[Position]]:
     """(start → end of every docstring statement, starts of the first statement of class/def bodies that hold
     nothing but docstrings: there ``pass`` is written instead)."""
-    lines = source.splitlines(keepends=True)
+    lines = source_lines(source)
 
     def start(stmt: ast.stmt) -> Position:
         return stmt.lineno, _char_column(lines, stmt.lineno, stmt.col_offset)
@@ -82,7 +82,7 @@ def minify(source: str) -> str:
     ``MinifyError`` when it cannot be minified without changing it."""
     tree = parse_python(source)
     drop, write_pass = _docstrings(source, tree)
-    lines = source.splitlines(keepends=True)
+    lines = source_lines(source)
     out: list[str] = []
     depth = 0
     prev: tuple[int, str] | None = None  # the last token written on the current line

@@ -47,3 +47,10 @@ def syntax_error(source: str) -> LanguageSyntaxError | None:
     except LanguageSyntaxError as err:
         return err
     return None
+
+
+def source_lines(source: str) -> list[str]:
+    """The lines of ``source`` as ``ast`` and ``tokenize`` number them (split at ``\n`` only, ends kept): not
+    ``str.splitlines``, which also splits at form feeds and other separators real files hold."""
+    lines = source.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
