@@ -17,7 +17,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.answers.check import (  # noqa: F401  (re-exported: the checks the retry loop feeds back)
     DECODE_ERROR,
-    FORMAT_LABELS,
     NO_ANSWER,
     PARSE_ERROR,
     WRONG_OUTPUT,
@@ -25,7 +24,7 @@ from coonbench.answers.check import (  # noqa: F401  (re-exported: the checks th
     answer_format,
     check_answer,
 )
-from coonbench.formats import get_format
+from coonbench.formats import format_label, get_format
 from coonbench.tasks.state import retry_state
 
 FEEDBACK_PROMPT = """Your reply is not a valid {format_label} program: {error}
@@ -51,7 +50,7 @@ def retry_generate(max_retries: int = 2) -> Solver:
             state.messages.append(
                 ChatMessageUser(
                     content=FEEDBACK_PROMPT.format(
-                        format_label=FORMAT_LABELS.get(fmt_name, fmt_name), error=check.error, fence=fmt.fence
+                        format_label=format_label(fmt_name), error=check.error, fence=fmt.fence
                     )
                 )
             )

@@ -16,6 +16,7 @@ import pytest
 
 from coonbench.cli import main
 from coonbench.report.blocks import Block
+from coonbench.tasks import build
 from coonbench.tasks.samples import TaskArgumentError, choose
 from coonbench.tokens import TokenizerUnavailable
 
@@ -32,7 +33,7 @@ def test_a_bad_subset_argument_stops_the_task_before_it_builds(
     name: str, argument: str, value: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     module = importlib.import_module(f"coonbench.evals.{name}")
-    monkeypatch.setattr(module, "counted_for_model", _never)  # every task builds inside this block
+    monkeypatch.setattr(build, "counted_for_model", _never)  # every task builds inside this block (the one builder)
     with pytest.raises(TaskArgumentError, match=f"^-T {argument}="):
         getattr(module, name)(**{argument: value})
 
@@ -46,7 +47,7 @@ def test_a_near_miss_format_is_answered_with_the_format_meant(monkeypatch: pytes
 
 def test_a_near_miss_data_format_stops_retrieval_in_one_line_before_it_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     module = importlib.import_module("coonbench.evals.retrieval")
-    monkeypatch.setattr(module, "counted_for_model", _never)
+    monkeypatch.setattr(build, "counted_for_model", _never)
     with pytest.raises(TaskArgumentError, match="^-T formats=tooon: .*did you mean 'toon'\\?") as info:
         module.retrieval(formats="tooon")
     assert "\n" not in str(info.value)

@@ -215,3 +215,16 @@ def test_a_second_language_runs_comprehension_on_its_own_files(tmp_path: Path, m
     assert {s.metadata["sample_id"]: s.target for s in samples} == {"user-a": "3", "user-b": "1"}
     assert all("Lines code" in s.input and "Flutter" not in s.input for s in samples), samples[0].input
     assert [(k.item, k.reason) for k in skips] == [("bad.lines", "does not parse: line 2: '!' is no Lines")]
+
+
+def test_format_labels_are_the_formats_own() -> None:
+    """One table of how sentences and prompts name a format: the formats' ``label``/``prompt_label`` (a subclass
+    that names none is shown by its registry name, not by its parent's label)."""
+    from coonbench.datasets.retrieval.common import format_label as retrieval_label
+    from coonbench.formats import format_label
+
+    assert (format_label("coon"), format_label("coon", prompt=True)) == ("COON", "COON (a compressed notation for Dart)")
+    assert format_label("dart-minified", prompt=True) == "minified Dart"
+    assert format_label("coon-comments", prompt=True) == "coon-comments"
+    assert format_label("coon-comments", "the fallback", prompt=True) == "the fallback"
+    assert retrieval_label("json-compact") == "JSON compact" and retrieval_label("no-such-format") == "NO-SUCH-FORMAT"

@@ -34,8 +34,8 @@ from coonbench.report.prompts import prompt_section
 from coonbench.report.sections import sections_for
 from coonbench.report.tables import comparisons
 from coonbench.solvers.gold import gold
-from coonbench.tasks.prompts import (TEMPLATE_IDS, PromptTemplate, chosen_templates, each_prompt, each_prompt_pending,
-                                     render, template_set, using_template)
+from coonbench.tasks.prompts import (LANGUAGE_FIELDS, TEMPLATE_IDS, PromptTemplate, chosen_templates, each_prompt,
+                                     each_prompt_pending, render, template_set, using_template)
 from coonbench.tasks.samples import TaskArgumentError
 from coonbench.tasks.subset import Pending, build_subset
 
@@ -59,8 +59,10 @@ CONTENT_FIELDS = {
 
 
 def _fields(template: PromptTemplate) -> set[str]:
+    """The content fields a template fills: the language's words (``LANGUAGE_FIELDS``: "Flutter/Dart", "Flutter
+    program"…, the same for every sample of a language) may differ between wordings."""
     parts = [template.user] + ([template.system] if template.system else [])
-    return {name for text in parts for _, name, _, _ in string.Formatter().parse(text) if name}
+    return {name for text in parts for _, name, _, _ in string.Formatter().parse(text) if name} - LANGUAGE_FIELDS
 
 
 def _text(sample_input: Any) -> str:
@@ -83,10 +85,11 @@ def test_every_task_has_four_templates_over_the_same_fields(task: str) -> None:
 def test_every_template_renders_the_content_and_templates_differ(task: str) -> None:
     templates = TEMPLATE_SETS[task]
     values = {name: f"<<{name}-{i}>>" for i, name in enumerate(sorted(_fields(templates["default"])))}
+    words = {name: f"<<{name}>>" for name in LANGUAGE_FIELDS}  # a template may name its language or not
     rendered = {}
     for tid in templates:
         with using_template(tid):
-            shown = render(templates, **values)
+            shown = render(templates, **words, **values)
         text = "\n\n".join(p for p in (shown.system, shown.user) if p)
         for name in CONTENT_FIELDS[task]:
             assert values[name] in shown.user, (tid, name)  # code/data and question reach the user message

@@ -13,7 +13,7 @@ from typing import Any
 from inspect_ai.solver import TaskState
 
 from coonbench.answers.extract import extract_code
-from coonbench.formats import Format, FormatError, get_format, language_of
+from coonbench.formats import Format, FormatError, format_label, get_format, language_of
 from coonbench.languages import Language
 
 # error kinds
@@ -24,7 +24,6 @@ WRONG_OUTPUT = "WRONG_OUTPUT"
 
 NO_CODE_FEEDBACK = "no program was found in your reply"
 
-FORMAT_LABELS: dict[str, str] = {"coon": "COON", "dart": "Dart", "dart-minified": "minified Dart"}
 
 
 @dataclass
@@ -98,8 +97,8 @@ def check_answer(text: str | None, format_name: str) -> AnswerCheck:
             code,
             decoded=decoded,
             error_kind=PARSE_ERROR,
-            error=f"the reply is plain {language.label}, not {FORMAT_LABELS.get(format_name, format_name)}",
-            expected=f"the program written in {FORMAT_LABELS.get(format_name, format_name)} notation",
+            error=f"the reply is plain {language.label}, not {format_label(format_name)}",
+            expected=f"the program written in {format_label(format_name)} notation",
         )
     return AnswerCheck(code, decoded=decoded)
 

@@ -28,11 +28,11 @@ from coonbench.datasets.corpus import CorpusSample, corpus_of, load_corpus
 from coonbench.languages import DEFAULT_LANGUAGE, Language, Question, default_language
 from coonbench.datasets.question_files import questions_main, read_records, render_records
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.formats import language_of
+from coonbench.formats import format_label, language_of
 from coonbench.resources import DATA_DIR
 from coonbench.tokens import tokenizer_in_use
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, prompt_words, render, template_set
-from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.samples import choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 
 DATASET_VERSION = 1
@@ -147,7 +147,7 @@ def question_sample(
     prompt = render(
         TEMPLATES,
         **prompt_words(language),
-        format_label=FORMAT_LABELS.get(cond.format, f"{cond.format} ({fmt.description})"),
+        format_label=format_label(cond.format, f"{cond.format} ({fmt.description})", prompt=True),
         fence=fmt.fence,
         code=code.strip("\n"),
         question=q.question,

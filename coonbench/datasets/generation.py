@@ -30,10 +30,10 @@ from coonbench.judging.criteria import sample_criteria
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tokens import count_tokens, tokenizer_in_use
-from coonbench.formats import FormatError, get_format, language_of
+from coonbench.formats import FormatError, format_label, get_format, language_of
 from coonbench.languages import Language
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, prompt_words, render, template_set
-from coonbench.tasks.samples import FORMAT_LABELS, choose, sample_metadata, split_param
+from coonbench.tasks.samples import choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 
 GENERATION_KINDS: tuple[str, ...] = ("dart-to-coon", "coon-completion", "nl-to-coon")
@@ -156,7 +156,7 @@ def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "c
     prompt = render(
         DART_TO_COON_TEMPLATES,
         **prompt_words(language_of(fmt)),
-        format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
+        format_label=format_label(fmt_name, prompt=True),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
         fence=fmt.fence,
         code=source.strip("\n"),
@@ -193,7 +193,7 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     prompt = render(
         COMPLETION_TEMPLATES,
         **prompt_words(language_of(fmt)),
-        format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
+        format_label=format_label(fmt_name, prompt=True),
         hole=HOLE,
         description=desc,
         fence=fmt.fence,
@@ -223,7 +223,7 @@ def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> G
     prompt = render(
         NL_TEMPLATES,
         **prompt_words(language),
-        format_label=FORMAT_LABELS.get(fmt_name, fmt_name),
+        format_label=format_label(fmt_name, prompt=True),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
         fence=fmt.fence,
         requirements=lines,
@@ -327,7 +327,7 @@ def task_sample(
     fmt = cond.fmt
     # a legend of the plain encoding: what the model may be shown (a completion's program) or is to write
     gold_text, primer = cond.show(task.gold_program, primer_variant, economise=False)
-    label = FORMAT_LABELS.get(cond.format, cond.format)
+    label = format_label(cond.format, prompt=True)
     return Sample(
         id=task.id + LABEL_SUFFIX[cond.primer],
         input=Rendered(task.prompt, task.system).input,

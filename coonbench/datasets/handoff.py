@@ -22,11 +22,11 @@ from inspect_ai.dataset import Sample
 from coonbench.datasets.comprehension import answer_rule, builtin_questions, question_sample
 from coonbench.datasets.generation import fenced
 from coonbench.datasets.modification import build_modification_tasks, modification_sample
-from coonbench.formats import language_of
+from coonbench.formats import format_label, language_of
 from coonbench.languages import Language, default_language, get_language
 from coonbench.tasks.conditions import Condition, Skip, conditions_language, parse_conditions, refusal
 from coonbench.tasks.prompts import prompt_words
-from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata
+from coonbench.tasks.samples import TaskArgumentError, choose, sample_metadata
 from coonbench.tasks.subset import balanced_draw, check_questions
 
 CATEGORY = "handoff"
@@ -94,7 +94,7 @@ def _a_prompt(source: str, mode: str, cond: Condition | None, language: Language
     if cond is None:
         how = A_HOW_FREE
     else:
-        label = FORMAT_LABELS.get(cond.format, f"{cond.format} ({cond.fmt.description})")
+        label = format_label(cond.format, f"{cond.format} ({cond.fmt.description})", prompt=True)
         how = A_HOW_TOLD.format(label=label, fence=cond.fmt.fence)
     purpose = A_PURPOSES[mode].format(label=language.label)
     return A_PROMPT.format(**prompt_words(language), code=source.strip("\n"), purpose=purpose, how=how)

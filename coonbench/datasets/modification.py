@@ -30,7 +30,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from coonbench.datasets.generation import fenced, judge_criteria, requirement_lines
-from coonbench.formats import language_of
+from coonbench.formats import format_label, language_of
 from coonbench.languages import Language, default_language
 from coonbench.tasks.conditions import (
     Condition,
@@ -44,7 +44,7 @@ from coonbench.tasks.conditions import (
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, prompt_words, render, template_set
-from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, choose, sample_metadata, split_param
+from coonbench.tasks.samples import TaskArgumentError, choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
@@ -163,7 +163,7 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
     # a legend of the plain encoding: the reply is checked to be COON's own spelling, not Dart
     shown, primer = cond.show(task.before, primer_variant, economise=False)
     gold_text = encoded(fmt, task.after)  # checked by refusal: encoded once
-    label = FORMAT_LABELS.get(cond.format, cond.format)
+    label = format_label(cond.format, prompt=True)
     prompt = render(
         TEMPLATES,
         **prompt_words(language_of(fmt)),

@@ -22,12 +22,12 @@ from inspect_ai.dataset import Sample
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.generation import fenced
 from coonbench.datasets.modification import MODIFICATION_PROMPT, edit_kinds
-from coonbench.formats import language_of
+from coonbench.formats import format_label, language_of
 from coonbench.languages import Language, LanguageSyntaxError
 from coonbench.tasks.prompts import prompt_words
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tasks.conditions import Condition, Skip, conditions_language, encoded, parse_conditions, refusal
-from coonbench.tasks.samples import FORMAT_LABELS, TaskArgumentError, sample_metadata, split_param
+from coonbench.tasks.samples import TaskArgumentError, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
@@ -80,7 +80,7 @@ def session_sample(session: Session, cond: Condition, template: str, fields: dic
     ``fence``, ``code``, ``instruction``, the language's words (``prompt_words``) and ``fields`` filled in)."""
     fmt = cond.fmt
     shown, primer = cond.show(session.start, primer_variant, economise=False)
-    label = FORMAT_LABELS.get(cond.format, cond.format)
+    label = format_label(cond.format, prompt=True)
     names = {"format_label": label, "format_name": "COON" if cond.format == "coon" else label, "fence": fmt.fence}
     prompt = template.format(**prompt_words(language_of(fmt)), **names, **fields, code=shown.strip("\n"),
                              instruction=session.turns[0][0])

@@ -6,6 +6,15 @@ subpackage (``coon``, ``tealeaf``) whose ``__init__`` registers it; the modules 
 ``__init__``, not by the plug-in loader, so they need no underscore.
 """
 
-from coonbench.formats.base import Format, FormatError, FormatKind, get_format, language_of, list_formats, register
+from coonbench.formats.base import (
+    Format,
+    FormatError,
+    FormatKind,
+    format_label,
+    get_format,
+    language_of,
+    list_formats,
+    register,
+)
 
-__all__ = ["Format", "FormatError", "FormatKind", "get_format", "language_of", "list_formats", "register"]
+__all__ = ["Format", "FormatError", "FormatKind", "format_label", "get_format", "language_of", "list_formats", "register"]

@@ -64,6 +64,12 @@ class Format(ABC):
     fence: ClassVar[str]
     lossless: ClassVar[bool] = True
     language: ClassVar[str | None] = None
+    label: ClassVar[str | None] = None
+    """The format's name in a sentence ("not COON", a retrieval prompt's "in JSON compact"); None: the caller's
+    fallback (the registry name, or its upper case in retrieval)."""
+    prompt_label: ClassVar[str | None] = None
+    """How a code task's prompt names the format where it says more than ``label`` ("COON (a compressed notation
+    for Dart)"); None: ``label``."""
     """A code format's language (``coonbench.languages``: ``"dart"``): what its decoded text is a program of. A
     code format that names none is taken as Dart, the one language code formats had before languages were
     plug-ins (``language_of``); a data format has none."""
@@ -154,6 +160,17 @@ def get_format(name: str) -> Format:
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
         raise FormatError(f"unknown format '{name}'", expected=f"one of {known}", source="--format") from None
+
+
+def format_label(name: str, default: str | None = None, *, prompt: bool = False) -> str:
+    """How a sentence names the format ``name`` (``Format.label``; with ``prompt``, ``Format.prompt_label`` first),
+    else ``default`` (else ``name`` itself), also for a name no format is registered under."""
+    try:
+        fmt = get_format(name)
+    except FormatError:
+        fmt = None
+    found = (fmt.prompt_label or fmt.label if prompt else fmt.label) if fmt is not None else None
+    return found or (name if default is None else default)
 
 
 def language_of(fmt: Format | str) -> Language:

@@ -85,6 +85,7 @@ class CsvFormat(Format):
     """RFC 4180 CSV: a header row of field names (first-seen order), one line per row."""
 
     name = "csv"
+    label = "CSV"
     description = "CSV (flat tabular data only): header row, then one comma-separated line per row"
     kind = "data"
     fence = "csv"

@@ -48,6 +48,7 @@ class DartFormat(Format):
     """Dart source exactly as written."""
 
     name = "dart"
+    label = "Dart"
     description = "Dart/Flutter source code as written"
     kind = "code"
     fence = "dart"
@@ -75,6 +76,7 @@ class MinifiedDartFormat(DartFormat):
     """Dart with comments and insignificant whitespace removed (valid Dart, so decode is the identity)."""
 
     name = "dart-minified"
+    label = "minified Dart"
     description = "minified Dart/Flutter source (comments and insignificant whitespace removed)"
 
     def encode(self, source: Any) -> str:

@@ -33,6 +33,7 @@ class JsonFormat(Format):
     """Pretty JSON, as TOON's benchmark shows it (``JSON.stringify(data, null, 2)``)."""
 
     name = "json"
+    label = "JSON"
     description = "JSON, pretty-printed with 2-space indentation"
     kind = "data"
     fence = "json"
@@ -55,6 +56,7 @@ class JsonCompactFormat(JsonFormat):
     """JSON without insignificant whitespace."""
 
     name = "json-compact"
+    label = "JSON compact"
     description = "JSON without whitespace (separators ',' and ':')"
 
     def encode(self, source: Any) -> str:

@@ -431,6 +431,7 @@ class MarkdownKvFormat(_MarkdownFormat):
     """Key-value blocks: ``# section`` / ``## [i]`` headings, one ``key: value`` line per (dotted) field."""
 
     name = "markdown-kv"
+    label = "Markdown key-value"
     description = "Markdown key-value blocks: headings per section and record, one 'key: value' line per field"
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
@@ -447,6 +448,7 @@ class MarkdownTableFormat(_MarkdownFormat):
     """GFM tables for lists of records (dotted column names for nested fields), key-value lines elsewhere."""
 
     name = "markdown-table"
+    label = "Markdown table"
     description = "Markdown (GFM) tables: one table per list of records, 'key: value' lines for other objects"
     tables = True
 

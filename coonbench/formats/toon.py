@@ -18,6 +18,7 @@ class ToonFormat(Format):
     """TOON, default options (2-space indent, comma delimiter), as TOON's benchmark encodes it."""
 
     name = "toon"
+    label = "TOON"
     description = "TOON (Token-Oriented Object Notation), official encoder, comma delimiter"
     kind = "data"
     fence = "toon"

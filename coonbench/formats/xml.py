@@ -169,6 +169,7 @@ class XmlFormat(Format):
     """XML (see module docstring for the mapping)."""
 
     name = "xml"
+    label = "XML"
     description = "XML: one element per key, <item> per array entry, type attributes for non-strings"
     kind = "data"
     fence = "xml"

@@ -75,6 +75,7 @@ class YamlFormat(Format):
     """Block-style YAML, as TOON's benchmark shows it."""
 
     name = "yaml"
+    label = "YAML"
     description = "YAML, block style, key order kept (PyYAML, ambiguous strings quoted)"
     kind = "data"
     fence = "yaml"

@@ -16,12 +16,12 @@ language and the capability (a task then refuses the language with that reason, 
 empty answer where "none" is a valid one (``answer_types``, ``corpus``).
 
 Interface changes (additive only, stated here with their time):
-- 2026-12-02 04:50 UTC: first version.
-- 2026-12-02 05:05 UTC: ``AnswerType`` (a reader with the reply a trivial baseline gives); ``answer_types`` may
+- 2026-12-02 04:24 UTC: first version.
+- 2026-12-02 04:42 UTC: ``AnswerType`` (a reader with the reply a trivial baseline gives); ``answer_types`` may
   map a name to one or to a bare ``AnswerReader`` (both are read the same way).
-- 2026-12-02 05:20 UTC: ``DEFAULT_LANGUAGE``/``default_language()`` here; ``generated_suffixes`` and ``leaves`` (mine-edits), ``fragments`` (the structure task's
-  short examples), ``equivalents``, ``mutants`` and ``requirement_mutants`` (``coonbench validate``'s code
-  variants). All optional.
+- 2026-12-02 04:42 UTC: ``DEFAULT_LANGUAGE``/``default_language()`` here; ``generated_suffixes`` and ``leaves``
+  (mine-edits), ``fragments`` (the structure task's short examples), ``equivalents``, ``mutants`` and
+  ``requirement_mutants`` (``coonbench validate``'s code variants). All optional.
 """
 
 from __future__ import annotations

@@ -17,14 +17,6 @@ GOLD_KEY = "gold"  # metadata key: the reply a perfect model would give (read by
 # The report clusters on them, and so does -T stop=decided (coonbench.tasks.stopping).
 CLUSTER_KEYS = ("dataset", "sample_id", "source", "problem_id")
 
-# How prompts name the Dart code formats ("Convert this … to {label}"); other names are shown as they are.
-FORMAT_LABELS: dict[str, str] = {
-    "coon": "COON (a compressed notation for Dart)",
-    "dart": "Dart",
-    "dart-minified": "minified Dart",
-}
-
-
 def split_param(value: str | Sequence[str] | None) -> list[str] | None:
     """A task parameter given as ``-T kinds=a,b`` (comma-separated, blanks dropped) or as a list; None stays None."""
     if value is None:

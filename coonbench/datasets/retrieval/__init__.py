@@ -22,7 +22,6 @@ from coonbench.datasets.retrieval.common import (
     CORRUPTIONS,
     DATASET_VERSION,
     DEFAULT_FORMATS,
-    FORMAT_LABELS,
     PROMPT,
     QUESTIONS_FILE,
     REQUIRED_FIELDS,
@@ -49,7 +48,7 @@ from coonbench.datasets.retrieval.load import (
 from coonbench.datasets.retrieval.questions import generate_questions, main, render_files, write
 
 __all__ = [
-    "CATEGORY", "CORRUPTIONS", "DATASET_VERSION", "DEFAULT_FORMATS", "DOMAINS", "FORMAT_LABELS", "PROMPT",
+    "CATEGORY", "CORRUPTIONS", "DATASET_VERSION", "DEFAULT_FORMATS", "DOMAINS", "PROMPT",
     "QUESTIONS_FILE", "REQUIRED_FIELDS", "RETRIEVAL_DIR", "ROW_FORMATS", "SEED", "TEALEAF_HINT_KEYS",
     "VALIDATION_QUESTION", "DataCondition", "Field", "parse_conditions", "QuestionsFileError", "Spec", "analysis_pending", "analysis_samples", "build_prompt",
     "corrupt_encoded", "dataset_specs", "format_label", "generate_questions", "main", "parse_formats",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from coonbench.formats import format_label as formats_label
 from coonbench.resources import DATA_DIR, REPO_ROOT, absent_reason
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, template_set
 from coonbench.tasks.samples import TaskArgumentError
@@ -86,18 +87,6 @@ Question: {question}
 Answer:"""),
 )
 
-FORMAT_LABELS: dict[str, str] = {
-    "json": "JSON",
-    "json-compact": "JSON compact",
-    "toon": "TOON",
-    "tealeaf": "TeaLeaf",
-    "tealeaf-compact": "TeaLeaf",
-    "yaml": "YAML",
-    "xml": "XML",
-    "csv": "CSV",
-    "markdown-kv": "Markdown key-value",
-    "markdown-table": "Markdown table",
-}
 VALIDATION_QUESTION = "Is this data complete and valid? Answer YES or NO."
 CORRUPTIONS = ("none", "truncated", "extra-rows", "width-mismatch", "missing-fields")
 ROW_FORMATS = ("toon", "csv", "tealeaf", "tealeaf-compact")
@@ -105,8 +94,9 @@ REQUIRED_FIELDS = ("id", "dataset", "question", "answer", "answer_type")
 
 
 def format_label(name: str) -> str:
-    """Display name of a format in prompts (TeaLeaf's ``{format_name}`` style)."""
-    return FORMAT_LABELS.get(name, name.upper())
+    """Display name of a format in prompts (TeaLeaf's ``{format_name}`` style): its ``Format.label``, else the
+    name in upper case."""
+    return formats_label(name, name.upper())
 
 
 def user_path(path: str | Path) -> Path:

@@ -293,6 +293,8 @@ class CoonFormat(Format):
     """COON, coonbench dialect v5 (lossless; decode gives formatted Dart AST-equivalent to the source)."""
 
     name = "coon"
+    label = "COON"
+    prompt_label = "COON (a compressed notation for Dart)"
     description = "COON (Code-Oriented Object Notation), coonbench's lossless dialect of compressed Dart/Flutter"
     kind = "code"
     language = "dart"
@@ -331,6 +333,8 @@ class CoonCommentsFormat(CoonFormat):
     """COON that keeps the source's comments (verbatim, as in Dart)."""
 
     name = "coon-comments"
+    label = None  # named as it is registered
+    prompt_label = None
     description = "COON (coonbench dialect) keeping comments"
     keep_comments = True
 

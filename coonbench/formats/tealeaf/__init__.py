@@ -82,6 +82,7 @@ class TeaLeafFormat(Format):
     """TeaLeaf text, pretty (``tealeaf from-json``)."""
 
     name = "tealeaf"
+    label = "TeaLeaf"
     description = "TeaLeaf text (schema-aware: @struct + @table rows), as `tealeaf from-json` writes it"
     kind = "data"
     fence = "tealeaf"
@@ -118,6 +119,7 @@ class TeaLeafCompactFormat(TeaLeafFormat):
     """TeaLeaf text, compact with compact floats (``--compact --compact-floats``, as its benchmark sends it)."""
 
     name = "tealeaf-compact"
+    label = "TeaLeaf"
     description = "TeaLeaf text, compact with compact floats (the form TeaLeaf's accuracy benchmark sends)"
     # Lossless in value: whole-number floats come back as equal ints (100.0 → 100, -0.0 → 0).
     lossless = True
