@@ -80,6 +80,7 @@ class PythonFormat(Format):
 
     name = "python"
     description = "Python source code as written"
+    label = "Python"
     kind = "code"
     fence = "python"
     lossless = True
@@ -106,6 +107,7 @@ class MinifiedPythonFormat(PythonFormat):
     identity."""
 
     name = "python-minified"
+    label = "minified Python"
     description = ("minified Python source (comments, docstrings, blank lines and insignificant whitespace removed, "
                    "one space per indentation level)")
 
@@ -128,6 +130,7 @@ class PythonMinifierFormat(PythonFormat):
     """The registry's ``python-minifier`` with ``MINIFIER_OPTIONS`` (no transform that changes the tree)."""
 
     name = "python-minifier"
+    label = "Python compressed by python-minifier"
     description = "Python compressed by python-minifier (layout only: no renaming or rewriting; docstrings kept)"
 
     def encode(self, source: Any) -> str:
@@ -156,6 +159,7 @@ class PythonJsonAstFormat(Format):
     task's ``python-ast`` schema); decoded with ``ast.unparse``."""
 
     name = "python-json-ast"
+    label = "JSON (the program's syntax tree in Python's `ast` schema)"
     description = "a Python program written as a JSON syntax tree in Python's `ast` schema"
     kind = "code"
     fence = "json"
