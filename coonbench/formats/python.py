@@ -198,9 +198,9 @@ class PythonJsonAstFormat(Format):
             raise FormatError("JSON syntax tree nested too deeply", expected="a shallower tree") from None
         except Exception as err:  # noqa: BLE001 - ast.unparse on a malformed tree raises anything
             raise FormatError(f"not a Python syntax tree: {type(err).__name__}: {err}", expected="ast nodes") from None
-        err = syntax_error(program)
-        if err is not None:
-            raise FormatError(f"the tree is not a valid program: {err.message}", expected="a valid Python tree")
+        invalid = syntax_error(program)
+        if invalid is not None:
+            raise FormatError(f"the tree is not a valid program: {invalid.message}", expected="a valid Python tree")
         return program
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:

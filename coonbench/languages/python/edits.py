@@ -46,8 +46,8 @@ def _other_literal(node: ast.expr) -> ast.Constant | None:
     return None
 
 
-def _shown(node: ast.Constant) -> str:
-    return repr(node.value)
+def _shown(node: ast.expr) -> str:
+    return repr(node.value) if isinstance(node, ast.Constant) else ast.unparse(node)
 
 
 Edit = tuple[str, str, str, ast.Module]  # kind, subtype, instruction, edited tree

@@ -74,7 +74,7 @@ def tree_diff(left: ast.AST, right: ast.AST) -> Difference | None:
     while stack:
         path, a, b, line, col = stack.pop()
         if isinstance(a, ast.AST) and hasattr(a, "lineno"):
-            line, col = a.lineno, a.col_offset + 1
+            line, col = a.lineno, getattr(a, "col_offset", 0) + 1
         if isinstance(a, ast.AST) or isinstance(b, ast.AST):
             if type(a) is not type(b):
                 return Difference(path or "Module", _describe(a), _describe(b), line, col)

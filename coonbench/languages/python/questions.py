@@ -67,7 +67,8 @@ def _unique(nodes: list[ast.stmt], kinds: tuple[type, ...]) -> dict[str, Any]:
     names = [n.name for n in nodes if isinstance(n, (*_DEFS, ast.ClassDef))]
     bound = {t.id for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
              for t in ast.walk(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
-    return {n.name: n for n in nodes if isinstance(n, kinds) and names.count(n.name) == 1 and n.name not in bound}
+    named = [n for n in nodes if isinstance(n, (*_DEFS, ast.ClassDef)) and isinstance(n, kinds)]
+    return {n.name: n for n in named if names.count(n.name) == 1 and n.name not in bound}
 
 
 def read_module(source: str) -> Module:
@@ -200,7 +201,7 @@ Generator = Callable[[Module], Iterator[Candidate]]
 
 
 def _top_level(m: Module, kinds: tuple[type, ...]) -> set[str]:
-    return {n.name for n in m.tree.body if isinstance(n, kinds)}
+    return {n.name for n in m.tree.body if isinstance(n, (*_DEFS, ast.ClassDef)) and isinstance(n, kinds)}
 
 
 def _q_identification(m: Module) -> Iterator[Candidate]:
