@@ -22,6 +22,9 @@ from coonbench.languages.python.equivalence import ast_diff
 from coonbench.languages.python.minify import MinifyError, minify
 from coonbench.languages.python.parse import MAX_CHARS, parse_python, syntax_error
 
+MAX_JSON_CHARS = 3_000_000
+"""Longest JSON syntax tree ``python-json-ast`` decodes (about a second: reading and unparsing take ~0.3 s a MB)."""
+
 MINIFIER_OPTIONS: dict[str, Any] = {
     # python-minifier's transforms that keep the syntax tree: layout, spacing and the cheapest quoting only.
     # Every rewriting transform is off: renaming (rename_locals/rename_globals), literal hoisting, constant
@@ -181,7 +184,7 @@ class PythonJsonAstFormat(Format):
     def decode(self, text: str) -> str:
         if not isinstance(text, str):
             raise FormatError("a JSON syntax tree must be text", expected="str")
-        check_size(text, MAX_CHARS * 8, "python-json-ast")
+        check_size(text, MAX_JSON_CHARS, "python-json-ast")
         try:
             tree = module_from_json(text)
         except json.JSONDecodeError as err:
