@@ -65,6 +65,9 @@ class PythonLanguage(Language):
     def generate_questions(self, sample_id: str, source: str, *, seed: int = 0) -> list[Question]:
         return questions.generate_questions(sample_id, source, seed=seed)
 
+    def fragments(self, source: str) -> list[str]:
+        return edits.fragments(source)
+
     def completion_hole(self, sample_id: str, source: str) -> Hole | None:
         return edits.completion_hole(sample_id, source)
 

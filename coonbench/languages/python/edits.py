@@ -215,3 +215,19 @@ def completion_hole(sample_id: str, source: str) -> Hole | None:
     if not holes:
         return None
     return min(holes, key=lambda h: hashlib.sha256(f"{sample_id}:{h.start}".encode()).hexdigest())
+
+
+MAX_FRAGMENT_LINES = 15
+
+
+def fragments(source: str) -> list[str]:
+    """Self-contained pieces of a program, in source order: its top-level functions of at most
+    ``MAX_FRAGMENT_LINES`` lines, each as written (short valid examples of a format)."""
+    tree = parse_python(source)
+    out: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list:
+            text = ast.get_source_segment(source, node)
+            if text and text.count("\n") < MAX_FRAGMENT_LINES:
+                out.append(text + "\n")
+    return out
