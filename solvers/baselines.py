@@ -27,6 +27,8 @@ from typing import Any
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from coonbench.answers.normalize import language_types
+from coonbench.languages import default_language
 from coonbench.tasks.subset import question_group
 
 SEED = "coonbench-baseline"
@@ -38,9 +40,16 @@ CONSTANTS: dict[str, str] = {
     "string": "none",
     "csv-list-ordered": "none",
     "csv-list-unordered": "none",
-    "widget-name": "Container",
 }
-"""A fixed reply per answer type; code and untyped samples get ``CONSTANTS['string']``."""
+"""A fixed reply per built-in answer type; a language's own type replies its ``AnswerType.baseline_reply`` (Dart's
+widget-name: ``Container``); code and untyped samples get ``CONSTANTS['string']``."""
+
+
+def constant_reply(kind: str) -> str:
+    """The constant baseline's reply to an answer of type ``kind``."""
+    if kind in CONSTANTS:
+        return CONSTANTS[kind]
+    return str(getattr(language_types().get(kind), "baseline_reply", "") or CONSTANTS["string"])
 _FIRST_BLOCK = re.compile(r"```[^\n`]*\n.*?\n```", re.DOTALL)
 _WIDGET_CALL = re.compile(r"(?<![\w.$])([A-Z][A-Za-z0-9_]*+)(?=\()")
 
@@ -57,7 +66,7 @@ def baseline_constant(answer: str | None = None) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         kind = str((state.metadata or {}).get("answer_type") or "string")
-        return _reply(state, answer if answer is not None else CONSTANTS.get(kind, CONSTANTS["string"]),
+        return _reply(state, answer if answer is not None else constant_reply(kind),
                       "baseline_constant")
 
     return solve
@@ -125,7 +134,7 @@ def _answers_by_type(category: str) -> dict[str, list[tuple[str, str]]]:
     elif category == "handoff":
         from coonbench.datasets.handoff import handoff_samples
 
-        dataset = handoff_samples("dart")[0]
+        dataset = handoff_samples(default_language().source_format)[0]  # one format: each question once
     else:
         return {}
     out: dict[str, list[tuple[str, str]]] = defaultdict(list)

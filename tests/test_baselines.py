@@ -10,6 +10,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 
+from coonbench.languages import get_language
 from coonbench.solvers.baselines import (
     CONSTANTS,
     baseline_constant,
@@ -65,6 +66,8 @@ def test_question_group_spans_formats() -> None:
 
 def test_constant_empty_and_random_widget() -> None:
     assert _run(baseline_constant(), _state("s", {"answer_type": "integer"})) == CONSTANTS["integer"]
+    widget = get_language("dart").answer_types()["widget-name"]  # a language's own type: its baseline reply
+    assert _run(baseline_constant(), _state("s", {"answer_type": "widget-name"})) == widget.baseline_reply != ""
     assert _run(baseline_constant("42"), _state("s", {"answer_type": "date"})) == "42"
     assert _run(baseline_empty(), _state("s", {})) == ""
     doc = "P(p @@16,c C(h:[T('a'),Ic(.star)]))"

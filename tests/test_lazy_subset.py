@@ -26,6 +26,7 @@ from inspect_ai.dataset import Sample
 import coonbench.datasets.comprehension as comprehension_data
 from coonbench.evals.comprehension import comprehension
 from coonbench.tasks.prompts import chosen_templates, each_prompt
+from coonbench.tasks import build as task_build
 from coonbench.tasks.subset import Pending, build_subset, paired_subset, question_group
 from tests.conftest import reference_path
 
@@ -137,8 +138,9 @@ def _full_build(name: str, scratch: Path) -> list[Sample]:
     case = CASES[name]
     with pytest.MonkeyPatch.context() as patch:
         module = importlib.import_module(f"coonbench.evals.{case.task}")
-        patch.setattr(module, "build_subset", _eager)
-        patch.setattr(module, "each_prompt_pending", _each_prompt_built, raising=False)  # (tools has no prompts)
+        patch.setattr(task_build, "build_subset", _eager)  # the one builder the tasks draw through
+        patch.setattr(task_build, "each_prompt_pending", _each_prompt_built)
+        patch.setattr(module, "each_prompt_pending", _each_prompt_built, raising=False)  # (retrieval's own listing)
         return list(_task(case)(**case.arguments(scratch)).dataset)
 
 

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.datasets.hf import COMPREHENSION_FILE, CORPUS_DIR, hf_retrieval_samples, save_hf, to_hf
+from coonbench.datasets.hf import COMPREHENSION_FILE, hf_retrieval_samples, save_hf, to_hf
+from coonbench.languages import get_language
+
+CORPUS_DIR = get_language("dart").corpus().root
 from coonbench.datasets.retrieval import QUESTIONS_FILE, retrieval_samples
 from coonbench.evals.retrieval import retrieval
 from coonbench.solvers.gold import gold

@@ -488,7 +488,7 @@ class MadeEdit(NamedTuple):
     before: str
     after: str
     check: str = "ast"
-    requirements: list[dict[str, Any]] = []
+    requirements: tuple[dict[str, Any], ...] = ()
 
 
 def make_edits(sample_id: str, source: str, kinds: Sequence[str]) -> list[MadeEdit]:
@@ -510,7 +510,7 @@ def make_edits(sample_id: str, source: str, kinds: Sequence[str]) -> list[MadeEd
                     InlinesToRequirement(class_name=subtype, dart=source),
                 ]
                 out.append(MadeEdit(kind, "extract-widget", "refactor", instruction, before, after,
-                                    "requirements", dump_requirements(reqs)))
+                                    "requirements", tuple(dump_requirements(reqs))))
             else:
                 suffix = f"{kind}-{subtype}" if kind == "fix-bug" else kind
                 out.append(MadeEdit(kind, subtype, suffix, instruction, before, after))

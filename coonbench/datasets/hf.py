@@ -26,21 +26,23 @@ from coonbench.datasets.retrieval.common import QUESTIONS_FILE
 from coonbench.datasets.retrieval.conditions import parse_conditions
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.load import question_sample, read_questions
+from coonbench.datasets.corpus import corpus_of
 from coonbench.formats import FormatError
+from coonbench.languages import get_language
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.subset import Pending
 
 HfName = Literal["dart-corpus", "comprehension", "retrieval"]
 HF_NAMES: tuple[str, ...] = ("dart-corpus", "comprehension", "retrieval")
 COMPREHENSION_FILE = DATA_DIR / "comprehension" / "questions.v1.jsonl"
-CORPUS_DIR = DATA_DIR / "dart"
 
 
 def _rows(name: str) -> list[dict[str, Any]]:
     if name == "dart-corpus":
-        manifest = json.loads((CORPUS_DIR / "manifest.json").read_text(encoding="utf-8"))
+        root = corpus_of(get_language("dart")).root  # the Dart language's built-in corpus
+        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
         return [{**{k: (json.dumps(v) if isinstance(v, (list, dict)) else v) for k, v in entry.items()},
-                 "source": (CORPUS_DIR / entry["path"]).read_text(encoding="utf-8")} for entry in manifest["samples"]]
+                 "source": (root / entry["path"]).read_text(encoding="utf-8")} for entry in manifest["samples"]]
     if name == "comprehension":
         rows = [json.loads(line) for line in COMPREHENSION_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
         return [{k: (json.dumps(v) if isinstance(v, (list, dict)) else v) for k, v in r.items()} for r in rows]

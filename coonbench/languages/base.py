@@ -156,7 +156,9 @@ class AnswerType:
     read: AnswerReader
     baseline_reply: str = ""
 
-    def __call__(self, text: str, case_sensitive: bool, aliases: Mapping[str, str], context: str) -> tuple[Any, str] | None:
+    def __call__(
+        self, text: str, case_sensitive: bool, aliases: Mapping[str, str], context: str
+    ) -> tuple[Any, str] | None:
         return self.read(text, case_sensitive, aliases, context)
 
 

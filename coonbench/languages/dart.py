@@ -137,7 +137,8 @@ class DartLanguage(Language):
 
     def make_edits(self, sample_id: str, source: str, kinds: Sequence[str]) -> list[EditTask]:
         with _seam_errors():
-            return [EditTask(*made) for made in make_edits(sample_id, source, kinds)]
+            made = make_edits(sample_id, source, kinds)
+        return [EditTask(*m[:-1], requirements=list(m.requirements)) for m in made]
 
     def edit_overlap(self, before: str, after: str, reply: str) -> float:
         with _seam_errors():
