@@ -42,7 +42,7 @@ from coonbench.languages.python.questions import own_nodes, read_module
 QUESTIONS_FILE = executed_questions_file("python")
 QUESTION_TYPE = "output_prediction"
 SEED = 20261202
-PER_FUNCTION, PER_FILE, PROPOSALS = 2, 3, 16
+PER_FUNCTION, PER_FILE, PROPOSALS = 3, 3, 24
 CASE_TIMEOUT_S = 1.0
 UNSAFE_NAMES = frozenset(
     "open print input exec eval compile __import__ breakpoint exit quit globals locals vars id hash object "
