@@ -17,6 +17,8 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import coonbench.execution.harness.python_runner as runner
 import coonbench.formats.python as pyformats
@@ -187,3 +189,18 @@ def test_sandbox_worker_reads_the_same_schema() -> None:
         assert getattr(runner, name) == getattr(ast_json, name), name
     for name in ("_default", "AstJsonError", "json_to_ast", "module_from_json"):
         assert inspect.getsource(getattr(runner, name)) == inspect.getsource(getattr(ast_json, name)), name
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=300), st.sampled_from(["def f(:", "{\"_type\": \"Module\"}", "[{}]", "x = (1,"])))
+def test_hostile_text_is_an_error_never_a_crash(text: str) -> None:
+    """Any text: ``validate`` returns errors (never raises), ``decode`` returns or raises ``FormatError``, and so
+    does ``encode`` of the source formats."""
+    for name in PYTHON_FORMATS:
+        fmt = get_format(name)
+        assert isinstance(fmt.validate(text), list)
+        for op in (fmt.decode, fmt.encode):
+            try:
+                op(text)
+            except FormatError:
+                pass
