@@ -7,7 +7,13 @@
 #
 # TASK: the six tasks (the default), or the design's next benchmarks (issue 45, docs/edits.md, docs/prompts.md):
 # `prompts` (comprehension under its four prompt templates), `edits` (edits mined from real commits) and `turns`
-# (three-edit sessions); each writes to logs/published/MODEL/<task>. And `goth`, `goth-json`, `goth-python` below.
+# (three-edit sessions); each writes to logs/published/MODEL/<task>. And `goth`, `goth-json`, `goth-python` below,
+# and `writing` (issue 53, docs/writing.md): JSON, JSON under a schema-constrained decode, TOON, YAML and XML written
+# from a description of the same 8 cases (small and medium, balanced over the six shapes), three repair rounds.
+# CSV is left out: it holds the flat cases only, and a paired subset keeps only cases every format holds.
+# Its size is estimated from the 1.5B's published logs (0.106 s per output token, 1.5 s per call, on 2 cores): the
+# gold documents' tokens of the 8 cases (up to 873, XML) over 1.3 to 3 attempts a sample (four when never right,
+# grammar-constrained decoding 1.5x slower) come to about 65 minutes, 130 when every document needs every round.
 #
 # Sizes: comprehension keeps 150 paired questions (COON, COON without primer, Dart, minified Dart of each; the plan
 # for a 10-point COON-Dart difference asks for more, docs/results.md says what that costs); the other tasks keep
@@ -38,7 +44,11 @@ for task in "${tasks[@]}"; do
     prompts) args=(-T questions=6 -T prompts=all --max-tokens 64) ;;
     edits) args=(-T source=edits -T questions=3 -T formats=coon,dart,dart-minified --max-tokens 1280) ;;
     turns) args=(-T turns=3 -T questions=1 -T formats=coon,dart,dart-minified --max-tokens 512) ;;
-    goth | goth-json) args=(-T target="$task" -T sandbox=local --max-tokens 768) ;;
+    writing) args=(-T questions=8 -T sizes=small,medium -T sources=description
+                   -T formats=json,json-structured,toon,yaml,xml --max-tokens 1024) ;;
+    goth) args=(-T target=goth -T sandbox=local --max-tokens 768) ;;
+    # the JSON AST is 2-7x longer than the syntax: our longest gold (binomial) is 1,086 Qwen tokens
+    goth-json) args=(-T target=goth-json -T sandbox=local --max-tokens 1280) ;;
     goth-python) args=(-T target=python -T sandbox=local -T problems="$goth_problems" --max-tokens 768) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac

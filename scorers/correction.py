@@ -2,8 +2,9 @@
 
 Every attempt is graded after the dialogue (``attempts.grade_attempts``): an attempt passes when it passes every
 test, the grading set included, which no feedback reflected; its error type is the one it was graded with. The
-generated part of a problem file's grading set is drawn fresh for the sample and epoch
-(``datasets.grading_draw``), so that nothing learnt about one run's grading inputs helps another.
+generated part of a problem file's grading set is drawn fresh for each grading run (``datasets.grading_draw``,
+seeded by the sample, the epoch and a random salt kept in the score's ``grading_salt``), so that nothing learnt
+about one run's grading inputs helps another.
 Keys (``nan`` = not applicable; Inspect leaves NaN out of a key's metrics):
 - ``correct``: the final attempt passes every test (1/0);
 - ``first_attempt_success``: attempt 1 passes; ``parse_success``: attempt 1 parses;
@@ -23,6 +24,7 @@ When the solver did not run the protocol (e.g. ``--solver coonbench/gold``), the
 from __future__ import annotations
 
 import asyncio
+import secrets
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
@@ -30,7 +32,6 @@ from inspect_ai.solver import TaskState
 
 from coonbench.datasets.correction import problem_by_id
 from coonbench.datasets.grading_draw import draw_grading
-from coonbench.execution.problem import Problem
 from coonbench.execution import ERROR_TYPES, Outcome, get_executor
 from coonbench.execution.debruijn import VARIANTS, index_error
 from coonbench.execution.attempts import GRADED, DEFAULT_CASE_TIMEOUT, attempt_record, feedback_attempt, grade_attempts
@@ -129,15 +130,16 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
         attempts: list[dict[str, Any]] = record.attempts
         max_attempts = record.max_attempts
         executor = get_executor(state.metadata["target"])
-        problem = problem_by_id(state.metadata["problem_id"])
+        problem = problem_by_id(state.metadata["problem_id"], state.metadata.get("goth_checkout"))
         if not attempts:
             reply = state.output.completion if state.output else ""
             code, result = await feedback_attempt(executor, problem, reply, case_timeout)
             attempts = [attempt_record(1, reply, code, result)]
             max_attempts = 1
-        grading = None
-        if isinstance(problem, Problem) and any(a["outcome"] == Outcome.PASS.value for a in attempts):
-            grading = await asyncio.to_thread(draw_grading, problem, state.sample_id, state.epoch)
+        grading, salt = None, None
+        if any(a["outcome"] == Outcome.PASS.value for a in attempts):
+            salt = secrets.token_hex(16)  # fresh per grading run: nothing an earlier run saw describes this one
+            grading = await asyncio.to_thread(draw_grading, problem, state.sample_id, state.epoch, salt)
         attempts = await grade_attempts(executor, problem, attempts, case_timeout, grading_tests=grading)
         value = score_attempts(
             attempts,
@@ -162,6 +164,7 @@ def correction_scorer(case_timeout: float = DEFAULT_CASE_TIMEOUT) -> Scorer:
                 "first_error_type": attempts[0][GRADED] if attempts[0][GRADED] != "PASS" else None,
                 "final_outcome": final[GRADED],
                 "debruijn_fix": index_fix,
+                "grading_salt": salt if grading is not None else None,  # draw_grading(problem, id, epoch, salt)
             },
         )
 

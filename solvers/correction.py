@@ -65,7 +65,7 @@ def correction_protocol(max_retries: int = DEFAULT_MAX_RETRIES, case_timeout: fl
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         executor = get_executor(state.metadata["target"])
-        problem = problem_by_id(state.metadata["problem_id"])
+        problem = problem_by_id(state.metadata["problem_id"], state.metadata.get("goth_checkout"))
         system = state.metadata.get("system_prompt")
         if system and not any(isinstance(m, ChatMessageSystem) for m in state.messages):
             state.messages.insert(0, ChatMessageSystem(content=system))

@@ -13,6 +13,22 @@ from coonbench.resources import SHARED_DIR
 REFERENCE = SHARED_DIR / "reference"
 
 
+@pytest.fixture(scope="module")
+def goth() -> str:
+    """The Goth interpreter: built from ../shared's upstream source if needed (coonbench goth-setup), else one on
+    PATH (an ordinary user without cargo: .ci/run puts one there); skips, saying why, where there is none."""
+    from coonbench.execution.goth_build import GothBuildError, ensure_binary, find_binary
+
+    reference_path("goth", "upstream", "crates")
+    try:
+        return str(ensure_binary().binary)
+    except GothBuildError as err:
+        found = find_binary()
+        if found is None:
+            pytest.skip(f"cannot build the Goth interpreter here: {err}")
+        return found
+
+
 def reference_path(*parts: str) -> Path:
     """A path under ../shared/reference, or skip the test saying what is missing."""
     path = REFERENCE.joinpath(*parts)

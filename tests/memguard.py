@@ -13,10 +13,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# ``ru_maxrss`` survives ``execve``: a child forked from a 4 GiB pytest starts with a 4 GiB "peak" it never had.
+# ``VmHWM`` belongs to the address space, which exec replaces, so it is the child's own peak.
 _EPILOGUE = """
 import json as _json, resource as _resource
+def _hwm():
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
 print("\\n@@MEMGUARD@@" + _json.dumps({
-    "self": _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss // 1024,
+    "self": _hwm(),
     "children": _resource.getrusage(_resource.RUSAGE_CHILDREN).ru_maxrss // 1024}))
 """
 
@@ -27,7 +35,7 @@ class Guarded:
     stdout: str
     stderr: str
     peak_mib: int
-    """Peak resident memory of the child itself, MiB (``ru_maxrss``)."""
+    """Peak resident memory of the child itself, MiB (``VmHWM``: its own address space, not its parent's)."""
     children_peak_mib: int
     """The largest peak of the processes it started (git, for the miner), MiB."""
 

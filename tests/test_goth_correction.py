@@ -19,7 +19,6 @@ from coonbench.datasets.correction import correction_dataset, load_problems, pro
 from coonbench.evals.correction import correction
 from coonbench.execution import AttemptResult, ExecutorUnavailable, Outcome, Problem, get_executor
 from coonbench.execution.goth import GOLD_DIR
-from coonbench.execution.goth_build import GothBuildError, ensure_binary, find_binary
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
 from coonbench.solvers.gold import gold
 from tests.conftest import reference_path
@@ -28,18 +27,6 @@ GOTH_TARGETS = ["goth", "goth-json"]
 CONTENT_FREE = ("factorial_checked", "checked_sqrt", "is_leap_year", "safe_divide")
 """The content-free problems of tests/test_correction_feedback.py that Goth asks (the others take lists or text)."""
 needs_isolation = pytest.mark.skipif(capabilities()["isolation"] != "full", reason="no isolation on this machine")
-
-
-@pytest.fixture(scope="module")
-def goth() -> str:
-    reference_path("goth", "upstream", "crates")
-    try:
-        return str(ensure_binary().binary)
-    except GothBuildError as err:
-        found = find_binary()  # an ordinary user without cargo: a binary on PATH (.ci/run puts one there)
-        if found is None:
-            pytest.skip(f"cannot build the Goth interpreter here: {err}")
-        return found
 
 
 def goth_problems() -> list[Problem]:

@@ -17,7 +17,6 @@ from coonbench.evals.correction import correction
 from coonbench.execution import get_executor
 from coonbench.execution.debruijn import _index_tokens, index_error, json_variants, syntax_variants
 from coonbench.execution.goth import GOLD_DIR
-from coonbench.execution.goth_build import GothBuildError, ensure_binary, find_binary
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
 from tests.conftest import reference_path
 
@@ -25,18 +24,6 @@ needs_isolation = pytest.mark.skipif(capabilities()["isolation"] != "full", reas
 GOLD = (GOLD_DIR / "goth" / "gcd.goth").read_text(encoding="utf-8")
 SWAPPED = GOLD.replace("╰─ if ₀ = 0 then ₁ else gcd ₀ (₁ % ₀)", "╰─ if ₁ = 0 then ₀ else gcd ₁ (₀ % ₁)")
 WRONG = GOLD.replace("╰─ if ₀ = 0 then ₁ else gcd ₀ (₁ % ₀)", "╰─ ₁ + ₀")
-
-
-@pytest.fixture(scope="module")
-def goth() -> str:
-    reference_path("goth", "upstream", "crates")
-    try:
-        return str(ensure_binary().binary)
-    except GothBuildError as err:
-        found = find_binary()  # an ordinary user without cargo: a binary on PATH (.ci/run puts one there)
-        if found is None:
-            pytest.skip(f"cannot build the Goth interpreter here: {err}")
-        return found
 
 
 def test_index_tokens_skip_strings_comments_and_names() -> None:

@@ -14,15 +14,23 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _IMPORT = """
 import json, os, sys
+from pathlib import Path
+def files():
+    return sorted(str(p) for p in Path(os.environ["SCRATCH"]).rglob("*"))
 before = [type(f).__module__ for f in sys.meta_path]
+path_hooks = list(sys.path_hooks)
 import coonbench
 import coonbench._registry  # what Inspect loads for every task, others' too
+from coonbench.formats import list_formats
+list_formats()  # every format plug-in imported
 after_import = sorted(os.listdir(os.environ["TIKTOKEN_CACHE_DIR"]))
-hooks = [type(f).__module__ for f in sys.meta_path]
+written = files()
+hooks = [type(f).__module__ for f in sys.meta_path] + (["path_hooks changed"] if sys.path_hooks != path_hooks else [])
 from coonbench.cli import main
 main(["formats"])
 after_command = sorted(os.listdir(os.environ["TIKTOKEN_CACHE_DIR"]))
-print(json.dumps({"before": before, "hooks": hooks, "after_import": after_import, "after_command": after_command}))
+print(json.dumps({"before": before, "hooks": hooks, "after_import": after_import, "after_command": after_command,
+                  "written": written}))
 """
 
 _TASK = """
@@ -57,10 +65,18 @@ print(json.dumps({"first": first, "then": then, "registered": data_format_names(
 
 
 def _child(code: str, cache: Path) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TIKTOKEN_CACHE_DIR": str(cache)}
-    env.pop("DATA_GYM_CACHE_DIR", None)
+    """``code`` in a fresh interpreter whose home, temporary folder, caches and working folder are empty folders
+    beside ``cache`` (``SCRATCH``: their parent), so that a file written anywhere a library would write shows."""
+    scratch = cache.parent
+    for name in ("home", "tmp", "cwd"):
+        (scratch / name).mkdir(exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TIKTOKEN_CACHE_DIR": str(cache), "HOME": str(scratch / "home"),
+           "TMPDIR": str(scratch / "tmp"), "XDG_CACHE_HOME": str(scratch / "home" / ".cache"),
+           "SCRATCH": str(scratch), "PYTHONDONTWRITEBYTECODE": "1"}
+    for name in ("DATA_GYM_CACHE_DIR", "HF_HOME", "INSPECT_LOG_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        env.pop(name, None)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
-                          cwd=ROOT)
+                          cwd=scratch / "cwd")
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.strip().splitlines()[-1]
 
@@ -72,6 +88,7 @@ def test_importing_coonbench_writes_nothing_and_installs_no_hook(tmp_path: Path)
     cache.mkdir()
     seen = json.loads(_child(_IMPORT, cache))
     assert seen["after_import"] == []
+    assert seen["written"] == [str(tmp_path / name) for name in ("cwd", "home", "tiktoken", "tmp")], seen["written"]
     assert [m for m in seen["hooks"] if m.startswith("coonbench")] == []  # (libraries, e.g. six, add their own)
     assert len(seen["after_command"]) == len(ENCODINGS)  # a command installs them: tiktoken works offline
 

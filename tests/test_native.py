@@ -140,13 +140,45 @@ def test_a_build_without_its_shared_module_is_not_used(monkeypatch: pytest.Monke
     """A build whose shared library is not installed (a rebuild that failed after an earlier one succeeded) would
     fail at the first import: the Python source is used instead, with a warning."""
     monkeypatch.setattr(_native, "STATUS", {"build": "python", "why": ""})
-    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
     monkeypatch.setattr(_native, "_compiled", lambda module: True)
     monkeypatch.setattr(_native.importlib.util, "find_spec", lambda name, *args: None)
     with pytest.warns(UserWarning, match="incomplete"):
         status = _native.activate()
     assert status["build"] == "python"
-    assert any(isinstance(finder, _native._SourceFinder) for finder in sys.meta_path)
+
+
+_STALE_IMPORT = """
+import json, sys
+hooks_before = [repr(f) for f in sys.meta_path] + [repr(h) for h in sys.path_hooks]
+import coonbench, coonbench._native as native
+decided = dict(native.STATUS)
+hooks_after_import = [repr(f) for f in sys.meta_path] + [repr(h) for h in sys.path_hooks]
+loaded_after_import = [m for m in native.NATIVE_MODULES if m in sys.modules]
+import coonbench.dart.scan
+from coonbench.formats.coon import decode, encode
+back = decode(encode("void main() { print(1_000); }"))
+import coonbench.dart.minify  # the attribute chain of a plain import reaches the source's module
+chain = coonbench.dart.minify.__file__
+hooks_after_use = [repr(f) for f in sys.meta_path] + [repr(h) for h in sys.path_hooks]
+print(json.dumps({"decided": decided, "same_import": hooks_after_import == hooks_before,
+                  "same_use": hooks_after_use == hooks_before, "loaded_after_import": loaded_after_import,
+                  "files": {m: sys.modules[m].__file__ for m in native.NATIVE_MODULES}, "back": back,
+                  "chain": chain}))
+"""
+
+
+def test_a_stale_build_runs_from_source_without_an_import_hook(tmp_path: Path) -> None:
+    """Every compiled module is a fake that would fail to load: the codec works (from source), no finder or path
+    hook is added by the import or by the use, and the import alone loads no codec module."""
+    root = _fake_build(tmp_path, "0" * 64)
+    seen = _run(_STALE_IMPORT, env={"PYTHONPATH": str(root)}, cwd=tmp_path)
+    assert seen["decided"]["build"] == "python" and "older than its source" in seen["decided"]["why"]
+    assert seen["same_import"] and seen["same_use"]
+    assert seen["loaded_after_import"] == []
+    assert seen["files"] == {m: str(_native.source_path(m)).replace(str(REPO_ROOT), str(root))
+                             for m in _native.NATIVE_MODULES}
+    assert "print(1_000);" in seen["back"]
+    assert seen["chain"].endswith("minify.py")
 
 
 def test_the_stamp_is_the_digest_of_the_compiled_sources(tmp_path: Path) -> None:

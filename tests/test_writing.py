@@ -279,6 +279,8 @@ def _never(*args: object, **kwargs: object) -> None:
     ({"repairs": -1}, "^-T repairs=-1"),
     ({"repairs": "three"}, "^-T repairs=three"),
     ({"seed": "x"}, "^-T seed=x"),
+    ({"questions": 0}, "^-T questions=0"),
+    ({"questions": "six"}, "^-T questions=six"),
 ])
 def test_task_arguments_checked_before_anything_is_built(arguments: dict[str, Any], message: str,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:

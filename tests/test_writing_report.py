@@ -16,7 +16,8 @@ from coonbench.evals.writing import writing
 from coonbench.formats import get_format
 from coonbench.report.load import load_samples
 from coonbench.report.sections import sections_for
-from coonbench.report.writing import break_even
+from coonbench.datasets.writing.cases import SHAPES, all_cases
+from coonbench.report.writing import break_even, cost_table
 from coonbench.tokens import count_tokens
 
 WRONG_IN_TOON = ("invoice", "nested")
@@ -63,15 +64,55 @@ def test_section_costs_and_accuracies(frame: pd.DataFrame) -> None:
     assert repairs.lead and not any("Sandbox" in line for line in repairs.summary)
 
 
-def test_primer_break_even_from_the_primers(frame: pd.DataFrame) -> None:
+def test_primer_break_even_from_the_primers_and_the_right_documents(frame: pd.DataFrame) -> None:
+    """Extra primer tokens from the primers themselves; the documents saved on from the cases both formats wrote
+    right (TOON's empty replies on two shapes save nothing), counted again from the gold documents."""
     even = break_even(frame).set_index("format")
     tokenizer = frame["tokenizer"].iloc[0]
     extra = count_tokens(get_format("toon").primer("short"), tokenizer) - count_tokens(
         get_format("json").primer("short"), tokenizer)
     assert even.loc["toon", "primer_extra"] == extra
-    saved = even.loc["toon", "saved_per_document"]
-    expected = max(extra, 0) / saved if saved > 0 else math.inf
-    assert even.loc["toon", "break_even_documents"] == pytest.approx(expected)
+    right = [case for case in all_cases(list(SHAPES), ["small", "medium"]) if case.shape not in WRONG_IN_TOON]
+    assert even.loc["toon", "cases"] == len(right)
+    saved = sum(_tokens("json", c.data, tokenizer) - _tokens("toon", c.data, tokenizer) for c in right) / len(right)
+    assert even.loc["toon", "saved_per_document"] == pytest.approx(saved)
+    expected = extra / saved if saved > 0 else math.inf
+    assert extra > 0 and even.loc["toon", "break_even_documents"] == pytest.approx(expected)
+
+
+def _tokens(name: str, data: object, tokenizer: str) -> int:
+    """Tokens of the gold document in a format (the one the scorer counts: the reply's fenced block)."""
+    return count_tokens(get_format(name).encode(data).rstrip("\n"), tokenizer)
+
+
+def test_output_per_document_counts_every_document_a_sample_wrote(frame: pd.DataFrame) -> None:
+    """A sample repaired once wrote two documents: its output tokens are over two, not one."""
+    toon = frame["format"] == "toon"
+    twice = frame.assign(output_tokens=frame["output_tokens"].where(~toon, frame["output_tokens"] * 2),
+                         attempts=frame["attempts"].where(~toon, 2.0))
+    per_document = {name: cost_table(f).set_index("format")["output_per_document"] for name, f in
+                    (("once", frame), ("twice", twice))}
+    assert per_document["twice"]["toon"] == pytest.approx(per_document["once"]["toon"])
+    assert per_document["once"]["toon"] == pytest.approx(frame.loc[toon, "output_tokens"].mean())
+
+
+def test_break_even_of_the_published_run() -> None:
+    """On the published 0.5B logs: a pair counts only where both formats were right at the first attempt, and a
+    format whose primer costs no more than JSON's has repaid it at once (0 documents), whatever it saves."""
+    folder = Path(__file__).resolve().parent.parent / "logs" / "published" / "qwen2.5-coder-0.5b" / "writing"
+    if not any(folder.glob("*.eval")):
+        pytest.skip(f"no published writing logs in {folder}")
+    samples, _ = load_samples([folder])
+    even = break_even(samples)
+    assert not even.empty
+    for _, row in even.iterrows():
+        own = samples[samples["system"] == row["system"]]
+        right = own[own["first_attempt_success"] == 1].groupby("pair")["format"].apply(set)
+        assert row["cases"] == sum({row["format"], "json"} <= formats for formats in right)
+        if row["primer_extra"] <= 0:
+            assert row["break_even_documents"] == 0
+    model = even[even["system"] == "gguf/qwen2.5-coder-0.5b"].set_index("format")
+    assert set(model.index) == {"json-structured"}  # TOON, CSV and YAML were never right at once
 
 
 def test_paired_comparisons_are_clustered_by_shape(frame: pd.DataFrame) -> None:

@@ -19,14 +19,18 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import ValidationError
 
 from coonbench.datasets.generated_files import read_tests
+from coonbench.datasets.goth_battery import PREFIX as BATTERY_PREFIX
+from coonbench.datasets.goth_battery import BatteryEntry, json_ast, load_battery
+from coonbench.datasets.goth_seed import PROMPT_CHOICES, Checkout, SeedPrompt, find_checkout, seed_examples, seed_prompt
 from coonbench.execution import get_executor
 from coonbench.execution.goth import GOTH_JSON_PRIMER, GOTH_PRIMER
+from coonbench.execution.goth_build import find_binary
 from coonbench.execution.problem import Problem
 from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
-from coonbench.tasks.samples import choose, sample_metadata, split_param
+from coonbench.tasks.samples import TaskArgumentError, choose, sample_metadata, split_param
 from coonbench.tokens import count_tokens, tokenizer_in_use
 
 PROBLEMS_DIR = DATA_DIR / "correction"
@@ -103,7 +107,11 @@ HUMANEVAL_PROMPT = """Complete the following Python function.
 
 Reply with the complete function (its signature, body and any imports it needs) in one ```python code block.
 Do not add example calls."""
-SUITES = ("coonbench", "humaneval", "humaneval-base")
+BATTERY_SUITE = "goth-battery"
+SUITES = ("coonbench", "humaneval", "humaneval-base", BATTERY_SUITE)
+GOTH_TARGETS = ("goth", "goth-json")
+BATTERY_TARGETS = (*GOTH_TARGETS, "python", "python-ast")
+"""The targets the Goth seed's battery runs on (our Python references; no JavaScript one)."""
 
 HUMANEVAL_TESTS = {"humaneval": "amplified", "humaneval-base": "base"}  # suite -> load_humaneval's test set
 
@@ -224,13 +232,44 @@ def build_prompt(problem: Problem, target: str) -> Rendered:
     )
 
 
-def problem_to_sample(problem: Problem, target: str) -> Sample:
-    """One Sample: input = prompt, target = the target's reference program (empty for goth), full metadata."""
+def seed_rendered(problem: Problem, target: str, seed: SeedPrompt, entry: BatteryEntry | None = None) -> Rendered:
+    """The seed's prompt for a problem: its user template filled with the battery's spec (``entry``) or ours (the
+    signature in the seed's style, ``I64 → I64``; the error rule in the description where a test expects one)."""
+    if entry is not None:
+        name, signature, description = entry.seed_name, entry.seed_signature, entry.description
+    else:
+        sig = problem.signature
+        name = sig.name
+        signature = " → ".join(GOTH_TYPES.get(t, t) for t in [*(p.type for p in sig.params), sig.returns])
+        has_errors = any(c.expected_error for c in problem.tests)
+        description = f"{problem.description} {ERROR_RULES[target]}" if has_errors else problem.description
+    return seed.render(name, signature, description, seed_examples(name, problem.public_tests))
+
+
+def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = None,
+                      checkout: Checkout | None = None, entry: BatteryEntry | None = None,
+                      reference: str | None = None) -> Sample:
+    """One Sample: input = prompt, target = the target's reference program (empty for goth), full metadata.
+
+    ``seed``: the Goth seed's prompt (from ``checkout``) instead of ours; ``entry``: a battery problem, whose Goth
+    reference (``reference``: upstream's program or its JSON AST) comes from the checkout."""
     executor = get_executor(target)
-    system = SYSTEM_PRIMERS.get(target)
-    prompt = build_prompt(problem, target).with_system_first(system)  # the solver adds it only to a bare input
-    gold = executor.gold_reply(problem)
-    reference = executor.reference(problem)
+    about: dict[str, Any] = {}
+    if seed is not None and checkout is not None:
+        system: str | None = seed.system
+        prompt = seed_rendered(problem, target, seed, entry)
+        about = seed.metadata(checkout)
+    else:
+        system = SYSTEM_PRIMERS.get(target)
+        prompt = build_prompt(problem, target).with_system_first(system)  # the solver adds it only to a bare input
+        about = {"prompt_source": "coonbench"} if target in GOTH_TARGETS else {}
+    if checkout is not None:
+        about["goth_checkout"] = str(checkout.root)
+    if reference is None:
+        reference = executor.reference(problem)
+        gold = executor.gold_reply(problem)
+    else:
+        gold = f"```{executor.fence}\n{reference.strip()}\n```"
     python_ref = problem.solutions["python"].strip()
     python_tokens = count_tokens(python_ref, tokenizer_in_use())
     extra: dict[str, Any] = {
@@ -240,6 +279,7 @@ def problem_to_sample(problem: Problem, target: str) -> Sample:
         "python_reference_tokens": python_tokens,
         "reference_tokens": count_tokens(reference.strip(), tokenizer_in_use()) if reference else None,
         "function_name": problem.signature.name,
+        **about,
     }
     return Sample(
         id=f"correction-{problem.id}-{target}",
@@ -289,8 +329,11 @@ def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | 
     return MemoryDataset([humaneval_to_sample(p, suite) for p in selected[:limit]], name=f"correction-{suite}")
 
 
-def problem_by_id(problem_id: str) -> Any:
-    """Look a problem up by id (the solver and scorer find it from sample metadata)."""
+def problem_by_id(problem_id: str, goth_checkout: str | None = None) -> Any:
+    """Look a problem up by id (the solver and scorer find it from sample metadata; a Goth battery problem in the
+    checkout its sample names)."""
+    if problem_id.startswith(BATTERY_PREFIX):
+        return load_battery(find_checkout(goth_checkout)).entry(problem_id).problem
     if problem_id.startswith("humaneval-"):
         from coonbench.datasets.humaneval import load_humaneval
 
@@ -303,20 +346,53 @@ def problem_by_id(problem_id: str) -> Any:
     raise KeyError(f"unknown correction problem '{problem_id}'")
 
 
+def battery_dataset(target: str, problems: str | Sequence[str] | None, categories: str | Sequence[str] | None,
+                    limit: int | None, checkout: Checkout, seed: SeedPrompt | None) -> MemoryDataset:
+    """The Goth seed's designed battery (``coonbench.datasets.goth_battery``) on a Goth target or Python."""
+    if target not in BATTERY_TARGETS:
+        raise TaskArgumentError(f"suite={BATTERY_SUITE} runs on target={', '.join(BATTERY_TARGETS)} (our Python "
+                                f"references; no {target} one), not target={target}")
+    entries = load_battery(checkout).entries
+    categories = choose("categories", categories, sorted({e.problem.category for e in entries}), "category")
+    problems = choose("problems", problems, [e.problem.id for e in entries], "problem id")
+    selected = [e for e in entries if (problems is None or e.problem.id in problems)
+                and (categories is None or e.problem.category in categories)][:limit]
+    binary = find_binary() if target == "goth-json" else None
+    samples = []
+    for entry in selected:
+        reference = None
+        if target == "goth":
+            reference = entry.program.read_text(encoding="utf-8")
+        elif target == "goth-json":
+            reference = json_ast(binary or "goth", entry.program)
+        samples.append(problem_to_sample(entry.problem, target, seed, checkout, entry, reference))
+    return MemoryDataset(samples, name=f"correction-{BATTERY_SUITE}-{target}")
+
+
 def correction_dataset(
     target: str,
     problems: str | Sequence[str] | None = None,
     categories: str | Sequence[str] | None = None,
     limit: int | None = None,
     suite: str = "coonbench",
+    goth_prompt: str = "seed",
+    goth_checkout: str | None = None,
 ) -> MemoryDataset:
     """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order.
 
     ``suite``: ``coonbench`` (our problems), ``humaneval`` (OpenAI's HumanEval, python target, amplified hidden
-    tests) or ``humaneval-base`` (HumanEval's own tests only)."""
+    tests), ``humaneval-base`` (HumanEval's own tests only) or ``goth-battery`` (the Goth seed's designed battery,
+    read from the Goth checkout). ``goth_prompt``: the Goth targets ask in the seed's prompts (``seed``, read from
+    the checkout) or ours (``coonbench``); ``goth_checkout``: the checkout (default: the one goth-setup recorded)."""
     choose("suite", suite, SUITES, "suite")
+    choose("goth_prompt", goth_prompt, PROMPT_CHOICES, "goth_prompt")
     if suite in HUMANEVAL_TESTS:
         return humaneval_dataset(target, split_param(problems), limit, suite)
+    seeded = target in GOTH_TARGETS and goth_prompt == "seed"
+    checkout = find_checkout(goth_checkout) if seeded or suite == BATTERY_SUITE else None
+    seed = seed_prompt(checkout, target) if seeded and checkout is not None else None
+    if suite == BATTERY_SUITE and checkout is not None:
+        return battery_dataset(target, problems, categories, limit, checkout, seed)
     known = load_problems()
     categories = choose("categories", categories, sorted({p.category for p in known}), "category")
     problems = choose("problems", problems, [p.id for p in known], "problem id")
@@ -333,4 +409,5 @@ def correction_dataset(
     selected = [p for p in selected if executor.covers(p)]
     if limit is not None:
         selected = selected[:limit]
-    return MemoryDataset([problem_to_sample(p, target) for p in selected], name=f"correction-{target}")
+    return MemoryDataset([problem_to_sample(p, target, seed, checkout if seeded else None) for p in selected],
+                         name=f"correction-{target}")

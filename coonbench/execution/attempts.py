@@ -9,7 +9,7 @@ the public tests and the feedback set only (``feedback_problem``): its outcome, 
 decision to stop come from that run, which never receives a grading input. Once the dialogue is over, the scorer
 runs the grading set (``grading_problem``) for the attempt(s) that passed it (``grade_attempts``): an attempt is
 correct when it passes every test, and no message is written after that run. The scorer passes a grading set drawn
-for the sample and epoch (``datasets.grading_draw``); the committed one is the default.
+for each grading run (``datasets.grading_draw``: sample, epoch and a random salt); the committed one is the default.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def feedback_problem(problem: Any) -> Any:
 
 def grading_problem(problem: Any, tests: list[Any] | None = None) -> Any:
     """What the scorer runs after the dialogue: the grading set alone (no public test); ``tests``: a grading set
-    drawn for the sample and epoch (``datasets.grading_draw``) instead of the committed one."""
+    drawn for this grading run (``datasets.grading_draw``) instead of the committed one."""
     return _restricted(problem, [], problem.grading_tests if tests is None else tests)
 
 

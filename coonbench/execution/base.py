@@ -14,6 +14,7 @@ sandbox events show their sizes, never a test input or an answer.
 from __future__ import annotations
 
 import abc
+import asyncio
 import json
 import math
 import re
@@ -237,14 +238,22 @@ def _check_case(problem: Problem, case: TestCase, res: dict[str, Any], ret_type:
 
 MAX_RECORD_DEPTH = MAX_DEPTH + 4  # a record wraps the supervisor's answers in {"cases": [...]}; deeper is forged
 RECORD_BYTES = 2 * 1024 * 1024  # a larger result file is no result (each answer is at most 1 MiB already)
+RECORD_CONTAINERS = 65_536
+"""A record with more ``[`` and ``{`` than this is no result, counted in its text before it is parsed: each list
+or dict costs the host far more than its two bytes (2 MiB of ``[],`` took 0.4 s in one C call of ``json.loads``,
+the garbage collector walking every list made so far, then seconds to check and decode). The largest record a
+correct program makes holds under a thousand (HumanEval/87's 126 tests; ``tests/test_answer_cost.py``)."""
 
 
 def parse_runner_output(stdout: str, nonce: str) -> dict[str, Any] | None:
     """The JSON record on the line that starts with ``RESULT_MARKER`` + this run's nonce, or None (also when it
-    is not JSON, nests deeper than ``MAX_RECORD_DEPTH`` or holds a number Python will not read)."""
+    is not JSON, holds more than ``RECORD_CONTAINERS`` lists and dicts, nests deeper than ``MAX_RECORD_DEPTH`` or
+    holds a number Python will not read)."""
     tag = RESULT_MARKER + nonce + " "
     for line in stdout.splitlines():
         if line.startswith(tag):
+            if line.count("[") + line.count("{") > RECORD_CONTAINERS:  # brackets in strings count too: stricter
+                return None
             try:
                 record = json.loads(line[len(tag):])
             except (ValueError, RecursionError):
@@ -439,12 +448,24 @@ class Executor(abc.ABC):
             return AttemptResult(Outcome.TIMEOUT, f"the program exceeded the {wall} s time limit", total=total)
         except OutputLimitExceededError as exc:
             return AttemptResult(Outcome.RUNTIME_ERROR, f"the run wrote too much output ({exc.limit_str})", total=total)
-        record = parse_runner_output(await _result_text(box, f"{run_dir}/{RESULT_FILE}"), nonce)
-        if record is None:
-            return AttemptResult(Outcome.RUNTIME_ERROR, no_result_message(result.returncode, result.stderr or ""),
-                                 total=total, details={"returncode": result.returncode,
-                                                       "stderr": safe_text((result.stderr or "")[-600:])})
-        return _redacted(problem, classify_cases(problem, record))
+        text = await _result_text(box, f"{run_dir}/{RESULT_FILE}")
+        # The program's answers are read, decoded and compared in a worker thread, off the event loop every
+        # other sample of the run shares: their cost is bounded (a record of at most RECORD_BYTES, sets and dict
+        # keys of at most MAX_SAME_HASH elements per hash, no recursion past MAX_RECORD_DEPTH), and what remains
+        # of it is paid here, by this attempt, not by the samples beside it (tests/test_answer_cost.py).
+        return await asyncio.to_thread(judge_record, problem, text, nonce, result.returncode, result.stderr or "")
+
+
+def judge_record(problem: Problem, text: str, nonce: str, returncode: int, stderr: str) -> AttemptResult:
+    """The attempt's result from the supervisor's result file: its record (``parse_runner_output``) classified
+    and redacted, or a RUNTIME_ERROR when there is no record. Pure computation on bounded data: ``Executor.run``
+    calls it in a worker thread."""
+    record = parse_runner_output(text, nonce)
+    if record is None:
+        return AttemptResult(Outcome.RUNTIME_ERROR, no_result_message(returncode, stderr),
+                             total=len(problem.all_tests),
+                             details={"returncode": returncode, "stderr": safe_text(stderr[-600:])})
+    return _redacted(problem, classify_cases(problem, record))
 
 
 async def _result_text(box: SandboxEnvironment, path: str) -> str:

@@ -166,16 +166,19 @@ class Problem(BaseModel):
     solutions: dict[Literal["python", "javascript"], str]
     domain: dict[str, ParamDomain] = Field(default_factory=dict)
     generated: list[TestCase] = Field(default_factory=list)
+    public: int = Field(default=PUBLIC_TESTS, ge=1)
+    """How many of ``tests`` (the first) are public: 3 in our files; the Goth battery's split says per problem
+    (``coonbench.datasets.goth_battery``)."""
 
     @property
     def public_tests(self) -> list[TestCase]:
         """Shown in the prompt; feedback may quote their inputs and expected values."""
-        return self.tests[:PUBLIC_TESTS]
+        return self.tests[:self.public]
 
     @property
     def hidden_tests(self) -> list[TestCase]:
         """Never quoted: the remaining hand-written tests and every generated one."""
-        return self.tests[PUBLIC_TESTS:] + self.generated
+        return self.tests[self.public:] + self.generated
 
     @property
     def all_tests(self) -> list[TestCase]:
@@ -185,12 +188,12 @@ class Problem(BaseModel):
     @property
     def feedback_tests(self) -> list[TestCase]:
         """The hidden tests feedback is computed from (about half the generated ones; ``split_tests``)."""
-        return split_tests(self.hidden_tests, len(self.tests[PUBLIC_TESTS:]))[0]
+        return split_tests(self.hidden_tests, len(self.tests[self.public:]))[0]
 
     @property
     def grading_tests(self) -> list[TestCase]:
         """The hidden tests no message ever reflects: the hand-written hidden tests and the rest of the generated."""
-        return split_tests(self.hidden_tests, len(self.tests[PUBLIC_TESTS:]))[1]
+        return split_tests(self.hidden_tests, len(self.tests[self.public:]))[1]
 
     @field_validator("solutions")
     @classmethod

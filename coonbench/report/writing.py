@@ -5,9 +5,14 @@ Score keys read (``scorers/writing.py``): ``correct``, ``first_attempt_success``
 attempt's), and the samples' ``input_tokens`` (the request with its primer) and ``primer_tokens``. The loader sets
 each sample's cluster key ``dataset`` to its case shape, so every interval here is clustered by shape.
 
+Output tokens per document are a sample's output tokens over the documents it wrote (``attempts``): a sample
+repaired once wrote two.
+
 Primer break-even against JSON (``BASELINE``): a format whose primer costs ``p`` tokens more than JSON's and whose
-documents take ``s`` fewer output tokens each (means over the cases both wrote) repays its primer after ``p / s``
-documents written in one conversation (the primer sent once); never when ``s <= 0``.
+documents take ``s`` fewer output tokens each repays its primer after ``p / s`` documents written in one
+conversation (the primer sent once); never when ``s <= 0``, at once (0) when ``p <= 0``. ``s`` compares documents
+that hold the same data: the cases both formats wrote right at the first attempt (the sample's output tokens are
+then that one document's), so a short broken document saves nothing.
 """
 
 from __future__ import annotations
@@ -25,12 +30,18 @@ COST_COLUMNS = ("system", "format", "n", "correct", "accuracy", "ci_low", "ci_hi
                 "input_tokens", "primer_tokens", "output_per_document", "tokens_per_correct", "output_per_correct")
 
 
+def per_document(frame: pd.DataFrame) -> pd.Series:
+    """Output tokens per document each sample wrote (its output tokens over its ``attempts``; one without)."""
+    _, outs = sample_tokens(frame)
+    documents = frame["attempts"].fillna(1.0).clip(lower=1.0) if "attempts" in frame.columns else 1.0
+    return outs / documents
+
+
 def cost_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Per system and format: accuracy (95% CI, clustered), first-attempt success, mean input tokens (primer
     included) and primer tokens, mean output tokens per document, and tokens (in + out) per correct document."""
     rows = accuracy_rows(frame, ["system", "format"])
-    _, outs = sample_tokens(frame)
-    extra = frame.assign(_out=outs).groupby(["system", "format"]).agg(
+    extra = frame.assign(_out=per_document(frame)).groupby(["system", "format"]).agg(
         first_attempt=("first_attempt_success", "mean"), output_per_document=("_out", "mean"),
         primer_tokens=("primer_tokens", "mean") if "primer_tokens" in frame.columns else ("_out", lambda s: math.nan),
     ).reset_index()
@@ -38,15 +49,17 @@ def cost_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def break_even(frame: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame:
-    """Per system and format (against ``baseline``, on the cases both wrote): primer tokens over the baseline's,
-    output tokens saved per document, and the documents after which the primer is repaid (``p / s``)."""
-    if "primer_tokens" not in frame.columns:
+    """Per system and format (against ``baseline``, on the cases both wrote right at the first attempt): primer
+    tokens over the baseline's, output tokens saved per document, and the documents after which the primer is
+    repaid (``p / s``)."""
+    if "primer_tokens" not in frame.columns or "first_attempt_success" not in frame.columns:
         return pd.DataFrame()
     _, outs = sample_tokens(frame)
-    data = frame.assign(_out=outs)
+    data = frame.assign(_out=outs.where(frame["first_attempt_success"] == 1))  # one right document, else none
     rows = []
     for system, g in data.groupby("system", sort=True):
-        wide = g.pivot_table(index="pair", columns="format", values=["_out", "primer_tokens"], aggfunc="first")
+        wide = g.pivot_table(index="pair", columns="format", values=["_out", "primer_tokens"], aggfunc="first",
+                             dropna=False)
         if baseline not in wide["_out"].columns:
             continue
         for fmt in sorted(c for c in wide["_out"].columns if c != baseline):
@@ -57,7 +70,7 @@ def break_even(frame: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame:
             saved = float((both[baseline] - both[fmt]).mean())
             rows.append({"system": system, "format": fmt, "cases": len(both), "primer_extra": extra,
                          "saved_per_document": saved,
-                         "break_even_documents": (max(extra, 0.0) / saved) if saved > 0 else math.inf})
+                         "break_even_documents": 0.0 if extra <= 0 else extra / saved if saved > 0 else math.inf})
     return pd.DataFrame(rows)
 
 
@@ -75,8 +88,9 @@ def writing_section(cat: str, frame: pd.DataFrame) -> Section:
                            f"({wording.pct(r['first_attempt'])} at the first attempt), {per}.")
     even = break_even(frame)
     if not even.empty:
-        sec.tables.append(Table(f"{cat}_primer_break_even", f"Primer break-even against {BASELINE}: extra primer "
-                                "tokens, output tokens saved per document, documents until the primer is repaid",
+        sec.tables.append(Table(f"{cat}_primer_break_even", f"Primer break-even against {BASELINE}, on the cases both "
+                                "wrote right at the first attempt: extra primer tokens, output tokens saved per "
+                                "document, documents until the primer is repaid",
                                 even))
     for key, what in (("correct", "after repairs"), ("first_attempt_success", "at the first attempt")):
         if has(frame, key) and frame["format"].nunique() > 1:

@@ -7,10 +7,17 @@ is graded against is derived by code: its own encoding of the case decoded again
 whose round trip does not give the data back (CSV on nested data, a string it types as a number) cannot hold the
 case and skips it with the reason, never silently. A format without a decoder is refused when named and skipped,
 with its reason, under ``all``.
+
+``-T questions=N`` keeps N whole cases (``writing_pending``): a case is the unit a paired comparison of formats
+needs, so every sample of a drawn case is kept (every source, every format); the draw is balanced over size and
+shape. A case is a question here, not a case × source (``pair_id``, what the report pairs): a source that is also
+a format of the run (JSON shown, JSON asked) leaves that format out of its questions, so no case × source would
+ever be complete.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +32,7 @@ from coonbench.formats import Format, FormatError, get_format
 from coonbench.formats._compare import first_difference
 from coonbench.tasks.conditions import Condition, ConditionError, Skip, format_names, parse_condition
 from coonbench.tasks.samples import GOLD_KEY, TaskArgumentError, choose, sample_metadata, shown, split_param
+from coonbench.tasks.subset import Pending
 
 CATEGORY = "writing"
 STRUCTURED = "json-structured"
@@ -143,15 +151,17 @@ def _prompt(case: Case, source: str, cond: WritingCondition) -> str:
                                  source_text=shown_in.encode(case.data).rstrip("\n"), label=label, reply=reply)
 
 
-def writing_samples(
+def writing_pending(
     conditions: Sequence[WritingCondition],
     sources: Sequence[str],
     shapes: Sequence[str] = SHAPES,
     sizes: Sequence[str] = tuple(SIZES),
     seed: int = 0,
-) -> tuple[list[Sample], list[Skip]]:
-    """Every case × source × condition that can be asked, and a Skip (with its reason) for each that cannot."""
-    samples: list[Sample] = []
+) -> tuple[list[Pending], list[Skip]]:
+    """Every case × source × condition that can be asked, not built yet (``build_subset`` builds the drawn cases'
+    only), and a Skip (with its reason) for each that cannot. A sample's question is its case, its stratum the
+    case's (size, shape)."""
+    pending: list[Pending] = []
     skips: list[Skip] = []
     for case in all_cases(list(shapes), list(sizes), seed):
         for source in sources:
@@ -171,8 +181,21 @@ def writing_samples(
                 if why is not None:
                     skips.append(Skip(item, cond.label, why))
                     continue
-                samples.append(_sample(case, source, cond, expected))
-    return samples, skips
+                pending.append(Pending(case.id, (case.size, case.shape), cond.label,
+                                       functools.partial(_sample, case, source, cond, expected)))
+    return pending, skips
+
+
+def writing_samples(
+    conditions: Sequence[WritingCondition],
+    sources: Sequence[str],
+    shapes: Sequence[str] = SHAPES,
+    sizes: Sequence[str] = tuple(SIZES),
+    seed: int = 0,
+) -> tuple[list[Sample], list[Skip]]:
+    """Every sample ``writing_pending`` lists, built, and its skips."""
+    pending, skips = writing_pending(conditions, sources, shapes, sizes, seed)
+    return [p.build() for p in pending], skips
 
 
 def _sample(case: Case, source: str, cond: WritingCondition, expected: Any) -> Sample:

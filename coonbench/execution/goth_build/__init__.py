@@ -76,6 +76,28 @@ def binary_path() -> Path:
     return cache_dir() / "bin" / "goth"
 
 
+def source_record() -> Path:
+    """Where ``ensure_binary`` notes the source it was given (the Goth checkout the correction task reads the seed's
+    prompts and battery from: ``coonbench.datasets.goth_seed``)."""
+    return cache_dir() / "source"
+
+
+def recorded_source() -> Path | None:
+    """The source the last ``coonbench goth-setup`` was given, when one was recorded."""
+    record = source_record()
+    text = record.read_text(encoding="utf-8").strip() if record.is_file() else ""
+    return Path(text) if text else None
+
+
+def _record_source(given: Path) -> None:
+    """Note ``given``; a cache this user cannot write keeps its record (the task then says where it looked)."""
+    try:
+        source_record().parent.mkdir(parents=True, exist_ok=True)
+        source_record().write_text(str(given.resolve()) + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
 def default_source() -> Path:
     """Upstream's crates in the reference data beside the checkout."""
     return SHARED_DIR / "reference" / "goth" / "upstream" / "crates"
@@ -192,6 +214,7 @@ def ensure_binary(source: Path | None = None, log: Path | None = None) -> Setup:
                              "(README, 'Reference data') or the path of your own Goth checkout")
     crates = crates_dir(given)
     if up_to_date(crates):
+        _record_source(given)
         return Setup(binary_path(), False, crates)
     cargo = _check_tools()
     build = cache_dir() / "build"
@@ -211,6 +234,7 @@ def ensure_binary(source: Path | None = None, log: Path | None = None) -> Setup:
     tmp.chmod(stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
     os.replace(tmp, target)
     target.with_suffix(".stamp").write_text(stamp(crates) + "\n")
+    _record_source(given)
     return Setup(target, True, crates)
 
 

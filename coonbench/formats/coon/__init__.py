@@ -7,7 +7,11 @@ formatted Dart), ``encoder`` (Dart → COON), ``verifier`` (the encoder's self-c
 docs/coon.md). The public names below are re-exported from ``format``; import them from here.
 """
 
-from coonbench.formats.coon.format import (
+from coonbench._native import use_source
+
+use_source(__name__)  # before any compiled module is imported: a stale build runs from source
+
+from coonbench.formats.coon.format import (  # noqa: E402
     HEADER_PREFIX,
     TABLES,
     VERIFY_ENV,
