@@ -23,7 +23,7 @@ from coonbench.solvers.retry import retry_generate
 @task(name="modification")
 def modification(
     input_format: str | list[str] = "coon",
-    kinds: str | list[str] = "add-widget,change-property,remove-widget,refactor,fix-bug",
+    kinds: str | list[str] | None = None,
     bands: str | list[str] | None = None,
     max_retries: int = 2,
     primer: str = "short",
@@ -48,7 +48,9 @@ def modification(
     Args:
       input_format: registered lossless code formats (comma-separated), each with ``:noprimer``, ``:full`` or
         ``:legend`` for the primer (coon by default); replies are expected in the same format.
-      kinds: add-widget, change-property, remove-widget, refactor, fix-bug (comma-separated).
+      kinds: edit kinds (comma-separated; default every kind of the formats' language): Dart's add-widget,
+        change-property, remove-widget, refactor, fix-bug; Python's change-default, add-parameter, change-return,
+        remove-method.
       bands: corpus bands to keep: simple, composed, stateful, complex, edge (default all).
       max_retries: feedback rounds after a reply that does not validate or decode.
       primer: primer variant of the format: short, full, or legend (only what the program shown uses;

@@ -14,8 +14,9 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from coonbench.tasks.build import task_run
+from coonbench.datasets.format_syntax import format_syntax_pending
 from coonbench.datasets.structure import structure_pending
-from coonbench.scorers.answer import answer_match, answer_metrics
+from coonbench.scorers.answer import SOURCE_BASELINE, answer_match, answer_metrics
 from coonbench.solvers.primer import format_primer
 
 
@@ -30,6 +31,7 @@ def structure(
     stop_margin: float | None = None,
     stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
+    formats: str | list[str] | None = None,
     **unknown: Any,
 ) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
@@ -38,17 +40,24 @@ def structure(
       kinds: question types to keep: abbrev_to_full, full_to_abbrev, prefix_meaning, syntax_validity (default all).
       primer: none (prior knowledge: format ``coon-noprimer``), short (``coon``) or full (``coon-fullprimer``: the
         tables themselves, so abbreviation questions become a lookup); comma-separate several to compare them.
+      formats: instead of COON's questions, syntax validity in these code formats of one language (any registered
+        lossless code format, e.g. ``python,python-minified,python-minifier,python-json-ast``): a fragment of
+        each corpus file shown valid and with a bracket deleted (``coonbench.datasets.format_syntax``); ``kinds``
+        and ``primer`` are then not used (a format's primer follows its condition, ``:noprimer``).
       tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
         (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """
     run = task_run(structure, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
                    stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     # -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
+    listing = (lambda: format_syntax_pending(formats)) if formats else (
+        lambda: (structure_pending(kinds, primer), None))  # every question is asked in every primer: no skips
     return run.build(
         "structure",
-        lambda: (structure_pending(kinds, primer), None),  # every question is asked in every primer: no skips
+        listing,
         dataset_name="coonbench-structure",
         solver=[format_primer(), generate()],  # the variant (or no primer) comes from each sample's metadata
         scorer=answer_match(),
-        metrics=answer_metrics(("format", "question_type", "complexity"), baseline="coon"),
+        metrics=answer_metrics(("format", "question_type", "complexity"),
+                               baseline=SOURCE_BASELINE if formats else "coon"),
     )

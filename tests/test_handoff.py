@@ -14,14 +14,15 @@ from coonbench.datasets.handoff import FREE, MESSAGE_KEY, b_prompt, handoff_samp
 from coonbench.datasets.corpus import load_corpus
 from coonbench.datasets.generation import fenced
 from coonbench.evals.handoff import handoff
-from coonbench.formats import get_format
+from coonbench.formats import get_format, language_of
 from coonbench.scorers.handoff import carried
 from coonbench.solvers.gold import gold
 from coonbench.tasks.conditions import ConditionError, code_format_names
 from coonbench.tasks.samples import TaskArgumentError
 from coonbench.tasks.state import handoff_state
 
-CODE_FORMATS = [n for n in code_format_names() if get_format(n).lossless]
+CODE_FORMATS = [n for n in code_format_names() if get_format(n).lossless and language_of(n).name == "dart"]
+"""Dart's lossless code formats (one run shows one language's programs; Python's are tests/test_python_*.py's)."""
 
 
 def _metrics(log: Any) -> dict[str, float]:

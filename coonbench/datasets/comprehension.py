@@ -207,13 +207,27 @@ def generated_questions(files: Sequence[CorpusSample], language: Language, skips
     return questions
 
 
+def executed_questions_file(language: str) -> Path:
+    """Where the questions of a language's built-in corpus whose answers came from running its code live (output
+    prediction: ``coonbench.datasets.output_prediction`` writes Python's)."""
+    return DATA_DIR / "comprehension" / f"{language}-outputs.v{DATASET_VERSION}.jsonl"
+
+
+def executed_questions(language: Language, files: Sequence[CorpusSample]) -> list[Question]:
+    """The committed run-derived questions about ``files`` (none for a language without such a file): committed,
+    so that building a task never runs code."""
+    path = executed_questions_file(language.name)
+    known = {f.id for f in files}
+    return [q for q in load_questions(path) if q.sample_id in known] if path.is_file() else []
+
+
 def builtin_questions(language: Language) -> tuple[list[CorpusSample], list[Question]]:
     """The language's built-in corpus and its questions: the committed ``QUESTIONS_FILE`` for the default language
-    (a change of its generators shows in review), generated on the spot for another."""
+    (a change of its generators shows in review), generated on the spot for another, with its run-derived ones."""
     files = load_corpus(language=language)
     if language.name == DEFAULT_LANGUAGE:
         return files, load_questions()
-    return files, generated_questions(files, language, [])
+    return files, generated_questions(files, language, []) + executed_questions(language, files)
 
 
 def comprehension_pending(
@@ -233,7 +247,7 @@ def comprehension_pending(
     wanted_types = choose("question_types", question_types, language.question_types, "question type")
     if corpus or (questions_file is None and language.name != DEFAULT_LANGUAGE):
         files, skips = select_corpus(corpus, wanted_bands, language)
-        questions = generated_questions(files, language, skips)
+        questions = generated_questions(files, language, skips) + ([] if corpus else executed_questions(language, files))
     else:
         choose("bands", wanted_bands, corpus_of(language).bands, "band")
         files, skips = load_corpus(language=language), []

@@ -25,7 +25,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from coonbench.tasks.conditions import LABEL_SUFFIX, Condition, Skip, parse_conditions, refusal
+from coonbench.tasks.conditions import LABEL_SUFFIX, Condition, Skip, conditions_language, parse_conditions, refusal
 from coonbench.judging.criteria import sample_criteria
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
@@ -376,7 +376,7 @@ def generation_pending(
     """``generation_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T questions=N``
     renders only the tasks drawn), and the skips."""
     conditions = parse_conditions(formats, ("coon",), need_decode=True, param="format")
-    files, skips = select_corpus(corpus, split_param(bands))
+    files, skips = select_corpus(corpus, split_param(bands), conditions_language(conditions))
     by_pair: dict[str, list[Pending]] = {}  # task-major, like the other tasks: --limit keeps every condition
     for cond in conditions:
         for task in build_generation_tasks(kinds, None, cond.format, files=files, skips=skips, label=cond.label):

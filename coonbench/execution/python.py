@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import ast
-import json
-from typing import Any
 
 from coonbench.execution.base import Executor, harness_text, register_executor
-from coonbench.execution.harness.python_runner import module_from_json
 from coonbench.execution.problem import Problem
+from coonbench.languages.python.ast_json import ast_to_json, module_from_json, python_to_ast_json  # noqa: F401
 
 PYTHON = "python3"  # the sandbox's interpreter; Python 3.11 both locally (/usr/bin) and in the Docker image
 
@@ -32,30 +30,6 @@ class PythonExecutor(Executor):
         values cross as typed data, i.e. HumanEval)."""
         mode = "pytyped" if getattr(problem, "typed_values", False) else self.mode
         return [PYTHON, "-I", "-S", "runner.py", mode, solution, problem.signature.name, str(case_timeout), "512"]
-
-
-def ast_to_json(node: Any) -> Any:
-    """A syntax tree as JSON-able dicts ``{"_type": ...}``; positions, None/empty fields and Load ``ctx`` dropped."""
-    if isinstance(node, ast.AST):
-        out: dict[str, Any] = {"_type": type(node).__name__}
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if value is None or value == []:
-                continue
-            if name == "ctx" and isinstance(value, ast.Load):
-                continue
-            out[name] = ast_to_json(value)
-        return out
-    if isinstance(node, list):
-        return [ast_to_json(v) for v in node]
-    if node is None or isinstance(node, (str, int, float, bool)):
-        return node
-    raise TypeError(f"cannot represent {type(node).__name__} constant {node!r} in JSON")
-
-
-def python_to_ast_json(source: str, *, indent: int | None = None) -> str:
-    """Python source → JSON syntax-tree text (the python-ast gold is derived this way)."""
-    return json.dumps(ast_to_json(ast.parse(source)), indent=indent, ensure_ascii=False)
 
 
 def ast_json_to_python(text: str) -> str:
