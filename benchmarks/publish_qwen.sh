@@ -32,6 +32,7 @@ common=(--model "gguf/$model" --temperature 0 --seed 0 --display plain --log-sha
 # ones that have a Goth program of ours (data/correction/goth/); `goth`, `goth-json`, `goth-python` write to
 # logs/published/MODEL/<task>.
 goth_problems=$(ls data/correction/goth | sed 's/\.goth$//' | paste -sd, -)
+seed_problems=factorial,fibonacci,gcd,is_prime,power,sum_to_n,abs_value,max_of_three,isqrt,digit_sum
 for task in "${tasks[@]}"; do
   dir="logs/published/$model/$task"
   case "$task" in
@@ -47,6 +48,9 @@ for task in "${tasks[@]}"; do
     writing) args=(-T questions=8 -T sizes=small,medium -T sources=description
                    -T formats=json,json-structured,toon,yaml,xml --max-tokens 1024) ;;
     goth) args=(-T target=goth -T sandbox=local --max-tokens 768) ;;
+    # the nine of those problems that are the seed's own function specs, and max_of_three for its max_two: a Goth
+    # run two cores finish in about an hour beside other work (the 22 take several)
+    goth-specs) args=(-T target=goth -T sandbox=local -T problems="$seed_problems" --max-tokens 768) ;;
     # the JSON AST is 2-7x longer than the syntax: our longest gold (binomial) is 1,086 Qwen tokens
     goth-json) args=(-T target=goth-json -T sandbox=local --max-tokens 1280) ;;
     goth-python) args=(-T target=python -T sandbox=local -T problems="$goth_problems" --max-tokens 768) ;;
