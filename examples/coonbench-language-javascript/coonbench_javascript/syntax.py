@@ -1,0 +1,181 @@
+"""JavaScript through the ``tree-sitter-javascript`` wheel: parsing, syntax errors, the lossless check and the
+minifier, all on one token view of the tree.
+
+Why one view: the lossless check and the minifier must agree on what a program is. A program is its syntax tree
+with comments left out; strings, template strings and regular expressions are atoms (their text is their value,
+spaces included), every other leaf is a token. Two programs are equivalent when their trees list the same node
+types at the same depths with the same atom/token texts, so layout and comments never count and everything else
+does. Every walk is iterative (hostile input nests deeply) and source is bounded by ``MAX_CHARS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import tree_sitter_javascript
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Node, Parser, Tree
+
+from coonbench.languages.base import Difference, LanguageSyntaxError
+
+MAX_CHARS = 1_000_000
+"""Longest source parsed (tree-sitter reads a megabyte in well under a second)."""
+COMMENTS = frozenset({"comment", "html_comment"})
+ATOMS = frozenset({"string", "template_string", "regex", "hash_bang_line", "jsx_text"})
+"""Nodes kept as written: their text is a value, so the minifier copies them and the check compares their text."""
+
+_LANGUAGE = TSLanguage(tree_sitter_javascript.language())
+
+
+def parse(source: str) -> Tree:
+    """The tree-sitter tree of ``source`` (``LanguageSyntaxError`` when too long or not text)."""
+    if not isinstance(source, str):
+        raise LanguageSyntaxError("JavaScript source must be text", 1, 1)
+    if len(source) > MAX_CHARS:
+        raise LanguageSyntaxError(f"source longer than {MAX_CHARS} characters", 1, 1)
+    return Parser(_LANGUAGE).parse(source.encode("utf-8", "surrogatepass"))
+
+
+def _position(node: Node) -> tuple[int, int]:
+    return node.start_point[0] + 1, node.start_point[1] + 1
+
+
+def first_error(tree: Tree) -> LanguageSyntaxError | None:
+    """The first ERROR or MISSING node in document order, as a positioned error; None for a valid program."""
+    if not tree.root_node.has_error:
+        return None
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_missing:
+            return LanguageSyntaxError(f"missing '{node.type}'", *_position(node))
+        if node.type == "ERROR":
+            text = (node.text or b"").decode("utf-8", "replace")[:40]
+            return LanguageSyntaxError(f"unexpected {text!r}", *_position(node))
+        stack.extend(c for c in reversed(node.children) if c.has_error)
+    return LanguageSyntaxError("syntax error", 1, 1)
+
+
+def syntax_error(source: str) -> LanguageSyntaxError | None:
+    """The first syntax error of ``source``, None when it is a valid program; never raises."""
+    try:
+        return first_error(parse(source))
+    except LanguageSyntaxError as err:
+        return err
+
+
+def parse_valid(source: str) -> Tree:
+    """The tree of a valid program; ``LanguageSyntaxError`` at the first error otherwise."""
+    tree = parse(source)
+    error = first_error(tree)
+    if error is not None:
+        raise error
+    return tree
+
+
+@dataclass(frozen=True)
+class Item:
+    """One node of the token view: its depth, type, the text of a token or atom ("" for an inner node), where it
+    starts, and the path of node types down to it."""
+
+    depth: int
+    kind: str
+    text: str
+    node: Node
+    path: str
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return self.depth, self.kind, self.text
+
+
+def items(tree: Tree) -> Iterator[Item]:
+    """Every node of the tree in document order, comments and their subtrees left out, atoms not entered."""
+    stack: list[tuple[Node, int, str]] = [(tree.root_node, 0, tree.root_node.type)]
+    while stack:
+        node, depth, path = stack.pop()
+        if node.type in COMMENTS:
+            continue
+        leaf = node.child_count == 0 or node.type in ATOMS
+        text = (node.text or b"").decode("utf-8", "surrogatepass") if leaf else ""
+        yield Item(depth, node.type, text, node, path)
+        if not leaf:
+            stack.extend((c, depth + 1, f"{path} > {c.type}") for c in reversed(node.children))
+
+
+def tokens(tree: Tree) -> list[Item]:
+    """The tokens and atoms of the tree, in document order (what the minifier writes)."""
+    return [i for i in items(tree) if i.text or i.node.child_count == 0]
+
+
+def ast_diff(a: str, b: str) -> Difference | None:
+    """The first difference between two programs' token views, None when equivalent (layout and comments aside)."""
+    left, right = items(parse_valid(a)), items(parse_valid(b))
+    while True:
+        x, y = next(left, None), next(right, None)
+        if x is None and y is None:
+            return None
+        if x is None or y is None or x.key != y.key:
+            where = x or y
+            assert where is not None
+            line, column = _position(where.node) if x is not None else (None, None)
+            return Difference(where.path, _show(x), _show(y), line, column)
+
+
+def _show(item: Item | None) -> str:
+    if item is None:
+        return "<nothing>"
+    text = item.text or (item.node.text or b"").decode("utf-8", "replace")
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class MinifyError(ValueError):
+    """The minifier cannot keep this program (its output would be another tree)."""
+
+
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$\\")
+_JOINS = {("+", "+"), ("-", "-"), ("/", "/"), ("/", "*"), ("<", "!"), ("-", ">"), ("*", "/"), (".", ".")}
+_NO_BREAK_AFTER = frozenset({";", "{", ",", "(", "[", ":", "=", "=>", "?", "&&", "||", "??"})
+_NO_BREAK_BEFORE = frozenset({"}", ")", "]", ";", ",", ".", "?.", ":"})
+
+
+def _word(ch: str) -> bool:
+    return ch in _WORD or ord(ch) > 127
+
+
+def _separator(prev: Item, nxt: Item, source: bytes) -> str:
+    """What must stay between two tokens: a newline where a line break may end a statement (automatic
+    semicolons), a space where the two would read as one token, else nothing."""
+    gap = source[prev.node.end_byte:nxt.node.start_byte]
+    if b"\n" in gap and prev.text not in _NO_BREAK_AFTER and nxt.text not in _NO_BREAK_BEFORE:
+        return "\n"
+    p, n = prev.text[-1:], nxt.text[:1]
+    if not p or not n:
+        return ""
+    if (_word(p) and _word(n)) or (p, n) in _JOINS:
+        return " "
+    if prev.kind == "number" and n == ".":
+        return " "
+    return ""
+
+
+def minify(source: str) -> str:
+    """``source`` without comments and with only the whitespace the grammar needs; MinifyError when the result
+    would not be the same tree (the caller's check, here too, so no caller can forget it)."""
+    tree = parse_valid(source)
+    raw = source.encode("utf-8", "surrogatepass")
+    toks = [t for t in tokens(tree) if t.node.end_byte > t.node.start_byte]
+    out: list[str] = []
+    for i, tok in enumerate(toks):
+        if i:
+            out.append(_separator(toks[i - 1], tok, raw))
+        out.append(tok.text)
+    result = "".join(out) + ("\n" if out else "")
+    try:
+        diff = ast_diff(source, result)
+    except LanguageSyntaxError as err:
+        raise MinifyError(f"output does not parse at {err.line}:{err.column}: {err.message}") from None
+    if diff is not None:
+        raise MinifyError(f"output differs at {diff.path}: {diff.left!r} != {diff.right!r}")
+    return result
