@@ -3,26 +3,21 @@
 The package (``examples/coonbench-plugin-example``, copied to a temp folder so the build leaves nothing in the
 repository) registers a ``kind="code"`` format and a ``kind="data"`` format through the ``coonbench.formats``
 entry point, and a task + scorer through Inspect's ``inspect_ai`` entry point. It is installed with
-``pip install --no-deps --no-build-isolation --no-index --target`` into a folder of its own (no network), which a
-child interpreter — this one, so in a virtual environment it sees that environment's packages — puts on its path
-and drives through ``python -m inspect_ai``: comprehension and retrieval with the gold solver must score 100% in
-the plug-in's formats, and its own task must run by name. This process never imports it.
+``pip install --no-deps --no-build-isolation --no-index --target`` into a folder of its own
+(``tests/plugin_install.py``) and driven through ``python -m inspect_ai``: comprehension and retrieval with the gold
+solver must score 100% in the plug-in's formats, and its own task must run by name. This process never imports it.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import read_eval_log
 
 from coonbench.formats import FormatError, get_format
 from coonbench.resources import REPO_ROOT
+from tests.plugin_install import Installed, eval_installed, install_package
 
 PLUGIN = REPO_ROOT / "examples" / "coonbench-plugin-example"
 CODE_FORMAT, DATA_FORMAT = "example-reversed-dart", "example-sorted-json"
@@ -30,39 +25,13 @@ CODE_FORMAT, DATA_FORMAT = "example-reversed-dart", "example-sorted-json"
 pytestmark = pytest.mark.slow
 
 
-def _run(cmd: list[str], env: dict[str, str], timeout: int = 600) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(cmd, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done
-
-
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    try:
-        import setuptools  # noqa: F401
-        import wheel  # noqa: F401
-    except ImportError as err:
-        pytest.skip(f"building the plug-in offline needs setuptools and wheel installed ({err})")
-    root = tmp_path_factory.mktemp("plugin")
-    pkg = root / "pkg"
-    shutil.copytree(PLUGIN, pkg, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    target = root / "site-packages"  # the name Inspect looks for to give the plug-in its package prefix
-    env = dict(os.environ)
-    _run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q",
-          "--target", str(target), str(pkg)], env)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(target), str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    return Path(sys.executable), env
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    return install_package(PLUGIN, tmp_path_factory.mktemp("plugin"))
 
 
-def _eval(installed: tuple[Path, dict[str, str]], log_dir: Path, *args: str) -> object:
-    python, env = installed
-    _run(
-        [str(python), "-m", "inspect_ai", "eval", *args, "--solver", "coonbench/gold", "--model", "mockllm/model",
-         "--log-dir", str(log_dir), "--display", "none"],
-        env,
-    )
-    [log_file] = sorted(log_dir.glob("*.eval"))
-    return read_eval_log(str(log_file))
+def _eval(installed: Installed, log_dir: Path, *args: str) -> object:
+    return eval_installed(installed, log_dir, *args)
 
 
 def test_the_plugin_is_not_part_of_coonbench() -> None:
@@ -71,7 +40,7 @@ def test_the_plugin_is_not_part_of_coonbench() -> None:
             get_format(name)
 
 
-def test_code_format_in_comprehension(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+def test_code_format_in_comprehension(installed: Installed, tmp_path: Path) -> None:
     log = _eval(installed, tmp_path, "evals/comprehension.py", "-T", f"formats={CODE_FORMAT},dart", "-T", "bands=simple")
     assert log.status == "success"  # type: ignore[attr-defined]
     formats = Counter(s.metadata["format"] for s in log.samples)  # type: ignore[attr-defined]
@@ -82,7 +51,7 @@ def test_code_format_in_comprehension(installed: tuple[Path, dict[str, str]], tm
     assert "```reversed-dart" in str(shown.input)
 
 
-def test_data_format_in_retrieval(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+def test_data_format_in_retrieval(installed: Installed, tmp_path: Path) -> None:
     log = _eval(installed, tmp_path, "evals/retrieval.py", "-T", f"formats={DATA_FORMAT},json", "--limit", "60")
     assert log.status == "success"  # type: ignore[attr-defined]
     formats = Counter(s.metadata["format"] for s in log.samples)  # type: ignore[attr-defined]
@@ -90,7 +59,7 @@ def test_data_format_in_retrieval(installed: tuple[Path, dict[str, str]], tmp_pa
     assert all(s.scores["answer_match"].value["correct"] == 1.0 for s in log.samples)  # type: ignore[attr-defined]
 
 
-def test_plugin_task_and_scorer_by_name(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+def test_plugin_task_and_scorer_by_name(installed: Installed, tmp_path: Path) -> None:
     log = _eval(installed, tmp_path, "coonbench_example/lookup")
     assert log.status == "success" and len(log.samples) == 2  # type: ignore[attr-defined]
     [score] = log.results.scores  # type: ignore[attr-defined]

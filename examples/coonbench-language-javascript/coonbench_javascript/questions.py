@@ -96,8 +96,7 @@ def measure(source: str) -> dict[str, Any]:
             rows.update(range(item.node.start_point[0], item.node.end_point[0] + 1))
         if item.kind in _BRANCHES or item.kind in ("&&", "||", "??"):
             branches += 1
-        if item.kind == "statement_block":
-            depth = max(depth, item.path.count("statement_block"))
+        depth = max(depth, item.blocks)
     loc, cyclomatic = len(rows), 1 + branches
     named, _ = functions(tree.root_node)
     gci = round(0.5 * loc / (loc + 100) + 0.5 * cyclomatic / (cyclomatic + 20), 4)

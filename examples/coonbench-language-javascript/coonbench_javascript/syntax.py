@@ -74,34 +74,53 @@ def parse_valid(source: str) -> Tree:
     return tree
 
 
+PATH_SHOWN = 8
+"""Node types a difference's path shows, innermost last (a deep tree's path is cut at the front)."""
+
+
 @dataclass(frozen=True)
 class Item:
-    """One node of the token view: its depth, type, the text of a token or atom ("" for an inner node), where it
-    starts, and the path of node types down to it."""
+    """One node of the token view: its depth, type, the text of a token or atom ("" for an inner node), the node,
+    the item of its parent (a chain, so a walk stays linear however deep the tree) and how many statement blocks
+    enclose it."""
 
     depth: int
     kind: str
     text: str
     node: Node
-    path: str
+    parent: Item | None
+    blocks: int
 
     @property
     def key(self) -> tuple[int, str, str]:
         return self.depth, self.kind, self.text
 
+    @property
+    def path(self) -> str:
+        """The node types from the root down to this one (``program > … > number``)."""
+        kinds: list[str] = []
+        item: Item | None = self
+        while item is not None and len(kinds) < PATH_SHOWN:
+            kinds.append(item.kind)
+            item = item.parent
+        return ("… > " if item is not None else "") + " > ".join(reversed(kinds))
+
 
 def items(tree: Tree) -> Iterator[Item]:
     """Every node of the tree in document order, comments and their subtrees left out, atoms not entered."""
-    stack: list[tuple[Node, int, str]] = [(tree.root_node, 0, tree.root_node.type)]
+    stack: list[tuple[Node, Item | None]] = [(tree.root_node, None)]
     while stack:
-        node, depth, path = stack.pop()
+        node, parent = stack.pop()
         if node.type in COMMENTS:
             continue
         leaf = node.child_count == 0 or node.type in ATOMS
         text = (node.text or b"").decode("utf-8", "surrogatepass") if leaf else ""
-        yield Item(depth, node.type, text, node, path)
+        depth = 0 if parent is None else parent.depth + 1
+        blocks = (0 if parent is None else parent.blocks) + (node.type == "statement_block")
+        item = Item(depth, node.type, text, node, parent, blocks)
+        yield item
         if not leaf:
-            stack.extend((c, depth + 1, f"{path} > {c.type}") for c in reversed(node.children))
+            stack.extend((c, item) for c in reversed(node.children))
 
 
 def tokens(tree: Tree) -> list[Item]:
