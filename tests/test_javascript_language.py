@@ -30,6 +30,8 @@ pytest.importorskip("tree_sitter_javascript", reason="the JavaScript example nee
 @pytest.fixture
 def js(monkeypatch: pytest.MonkeyPatch) -> dict[str, ModuleType]:
     """The package's modules, its language and formats registered in copies of the registries for one test."""
+    formats_base.list_formats()  # load every built-in plug-in into the real registries before copying them
+    languages_base.list_languages()
     monkeypatch.syspath_prepend(str(PACKAGE))
     monkeypatch.setattr(languages_base, "_REGISTRY", dict(languages_base._REGISTRY))
     monkeypatch.setattr(formats_base, "_REGISTRY", dict(formats_base._REGISTRY))
@@ -163,3 +165,19 @@ def test_every_corpus_file_has_its_licence() -> None:
         assert entry["license"] in {"MIT", "ISC"}, entry
         text = (root / entry["license_file"]).read_text(encoding="utf-8")
         assert ("Permission" in text or "permission" in text), entry
+
+
+def test_a_directory_of_js_files_is_a_corpus(js: dict[str, ModuleType], tmp_path: Path) -> None:
+    """``-T corpus=DIR``: the language's extensions pick the files, questions are asked in both formats, and a
+    file that does not parse is skipped with its position."""
+    from coonbench.datasets.comprehension import comprehension_samples
+
+    for path in _corpus_files()[:3]:
+        shutil.copyfile(path, tmp_path / path.name)
+    (tmp_path / "broken.js").write_text("function f( {\n", encoding="utf-8")
+    (tmp_path / "ignored.dart").write_text("void main() {}\n", encoding="utf-8")
+    samples, skips = comprehension_samples(formats="javascript,javascript-minified", corpus=str(tmp_path))
+    assert {s.metadata["format"] for s in samples} == {"javascript", "javascript-minified"}
+    assert {s.metadata["sample_id"] for s in samples} == {"user-" + p.stem for p in _corpus_files()[:3]}
+    assert all("JavaScript code" in s.input and "Flutter" not in s.input for s in samples)
+    assert [(k.item, k.reason.split(":")[0]) for k in skips] == [("broken.js", "does not parse")]
