@@ -75,7 +75,7 @@ def test_the_minified_encoder_refuses_a_changed_program(js: dict[str, ModuleType
     """A minifier that drops every line break turns ``a\\nb`` (two statements by automatic semicolon) into
     ``ab``: the encoder's own tree check refuses it loudly instead of returning it."""
     syntax = js["syntax"]
-    monkeypatch.setattr(syntax, "_separator", lambda prev, nxt, source: " " if prev.text[-1:].isalnum() and
+    monkeypatch.setattr(syntax, "_separator", lambda prev, nxt, source, ends: " " if prev.text[-1:].isalnum() and
                         nxt.text[:1].isalnum() else "")
     with pytest.raises(syntax.MinifyError, match="differs|does not parse"):
         syntax.minify("const x = {}\nfunction f() { return\n1 }\n")
@@ -151,7 +151,8 @@ def test_the_manifest_is_up_to_date(js: dict[str, ModuleType]) -> None:
 
     language = js["language"].JAVASCRIPT
     manifest = PACKAGE / "coonbench_javascript" / "corpus" / "manifest.json"
-    assert manifest.read_text(encoding="utf-8") == build_manifest(language=language)
+    expected = {**json.loads(build_manifest(language=language)), "command": "python -m coonbench_javascript.manifest"}
+    assert json.loads(manifest.read_text(encoding="utf-8")) == expected
     samples = load_corpus(language=language)
     assert {s.band for s in samples} == set(language.corpus().bands)
     assert all(s.band == js["questions"].band_of(s.loc) for s in samples)
@@ -181,3 +182,20 @@ def test_a_directory_of_js_files_is_a_corpus(js: dict[str, ModuleType], tmp_path
     assert {s.metadata["sample_id"] for s in samples} == {"user-" + p.stem for p in _corpus_files()[:3]}
     assert all("JavaScript code" in s.input and "Flutter" not in s.input for s in samples)
     assert [(k.item, k.reason.split(":")[0]) for k in skips] == [("broken.js", "does not parse")]
+
+
+ASI_CASES = (
+    "function f() { return\nx }", "a\n++b", "let x = {}\nfoo()", "x = y\n[1].forEach(f)", "var g = function () {}\ng()",
+    "class A { x = 1\n  y = 2 }", "do x(); while (y)\nz()", "const re = /a/g\nre.test(s)", "if (a) b()\nelse c()",
+    "t = `a\n  b`\nu()", "label: for (;;) { break label\n}", "i\n--\nj", "x = a\n/ b /\nc",
+)
+
+
+@pytest.mark.parametrize("source", ASI_CASES)
+def test_line_breaks_that_end_statements_stay(js: dict[str, ModuleType], source: str) -> None:
+    """Automatic semicolons and restricted productions: each minifies (the tree check inside would refuse a
+    changed program) and loses every line break the grammar does not need."""
+    syntax = js["syntax"]
+    small = syntax.minify(source)
+    assert syntax.ast_diff(source, small) is None and len(small) <= len(source) + 1
+    assert small.count("\n") <= source.count("\n") + 1

@@ -64,8 +64,8 @@ class MinifiedJavaScriptFormat(JavaScriptFormat):
                               expected="the same syntax tree") from None
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
-        text = ("The code is minified JavaScript: comments and layout were removed; line breaks remain only "
-                "where one may end a statement. It is valid JavaScript.")
+        text = ("The code is minified JavaScript: comments and layout were removed; a line break remains only "
+                "where it ends a statement that has no semicolon. It is valid JavaScript.")
         if variant == "full":
             text += " Read it as ordinary JavaScript."
         return text

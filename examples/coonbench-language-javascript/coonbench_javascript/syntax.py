@@ -155,19 +155,46 @@ class MinifyError(ValueError):
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$\\")
 _JOINS = {("+", "+"), ("-", "-"), ("/", "/"), ("/", "*"), ("<", "!"), ("-", ">"), ("*", "/"), (".", ".")}
-_NO_BREAK_AFTER = frozenset({";", "{", ",", "(", "[", ":", "=", "=>", "?", "&&", "||", "??"})
-_NO_BREAK_BEFORE = frozenset({"}", ")", "]", ";", ",", ".", "?.", ":"})
+_BLOCKS = frozenset({"statement_block", "class_body", "switch_body"})
+_VALUE_ENDED = frozenset({"expression_statement", "lexical_declaration", "variable_declaration", "return_statement",
+                          "throw_statement", "export_statement", "field_definition"})
+"""Statements that end with an expression: a ``}`` there closes a value (a function, an object), not the
+statement, so an automatic semicolon still ends them."""
+
+
+def _is_statement(kind: str) -> bool:
+    return kind.endswith(("_statement", "_declaration")) or kind == "field_definition"
+
+
+def statement_ends(tree: Tree) -> set[int]:
+    """Where a statement ends without a ``;`` or its own block's ``}`` (byte offsets): the places an automatic
+    semicolon ended it, so the line break after it must stay (``return``⏎``x``, ``a``⏎``(b)``)."""
+    ends: set[int] = set()
+    last: dict[int, Item] = {}  # end byte -> the last token ending there
+    for item in items(tree):
+        if item.text or item.node.child_count == 0:
+            last[item.node.end_byte] = item
+    for item in items(tree):
+        if not _is_statement(item.kind):
+            continue
+        tok = last.get(item.node.end_byte)
+        if tok is None or tok.text == ";":
+            continue
+        if tok.text == "}" and tok.parent is not None and tok.parent.kind in _BLOCKS and item.kind not in _VALUE_ENDED:
+            continue
+        ends.add(item.node.end_byte)
+    return ends
 
 
 def _word(ch: str) -> bool:
     return ch in _WORD or ord(ch) > 127
 
 
-def _separator(prev: Item, nxt: Item, source: bytes) -> str:
-    """What must stay between two tokens: a newline where a line break may end a statement (automatic
-    semicolons), a space where the two would read as one token, else nothing."""
+def _separator(prev: Item, nxt: Item, source: bytes, ends: set[int]) -> str:
+    """What must stay between two tokens: the line break after a statement that ends without a semicolon, a
+    space where the two would read as one token, else nothing."""
     gap = source[prev.node.end_byte:nxt.node.start_byte]
-    if b"\n" in gap and prev.text not in _NO_BREAK_AFTER and nxt.text not in _NO_BREAK_BEFORE:
+    if prev.node.end_byte in ends and b"\n" in gap and nxt.text != "}":  # a `}` ends a statement by itself
         return "\n"
     p, n = prev.text[-1:], nxt.text[:1]
     if not p or not n:
@@ -185,10 +212,11 @@ def minify(source: str) -> str:
     tree = parse_valid(source)
     raw = source.encode("utf-8", "surrogatepass")
     toks = [t for t in tokens(tree) if t.node.end_byte > t.node.start_byte]
+    ends = statement_ends(tree)
     out: list[str] = []
     for i, tok in enumerate(toks):
         if i:
-            out.append(_separator(toks[i - 1], tok, raw))
+            out.append(_separator(toks[i - 1], tok, raw, ends))
         out.append(tok.text)
     result = "".join(out) + ("\n" if out else "")
     try:
