@@ -57,6 +57,13 @@ def test_the_language_is_not_part_of_coonbench() -> None:
             get_format(name)
 
 
+def test_coonbench_lists_its_formats_there(installed: Installed) -> None:
+    python, env = installed
+    listing = run_checked([str(python), "-m", "coonbench.cli", "formats"], env).stdout
+    rows = {line.split()[0]: line.split()[2] for line in listing.splitlines() if line.startswith("javascript")}
+    assert rows == {"javascript": "(javascript)", "javascript-minified": "(javascript)"}, listing
+
+
 def test_gold_scores_everything_in_both_formats(installed: Installed, tmp_path: Path) -> None:
     _check_gold(eval_installed(installed, tmp_path, "coonbench/comprehension", "-T", f"formats={','.join(FORMATS)}"))
 
