@@ -58,7 +58,8 @@ def test_a_colliding_set_decodes_in_linear_time() -> None:
     assert decode_typed({"__t__": "set", "v": distinct}) == set(distinct)
 
 
-async def _beside() -> tuple[Outcome, Outcome, float]:
+async def _beside(attack_code: str, problem: HumanEvalProblem) -> tuple[Outcome, Outcome, float]:
+    """Run ``attack_code`` and the gold beside it on one event loop; the loop's longest pause with them."""
     executor = get_executor("python")
     boxes = [LocalLimitedSandbox(LocalSandboxConfig()) for _ in range(2)]
     loop = asyncio.get_running_loop()
@@ -76,8 +77,8 @@ async def _beside() -> tuple[Outcome, Outcome, float]:
 
     tick = asyncio.ensure_future(ticker())
     try:
-        attack, gold = await asyncio.gather(executor.run(ATTACK, PROBLEM, 2.0, boxes[0]),
-                                            executor.run(GOLD, PROBLEM, 2.0, boxes[1]))
+        attack, gold = await asyncio.gather(executor.run(attack_code, problem, 2.0, boxes[0]),
+                                            executor.run(GOLD, problem, 2.0, boxes[1]))
     finally:
         done.set()
         await tick
@@ -88,7 +89,7 @@ async def _beside() -> tuple[Outcome, Outcome, float]:
 
 @needs_isolation
 def test_the_collision_answer_leaves_the_sample_beside_it_unaffected() -> None:
-    attack, gold, worst = asyncio.run(_beside())
+    attack, gold, worst = asyncio.run(_beside(ATTACK, PROBLEM))
     assert attack is Outcome.WRONG_OUTPUT and gold is Outcome.PASS, (attack, gold)
     assert worst < STALL_S, f"the event loop stood still {worst:.1f} s"
 
@@ -134,40 +135,12 @@ EXPR_ATTACK = f"""def unique(l):
 LOOP_STALL_S = 0.15  # the loop's longest pause: 3-30 ms here; 0.4-0.6 s without RECORD_CONTAINERS, 3 s in the loop
 
 
-async def _expr_beside(attack_code: str) -> tuple[Outcome, Outcome, float]:
-    executor = get_executor("python")
-    boxes = [LocalLimitedSandbox(LocalSandboxConfig()) for _ in range(2)]
-    loop = asyncio.get_running_loop()
-    done = asyncio.Event()
-    worst = 0.0
-
-    async def ticker() -> None:
-        nonlocal worst
-        last = loop.time()
-        while not done.is_set():
-            await asyncio.sleep(0.02)
-            now = loop.time()
-            worst = max(worst, now - last - 0.02)
-            last = now
-
-    tick = asyncio.ensure_future(ticker())
-    try:
-        attack, gold = await asyncio.gather(executor.run(attack_code, EXPR_PROBLEM, 2.0, boxes[0]),
-                                            executor.run(GOLD, EXPR_PROBLEM, 2.0, boxes[1]))
-    finally:
-        done.set()
-        await tick
-        for box in boxes:
-            box.close()
-    return attack.outcome, gold.outcome, worst
-
-
 @needs_isolation
 def test_an_expr_answer_of_colliding_sets_leaves_the_sample_beside_it_unaffected() -> None:
     """The gold sample beside the attack passes, the attack fails, and the event loop they share goes on: the
     record is refused from its text (``RECORD_CONTAINERS``) and judged in a worker thread. With the bound removed
     the one C call that parses the JSON held the loop 0.4-0.6 s; with the judging in the loop as well, 3 s."""
-    attack, gold, worst = asyncio.run(_expr_beside(EXPR_ATTACK))
+    attack, gold, worst = asyncio.run(_beside(EXPR_ATTACK, EXPR_PROBLEM))
     assert attack is not Outcome.PASS and gold is Outcome.PASS, (attack, gold)
     assert worst < LOOP_STALL_S, f"the event loop stood still {worst:.2f} s"
 
@@ -176,7 +149,7 @@ def test_an_expr_answer_of_colliding_sets_leaves_the_sample_beside_it_unaffected
 def test_a_list_of_colliding_sets_is_judged_wrong_not_refused() -> None:
     """Below the record's bounds the same sets are decoded and compared: a wrong answer, not a lost one."""
     attack = f"def unique(l):\n    return {SETS} if l == [3, 1, 2] else sorted(set(l))\n"
-    outcome, gold, worst = asyncio.run(_expr_beside(attack))
+    outcome, gold, worst = asyncio.run(_beside(attack, EXPR_PROBLEM))
     assert outcome is Outcome.WRONG_OUTPUT and gold is Outcome.PASS, (outcome, gold)
     assert worst < LOOP_STALL_S, f"the event loop stood still {worst:.2f} s"
 
