@@ -47,6 +47,11 @@ for task in "${tasks[@]}"; do
     turns) args=(-T turns=3 -T questions=1 -T formats=coon,dart,dart-minified --max-tokens 512) ;;
     writing) args=(-T questions=8 -T sizes=small,medium -T sources=description
                    -T formats=json,json-structured,toon,yaml,xml --max-tokens 1024) ;;
+    # Python (issue 52, docs/python.md): the four Python formats on 150 paired questions read off the tree, and
+    # every output-prediction question (CRUXEval's design on the corpus) in the same four
+    python) args=(-T formats=python,python-minified,python-minifier,python-json-ast -T questions=150 --max-tokens 64) ;;
+    python-outputs) args=(-T formats=python,python-minified,python-minifier,python-json-ast
+                          -T question_types=output_prediction --max-tokens 64) ;;
     goth) args=(-T target=goth -T sandbox=local --max-tokens 768) ;;
     # the nine of those problems that are the seed's own function specs, and max_of_three for its max_two: a Goth
     # run two cores finish in about an hour beside other work (the 22 take several)
@@ -56,7 +61,7 @@ for task in "${tasks[@]}"; do
     goth-python) args=(-T target=python -T sandbox=local -T problems="$goth_problems" --max-tokens 768) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
-  case "$task" in prompts) file=comprehension ;; edits | turns) file=modification ;; goth*) file=correction ;; *) file=$task ;; esac
+  case "$task" in prompts | python | python-outputs) file=comprehension ;; edits | turns) file=modification ;; goth*) file=correction ;; *) file=$task ;; esac
   echo "== $task on gguf/$model -> $dir"
   inspect eval-set "evals/$file.py" "${args[@]}" "${common[@]}" --log-dir "$dir"
 done

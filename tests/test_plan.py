@@ -284,3 +284,18 @@ def test_plan_takes_an_absolute_task_path(capsys: pytest.CaptureFixture[str]) ->
     absolute = capsys.readouterr().out
     assert main(["plan", "evals/structure.py", "-T", "questions=2"]) == 0
     assert capsys.readouterr().out == absolute and "coonbench plan: structure" in absolute
+
+
+@pytest.mark.parametrize(("task", "args"), [
+    ("writing", ["questions=3", "sources=description,json", "formats=toon,yaml"]),
+    ("generation", ["questions=5", "seed=3"]),
+    ("modification", ["questions=4"]),
+    ("structure", ["questions=7", "seed=1"]),
+])
+def test_the_plan_counts_the_samples_the_task_builds(task: str, args: list[str]) -> None:
+    """Whatever a loader's draw reads (a writing case across its sources, a generation pair), the plan of
+    ``-T questions=N`` counts exactly the samples the task builds with it."""
+    [work] = load_workloads(task, args, ["mockllm/model"]).values()
+    built = {str(s.id) for s in load_task(task, args).dataset}
+    assert set(work.frame["id"]) == built
+    assert len(work.pool) > len(work.frame)  # --detect still sees beyond the subset

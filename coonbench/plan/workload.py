@@ -91,6 +91,12 @@ class Workload:
         frame = self.pool if questions is None else self.subset(check_questions(questions), seed)
         return Workload(self.task, self.category, self.tokenizer, self.pool, frame, self._counts)
 
+    def keep(self, ids: set[str]) -> Workload:
+        """This workload with ``frame`` the samples of ``ids``: the ones the task itself builds for
+        ``-T questions=N``, whatever its loader's draw reads (a writing case, a generation pair)."""
+        frame = self.pool[self.pool["id"].isin(ids)]
+        return Workload(self.task, self.category, self.tokenizer, self.pool, frame, self._counts)
+
 
 def question_clusters(task: Any) -> pd.DataFrame:
     """Per sample of ``task``: its format, question (``pair``) and the source item the report clusters it by —
@@ -124,8 +130,8 @@ def workload(task: Any, name: str, tokenizer: str = DEFAULT_ENCODING) -> Workloa
 
 def load_workloads(spec: str, pairs: list[str], models: list[str]) -> dict[str, Workload]:
     """Per model, the task's samples built and counted in its tokenizer (``-T tokenizer=`` for all, else each
-    model's; one build per tokenizer). A paired subset (``-T questions=``) is selected from every sample with the
-    task's own draw, so that ``--detect`` can look beyond it."""
+    model's; one build per tokenizer). A paired subset (``-T questions=``) keeps the samples the task builds with
+    it (its loader's own draw), and the pool keeps every sample, so that ``--detect`` can look beyond it."""
     from coonbench.cli import task_args, task_function
 
     name, fn = task_function(spec)
@@ -141,6 +147,9 @@ def load_workloads(spec: str, pairs: list[str], models: list[str]) -> dict[str, 
             if "tokenizer" in params:
                 args["tokenizer"] = tokenizer
             work = workload(fn(**args), name, tokenizer)
-            built[tokenizer] = work.select(given["questions"], given.get("seed", 0)) if subset else work
+            if subset:  # the run's samples are the ones the task draws, built as the run builds them
+                drawn = fn(**{**args, **{k: given[k] for k in SUBSET_ARGS if k in given}})
+                work = work.keep({str(s.id) for s in drawn.dataset})
+            built[tokenizer] = work
         out[model] = built[tokenizer]
     return out
