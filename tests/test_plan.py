@@ -202,10 +202,10 @@ def test_the_plans_subset_is_the_tasks_draw() -> None:
     work = workload(task, "retrieval")
     samples = list(task.dataset)
     for n, seed in ((3, 0), (17, 5), (100, 2)):
-        assert set(work.select(n, seed).frame["id"]) == {str(s.id) for s in paired_subset(samples, n, seed)}
+        assert set(work.subset(n, seed)["id"]) == {str(s.id) for s in paired_subset(samples, n, seed)}
     complete = work.complete_questions()["pair"].nunique()
     with pytest.raises(TaskArgumentError, match=f"only {complete} of the"):  # csv cannot show nested data
-        work.select(complete + 1)
+        work.subset(complete + 1)
 
 
 def test_epochs_multiply_cost_not_pairs_without_a_pilot() -> None:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from coonbench.report.load import CLUSTER_KEYS
 from coonbench.tasks.samples import GOLD_KEY
-from coonbench.tasks.subset import STRATA, balanced_draw, check_questions, question_group, too_few_questions
+from coonbench.tasks.subset import STRATA, balanced_draw, question_group, too_few_questions
 from coonbench.tokens import DEFAULT_ENCODING, count_tokens, tokenizer_for_model
 
 SUBSET_ARGS = ("questions", "seed")
@@ -85,11 +85,6 @@ class Workload:
             raise too_few_questions(questions, len(complete), int(self.pool["pair"].nunique()))
         strata = {p: tuple(row) for p, *row in complete[["pair", *STRATA]].itertuples(index=False)}
         return self.pool[self.pool["pair"].isin(set(balanced_draw(strata, questions, seed)))]
-
-    def select(self, questions: int | None, seed: int = 0) -> Workload:
-        """This workload with ``frame`` the paired subset (None: every sample)."""
-        frame = self.pool if questions is None else self.subset(check_questions(questions), seed)
-        return Workload(self.task, self.category, self.tokenizer, self.pool, frame, self._counts)
 
     def keep(self, ids: set[str]) -> Workload:
         """This workload with ``frame`` the samples of ``ids``: the ones the task itself builds for
