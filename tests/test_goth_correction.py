@@ -135,6 +135,21 @@ def test_a_documented_feature_the_interpreter_lacks_is_unsupported_not_a_parse_e
     assert run("goth", typo, problem).outcome is Outcome.PARSE_ERROR
 
 
+@needs_isolation
+def test_a_program_in_another_language_is_a_parse_error_not_a_missing_main(goth: str) -> None:
+    """The 0.5B answered every Goth spec with Go, which upstream's parser reads as an empty module: graded as
+    "no main" (a runtime error) it counted as parsed. The grading mode calls it a parse error, as it does text
+    left after the last declaration; the same program without the stray text still passes."""
+    problem = problem_by_id("abs_value")
+    go = 'package main\n\nfunc abs_value(n int) int {\n\tif n < 0 {\n\t\treturn -n\n\t}\n\treturn n\n}\n'
+    result = run("goth", go, problem)
+    assert result.outcome is Outcome.PARSE_ERROR and "line 1, column 1" in result.message, result
+    gold_program = (GOLD_DIR / "goth" / "abs_value.goth").read_text(encoding="utf-8")
+    assert run("goth", gold_program, problem).outcome is Outcome.PASS
+    trailing = run("goth", gold_program + "\nThis is `abs_value`: ₀ when ₀ ≥ 0, else its negation.\n", problem)
+    assert trailing.outcome is Outcome.PARSE_ERROR, trailing
+
+
 def test_the_goth_targets_run_in_the_local_sandbox(goth: str) -> None:
     """The interpreter is this machine's: `auto` picks the local sandbox, `docker` is refused (the image lacks it)."""
     assert correction(target="goth").sandbox.type == "coonbench-local"  # type: ignore[union-attr]

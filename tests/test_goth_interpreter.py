@@ -51,6 +51,41 @@ def test_all_176_upstream_cases_pass_with_upstream_programs(goth: str) -> None:
     assert [f.evidence for f in result.failures()] == []
 
 
+def test_all_176_upstream_cases_pass_in_the_grading_mode(goth: str) -> None:
+    """``--strict`` (what the correction task runs) refuses only what upstream's parser leaves unread: every
+    reference program is read to its end."""
+    result = conf.run_suites(goth, reference_path("goth"), flags=("--strict",))
+    assert len(result.results) == 176
+    assert [f.evidence for f in result.failures()] == []
+
+
+GO_PROGRAM = 'module main\n\nimport (\n\t"fmt"\n)\n\nfunc main() {\n\tfmt.Println(abs_value(5))\n}\n'
+"""What the 0.5B wrote for every Goth spec (logs/published/qwen2.5-coder-0.5b/goth-specs): Go, in a Go fence."""
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    (GO_PROGRAM, "Some(Ident(\"module\")) at line 1, column 1"),
+    ("╭─ main : I64 → I64 → I64\n╰─ ₁ - ₀ )\nfunc f() {}\n", "Some(RParen) at line 2, column 10"),
+    ("# a comment\n╭─ main : I64 → I64\n╰─ ₀\n\nExplanation: it returns ₀\n", "Some(Colon) at line 5, column 12"),
+])
+def test_the_grading_mode_refuses_what_the_parser_leaves_unread(goth: str, tmp_path: Path, text: str,
+                                                                where: str) -> None:
+    """Upstream's parser ends at the first token that starts no declaration and runs what it read: Go "parses"
+    as an empty module (no `main`), a stray `)` ends the program early. ``--strict`` calls it a parse error at
+    the token; upstream's behaviour stays the default (the model trials' conformance rests on it)."""
+    program = tmp_path / "p.goth"
+    program.write_text(text, encoding="utf-8")
+    lenient = subprocess.run([goth, str(program), "4", "1"], capture_output=True, text=True, timeout=10)
+    assert "Parse error" not in lenient.stderr
+    strict = subprocess.run([goth, "--strict", str(program), "4", "1"], capture_output=True, text=True, timeout=10)
+    assert strict.stdout == "" and strict.stderr.startswith("Load error: Parse error: Unexpected token: ")
+    assert where in strict.stderr, strict.stderr
+    whole = tmp_path / "whole.goth"
+    whole.write_text("# header\n╭─ main : I64 → I64 → I64\n╰─ ₁ - ₀\n# trailing comment\n\n", encoding="utf-8")
+    run = subprocess.run([goth, "--strict", str(whole), "4", "1"], capture_output=True, text=True, timeout=10)
+    assert (run.stdout.strip(), run.stderr) == ("3", "")
+
+
 def test_json_ast_suite_passes_and_syntax_suite_fails_only_on_dated_mod(goth: str) -> None:
     json_suite = conf.run_diagnostic_suite(goth, reference_path("goth"), "grok_expert_json")
     assert (json_suite.passed, len(json_suite.results)) == (49, 49)

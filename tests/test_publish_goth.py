@@ -23,7 +23,8 @@ def _cap(entry: str) -> int:
     return int(found.group(1))
 
 
-@pytest.mark.parametrize("entry, folder", [("goth", "goth"), ("goth-json", "goth-json")])
+@pytest.mark.parametrize("entry, folder", [("goth", "goth"), ("goth-specs", "goth"), ("goth-json", "goth-json"),
+                                          ("goth-json-specs", "goth-json")])
 def test_the_cap_is_above_every_gold_program(entry: str, folder: str) -> None:
     golds = sorted((ROOT / "data" / "correction" / folder).iterdir())
     assert len(golds) >= 20

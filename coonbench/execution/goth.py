@@ -98,7 +98,9 @@ class GothExecutor(Executor):
     label = "Goth"
     fence = "goth"
     extension = "goth"
-    flags: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ("--strict",)
+    """``--strict``: a file the parser stops reading before its end (Go, prose, text after the last declaration)
+    is a parse error, where upstream's parser takes what it read and ignores the rest."""
     binary: str | None = None
     host_binary = True
 

@@ -82,11 +82,12 @@ def render_inputs(category: str, inputs: list[Any]) -> list[str]:
 
 
 def run_goth(binary: str, program: Path, args: list[str], json_ast: bool = False,
-             timeout: float = TIMEOUT_S) -> Run:
+             timeout: float = TIMEOUT_S, flags: tuple[str, ...] = ()) -> Run:
     """Call the interpreter once, in the program's folder; ``--from-json``'s ``OK: …`` progress lines are not
-    part of the result."""
+    part of the result. ``flags`` go before the file (``--strict``, the grading mode)."""
     program = program.resolve()
-    cmd = [binary, "--from-json", str(program), *args] if json_ast else [binary, str(program), *args]
+    mode = ["--from-json"] if json_ast else list(flags)
+    cmd = [binary, *mode, str(program), *args]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=program.parent)
     except subprocess.TimeoutExpired:
@@ -166,7 +167,7 @@ def error_matches(message: str, kind: str) -> bool:
 
 
 def check_case(binary: str, root: Path, suite: str, test: dict[str, Any], index: int,
-               json_ast: bool = False, category: str = "") -> CaseResult:
+               json_ast: bool = False, category: str = "", flags: tuple[str, ...] = ()) -> CaseResult:
     """Run one case of ``test`` with its reference program under ``root`` (upstream's repository layout)."""
     case = test["cases"][index]
     program = root / test["file"]
@@ -174,7 +175,7 @@ def check_case(binary: str, root: Path, suite: str, test: dict[str, Any], index:
     if not program.is_file():
         return CaseResult(suite, test["name"], index, False, f"{name}: reference program {test['file']} absent")
     args = render_inputs(category, case["input"])
-    run = run_goth(binary, program, args, json_ast)
+    run = run_goth(binary, program, args, json_ast, flags=flags)
     shown = f"{name}: goth {test['file']} {' '.join(args)} -> {run.output[:300]!r}"
     if "expected_error" in case:
         ok = run.error and error_matches(run.output, case["expected_error"])
@@ -187,16 +188,17 @@ def check_case(binary: str, root: Path, suite: str, test: dict[str, Any], index:
     return CaseResult(suite, test["name"], index, ok, f"{shown}; expected {case.get('expected')!r}")
 
 
-def run_suites(binary: str, reference: Path, suites: tuple[str, ...] = CORE_SUITES) -> Conformance:
+def run_suites(binary: str, reference: Path, suites: tuple[str, ...] = CORE_SUITES,
+               flags: tuple[str, ...] = ()) -> Conformance:
     """Every case of ``suites`` (files ``benchmark/tests/<suite>.json`` under ``reference``), whose programs lie
-    under ``reference/upstream``."""
+    under ``reference/upstream``, run with ``flags``."""
     result = Conformance()
     for suite in suites:
         data = json.loads((reference / "benchmark" / "tests" / f"{suite}.json").read_text(encoding="utf-8"))
         for test in data["tests"]:
             for i in range(len(test["cases"])):
                 result.results.append(check_case(binary, reference / "upstream", suite, test, i,
-                                                 bool(data.get("json_ast")), data.get("category", suite)))
+                                                 bool(data.get("json_ast")), data.get("category", suite), flags))
     return result
 
 

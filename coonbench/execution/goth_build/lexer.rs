@@ -453,6 +453,23 @@ impl fmt::Display for Token {
     }
 }
 
+thread_local! {
+    /// The furthest end of a token handed to the parser (peeked ones excluded) since the last
+    /// [`reset_consumed`]: where upstream's `parse_module`, which ends silently at the first token that
+    /// starts no declaration, stopped reading (the command line's `--strict` reports what is left).
+    static CONSUMED_END: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Forget what earlier parses consumed (before parsing one source whose remainder is to be checked).
+pub fn reset_consumed() {
+    CONSUMED_END.with(|end| end.set(0));
+}
+
+/// The furthest byte a token consumed since [`reset_consumed`] ended at.
+pub fn consumed_end() -> usize {
+    CONSUMED_END.with(|end| end.get())
+}
+
 /// A token stream with one token of lookahead.
 pub struct Lexer<'a> {
     source: &'a str,
@@ -482,10 +499,14 @@ impl<'a> Lexer<'a> {
     }
 
     pub fn next_spanned(&mut self) -> Option<Spanned<Token>> {
-        match self.peeked.take() {
+        let token = match self.peeked.take() {
             Some(p) => p,
             None => self.next_inner(),
+        };
+        if let Some(t) = &token {
+            CONSUMED_END.with(|end| end.set(end.get().max(t.loc.end)));
         }
+        token
     }
 
     fn skip_trivia(&mut self) {
