@@ -10,6 +10,8 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
+from coonbench.datasets.writing.cases import SHAPES
+
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = {"once": 1, "twice": 2, "both": 2}
 
@@ -198,14 +200,13 @@ def test_section_sizes_stated_are_the_logs() -> None:
 
 
 def test_writing_run_stated_is_the_logs() -> None:
-    """docs/writing.md's first run on the embedded model: how many conditions and cases per format, the repair
-    rounds, the floors beside it on the same samples, and the sentence on how each format fared (first attempt
-    right; never parsed in any attempt; parsed with the wrong data every attempt), recounted from the logs."""
+    """docs/writing.md's published run on the embedded model: its cases, conditions, repair rounds and cap, the
+    floors beside it on the same samples, and the sentence on how the formats failed (TOON never parsed, YAML
+    always parsed with the wrong data, constrained JSON always parsed and plain JSON did not), recounted."""
     text = _prose("docs/writing.md")
-    said = re.search(r"round, `--max-tokens 400`\) on the small flat case in (\w+) conditions, beside the gold solver "
-                     r"and both floors on the same samples\. It is (\w+) case per format", text)
+    said = re.search(r"\(greedy, (\w+) repair rounds, `--max-tokens (\d+)`\) writing (\d+) cases from their "
+                     r"description \(small and medium, balanced over the six shapes\) in (\w+) conditions", text)
     assert said, "docs/writing.md states the run's size"
-    assert re.search(r"\(greedy, one repair round,", text), "docs/writing.md states the repair rounds"
     logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/writing").glob("*.eval"))]
     assert all(log.status == "success" for log in logs)
     [model] = [log for log in logs if log.eval.model != "mockllm/model"]
@@ -213,23 +214,26 @@ def test_writing_run_stated_is_the_logs() -> None:
     assert set(others) == {"coonbench/gold", "coonbench/baseline_empty", "coonbench/baseline_wrong_values"}
     assert all(ids == {str(s.id) for s in model.samples} for ids in others.values()), "the same samples"
     args = model.eval.task_args
-    assert (args["shapes"], args["sizes"], args["repairs"]) == ("flat", "small", NUMBER["one"])
+    assert (args["sizes"], args["sources"], args["questions"]) == (["small", "medium"], "description", int(said[3]))
+    assert args["repairs"] == NUMBER[said[1]]
+    assert model.eval.model_generate_config.max_tokens == int(said[2])
     seed = re.search(r"\(`-T seed=` other cases; (\d+): the published ones\)", text)
-    assert seed and all(log.eval.task_args["seed"] == int(seed[1]) for log in logs), "the published cases' seed"
+    assert seed and all(log.eval.task_args["seed"] == int(seed[1]) for log in logs), "the published seed"
     per_format: dict[str, list[dict]] = {}
     for s in model.samples:
         per_format.setdefault(s.metadata["format"], []).append(next(iter(s.scores.values())).value)
-    assert NUMBER[said[1]] == len(per_format)
-    assert {len(v) for v in per_format.values()} == {NUMBER[said[2]]}
-    fared = re.search(r"So JSON and `json-structured` were right at the first attempt, TOON and CSV did not parse in "
-                      r"either attempt, and the YAML document parsed with the wrong data both times", text)
-    assert fared, "docs/writing.md says how each format fared"
-    attempts = args["repairs"] + 1  # "either attempt", "both times": the first and one repair
-    for fmt in ("json", "json-structured"):
-        assert [v["first_attempt_success"] for v in per_format[fmt]] == [1.0], fmt
-    for fmt in ("toon", "csv"):
-        assert [(v["correct"], v["n_parse_error"]) for v in per_format[fmt]] == [(0.0, attempts)], fmt
-    assert [(v["correct"], v["n_wrong_data"]) for v in per_format["yaml"]] == [(0.0, attempts)]
+    assert NUMBER[said[4]] == len(per_format)
+    assert {len(v) for v in per_format.values()} == {int(said[3])}
+    assert {s.metadata["shape"] for s in model.samples} == set(SHAPES), "balanced over the six shapes"
+    fared = re.search(r"So TOON did not parse in any of its attempts, YAML parsed in every attempt with the wrong "
+                      r"data, and JSON under the\s+schema-constrained decode parsed in every attempt, where plain "
+                      r"JSON did not", text)
+    assert fared, "docs/writing.md says how the formats failed"
+    attempts = NUMBER[said[1]] + 1
+    assert all(v["correct"] == 0 and v["n_parse_error"] == attempts for v in per_format["toon"])
+    assert all(v["correct"] == 0 and v["n_wrong_data"] == attempts for v in per_format["yaml"])
+    assert all(v["n_parse_error"] == 0 for v in per_format["json-structured"])
+    assert sum(v["n_parse_error"] for v in per_format["json"]) > 0
 
 
 def test_prompt_run_prose_counts_are_the_logs() -> None:
