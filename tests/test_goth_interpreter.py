@@ -166,3 +166,18 @@ def test_comparison_rules() -> None:
     assert conf.render_inputs("uncertainty", [10.0, 0.3, 2.0, 0.1]) == ["10.0±0.3", "2.0±0.1"]
     assert conf.error_matches("Error: Precondition violated", "precondition")
     assert not conf.error_matches("Error: Undefined name: x", "precondition")
+
+
+def test_the_flags_reach_the_json_ast_form_too(goth: str, tmp_path: Path) -> None:
+    """``run_goth``'s ``flags`` go before ``--from-json`` as before a syntax file (they were once dropped for the
+    JSON form): a program whose declared type is wrong runs without ``--check`` and stops at the type error, printing nothing, with it."""
+    source = tmp_path / "typo.goth"
+    source.write_text("╭─ main : I64 → Bool\n╰─ ₀ + 1\n", encoding="utf-8")
+    program = tmp_path / "typo.json"
+    program.write_text(subprocess.run([goth, "--to-json", str(source)], capture_output=True, text=True,
+                                      timeout=10, check=True).stdout, encoding="utf-8")
+    ran = conf.run_goth(goth, program, ["4"], json_ast=True)
+    checked = conf.run_goth(goth, program, ["4"], json_ast=True, flags=("--check",))
+    assert (ran.output, ran.error) == ("5", False)
+    assert (checked.output, checked.error) == ("", False)  # the type error is on stderr, which upstream's rules
+    # read only when the run is an error (an "Error:" prefix or a non-zero exit)

@@ -86,7 +86,7 @@ def run_goth(binary: str, program: Path, args: list[str], json_ast: bool = False
     """Call the interpreter once, in the program's folder; ``--from-json``'s ``OK: …`` progress lines are not
     part of the result. ``flags`` go before the file (``--strict``, the grading mode)."""
     program = program.resolve()
-    mode = ["--from-json"] if json_ast else list(flags)
+    mode = [*flags, "--from-json"] if json_ast else list(flags)
     cmd = [binary, *mode, str(program), *args]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=program.parent)
