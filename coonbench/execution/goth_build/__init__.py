@@ -17,6 +17,7 @@ is world-readable and executable, so the sandbox runs it in every identity.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -216,6 +217,17 @@ def ensure_binary(source: Path | None = None, log: Path | None = None) -> Setup:
     if up_to_date(crates):
         _record_source(given)
         return Setup(binary_path(), False, crates)
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with open(cache_dir() / "build.lock", "w") as lock:  # two processes building at once tear one build folder
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if up_to_date(crates):  # the other process built it while this one waited
+            _record_source(given)
+            return Setup(binary_path(), False, crates)
+        return _build(given, crates, log)
+
+
+def _build(given: Path, crates: Path, log: Path | None) -> Setup:
+    """Lay out the build folder and run cargo (under ``ensure_binary``'s lock)."""
     cargo = _check_tools()
     build = cache_dir() / "build"
     _lay_out(crates, build)
