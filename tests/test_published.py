@@ -99,6 +99,18 @@ def test_report_block_rendering(tmp_path: Path) -> None:
             render_table(table, columns, where)
 
 
+def test_a_folder_list_is_one_report_over_every_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``A,B`` in a marker is one report over both folders (criteria that pair runs of different folders)."""
+    import coonbench.report
+    from coonbench.report.published import build_reports
+
+    calls: list[list[Path]] = []
+    monkeypatch.setattr(coonbench.report, "build_report", lambda logs, out: calls.append(list(logs)))
+    reports = build_reports(tmp_path, ["a", "b/c,d"], tmp_path / "scratch")
+    assert calls == [[tmp_path / "a"], [tmp_path / "b/c", tmp_path / "d"]]
+    assert len(set(reports.values())) == 2
+
+
 JUDGES = re.compile(r"<!-- judges: (\S+) -->\n((?:\|.*\|\n)+)")
 
 

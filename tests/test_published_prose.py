@@ -168,7 +168,7 @@ def _model_counts(folder: str) -> tuple[int, int, int]:
     return len(questions), len(fmts), len(log.samples)
 
 
-NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
 def test_section_sizes_stated_are_the_logs() -> None:
@@ -288,3 +288,25 @@ def test_run_sizes_dates_and_versions_stated_are_the_logs() -> None:
     assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for f in folders for h in _headers(str(f))} == {
         (said[1], said[2])}, "every 1.5B log"
     assert int(said[3]) == _model_counts(f"{large}/comprehension")[0]
+
+
+def test_goth_run_stated_is_the_logs() -> None:
+    """docs/goth.md's sentence on how the 0.5B's Goth attempts failed: every attempt of each target (problems ×
+    attempts, as stated) a parse error, Go's ``module`` at line 1 column 1 for the syntax, the seed schema's
+    ``Arrow`` for the JSON AST; recounted from each attempt's line of the score explanation."""
+    text = _prose("docs/goth.md")
+    said = re.search(r"All (\d+) Goth-syntax attempts \((\w+) problems, (\w+) attempts each\) are Go, and each stops "
+                     r"at line 1, column 1 on `module`.*? All (\d+) JSON-AST attempts follow the seed prompt's schema "
+                     r"and stop at ``unknown variant `Arrow` ``", text)
+    assert said, "docs/goth.md says how the Goth attempts failed"
+    wanted = {"goth-specs": 'Parse error: Unexpected token: Some(Ident("module")) at line 1, column 1:',
+              "goth-json-specs": "Error: invalid JSON AST: JSON error: unknown variant `Arrow`"}
+    for (folder, needle), stated in zip(wanted.items(), (said[1], said[4])):
+        logs = [read_eval_log(str(p)) for p in
+                sorted((ROOT / "logs/published/qwen2.5-coder-0.5b" / folder).glob("*.eval"))]
+        [log] = [lg for lg in logs if lg.eval.model != "mockllm/model"]
+        assert len(log.samples) == NUMBER[said[2]]
+        lines = [ln for s in log.samples for ln in (next(iter(s.scores.values())).explanation or "").splitlines()
+                 if re.match(r"attempt \d+: ", ln)]
+        assert len(lines) == int(stated) == NUMBER[said[2]] * NUMBER[said[3]], folder
+        assert all(": PARSE_ERROR " in ln and needle in ln for ln in lines), folder

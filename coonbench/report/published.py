@@ -3,6 +3,8 @@
 A block in a Markdown file marked ``<!-- report: FOLDER TABLE COLUMNS [FILTER] -->`` and followed by a table holds
 ``tables/TABLE.csv`` of ``coonbench report FOLDER``, restricted to COLUMNS and to the rows FILTER keeps:
 
+- FOLDER: a log folder, or several joined by commas for one report over them all (the Goth criteria pair the
+  targets of three runs).
 - COLUMNS: comma-separated ``COL`` or ``COL:FMT``; ``A+LOW+HIGH:FMT`` puts an interval in one cell, ``A (LOW–HIGH)``.
   FMT: ``%`` (percent, one decimal; ``%0`` none), ``pts`` (signed points from a difference of proportions; ``pt``
   unsigned, a size), ``x`` (a ratio), ``int`` (thousands separated), ``p`` (a p-value, two digits), ``.Nf``; none:
@@ -150,13 +152,14 @@ def marked_folders(texts: Iterable[str]) -> list[str]:
 
 
 def build_reports(root: Path, folders: Iterable[str], scratch: Path) -> dict[str, Path]:
-    """One ``coonbench report`` per folder (relative to ``root``), written under ``scratch``: folder -> report."""
+    """One ``coonbench report`` per folder (relative to ``root``; ``A,B``: one report over both), written under
+    ``scratch``: folder -> report."""
     from coonbench.report import build_report
 
     out = {}
     for i, folder in enumerate(folders):
         out[folder] = scratch / str(i)
-        build_report([root / folder], out[folder])
+        build_report([root / part for part in folder.split(",")], out[folder])
     return out
 
 
