@@ -141,6 +141,19 @@ def test_the_token_baseline_is_each_formats_language_source() -> None:
     assert _baseline_of("coon", "json") == "json"
 
 
+def test_the_report_compares_each_language_with_its_source_format() -> None:
+    """The report's paired comparisons and verdicts take the first baseline present: Python's formats are set
+    against ``python`` (they once fell to no baseline at all), Dart's against ``dart``, data against JSON."""
+    from coonbench.report.tables import baseline_of
+
+    assert baseline_of(["python", "python-json-ast", "python-minified"]) == "python"
+    assert baseline_of(["coon", "dart", "dart-minified"]) == "dart"
+    assert baseline_of(["json", "toon", "yaml"]) == "json"
+    assert baseline_of(["python-minified", "toon"]) is None
+    for lang in list_languages():
+        assert baseline_of([f"{lang.source_format}-x", lang.source_format]) == lang.source_format
+
+
 def test_a_name_is_registered_once() -> None:
     class Impostor(_Bare):
         name = "dart"

@@ -19,7 +19,7 @@ import pandas as pd
 from coonbench.report import stats
 from coonbench.report.load import is_reference
 
-BASELINES = ("dart", "json", "json-pretty")  # the first present is the format the leader is compared against
+DATA_BASELINES = ("json", "json-pretty")  # after the languages' source formats: the first present is the baseline
 NOPRIMER_SUFFIXES = ("-noprimer", ":noprimer", "_noprimer")
 POOLED = "all"
 DEFAULT_TOKENIZER = "o200k_base"  # logs written before the per-model tokenizers counted in o200k
@@ -266,5 +266,15 @@ def pair_row(cmp: pd.DataFrame, system: str, fa: str, fb: str) -> pd.Series | No
     return None if rows.empty else oriented(rows.iloc[0], fa)
 
 
+def baselines() -> tuple[str, ...]:
+    """The formats others are compared against, first present wins: each registered language's source format (the
+    default language's first: ``dart``, then ``python``, …, a plug-in's too), then JSON's."""
+    from coonbench.languages import default_language, list_languages
+
+    first = default_language().source_format
+    code = [first, *(lang.source_format for lang in list_languages() if lang.source_format != first)]
+    return (*code, *DATA_BASELINES)
+
+
 def baseline_of(formats: list[str]) -> str | None:
-    return next((b for b in BASELINES if b in formats), None)
+    return next((b for b in baselines() if b in formats), None)
