@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from coonbench.formats import Format, FormatError, get_format, list_formats
-from coonbench.languages import Language
+from coonbench.languages import Language, UnknownLanguage
 from coonbench.tokens import (TokenizerUnavailable, count_tokens, get_tokenizer, install_offline_encodings,
                               tokenizer_names)
 
@@ -330,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             err = err.with_source("<stdin>" if where == "-" else where)
         print(f"coonbench: {err}", file=sys.stderr)
         return 2
-    except (ValueError, OSError, TokenizerUnavailable) as err:  # a missing optional package names its install
+    except (ValueError, OSError, TokenizerUnavailable, UnknownLanguage) as err:  # a missing package names its install
         line = next((ln.strip() for ln in str(err).splitlines() if ln.strip()), type(err).__name__)
         print(f"coonbench: {line}", file=sys.stderr)
         return 2

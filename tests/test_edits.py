@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from coonbench.dart.edit_diff import edit_overlap, is_pure_rename, leaves
+from coonbench.dart.edit_diff import edit_overlap
 from coonbench.dart.equivalence import ast_equivalent
 from coonbench.dart.instruct import derived_instruction
 from coonbench.datasets.edits.instruct import subject_instruction
@@ -23,6 +23,7 @@ from coonbench.datasets.edits.mine import link_chains, mine_repo
 from coonbench.datasets.edits.samples import SHIPPED_EDITS, chains, load_mined
 from coonbench.datasets.edits.store import EditsFileError, read_edits, write_edits
 from coonbench.evals.modification import modification
+from coonbench.languages import get_language
 from coonbench.resources import DATA_DIR
 from coonbench.solvers.baselines import baseline_no_edit
 from coonbench.solvers.gold import gold
@@ -171,8 +172,9 @@ def test_graded_score_and_rename() -> None:
     half = edit_overlap(BASE, STEP2, STEP1)
     assert 0.0 < half < 1.0  # one of two edits made
     assert edit_overlap(STEP1, STEP2, STEP2 + "void f() {}\n" * 20000) == 0.0  # huge reply: bounded, no crash
-    assert is_pure_rename(leaves(STEP3), leaves(STEP3.replace("Home", "HomePage")))
-    assert not is_pure_rename(leaves(STEP3), leaves(STEP3.replace("const Home(", "const HomePage(")))
+    dart = get_language("dart")
+    assert dart.is_pure_rename(STEP3, STEP3.replace("Home", "HomePage"))
+    assert not dart.is_pure_rename(STEP3, STEP3.replace("const Home(", "const HomePage("))
 
 
 def _metrics(log) -> dict:  # type: ignore[no-untyped-def]

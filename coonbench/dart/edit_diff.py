@@ -76,18 +76,3 @@ def changed_span(a: list[Leaf], b: list[Leaf]) -> tuple[int, int, int, int]:
         end_a -= 1
         end_b -= 1
     return start, end_a, start, end_b
-
-
-def is_pure_rename(a: list[Leaf], b: list[Leaf]) -> bool:
-    """True when ``b`` is ``a`` with identifiers renamed consistently (every occurrence of each renamed name, one
-    new name per old one) and nothing else changed: a rename, not a self-contained edit."""
-    if len(a) != len(b) or a == b:
-        return False
-    mapping: dict[str, str] = {}
-    for (ta, xa), (tb, xb) in zip(a, b):
-        if (ta, xa) == (tb, xb):
-            continue
-        if ta != tb or ta not in IDENTIFIER_TYPES or mapping.setdefault(xa, xb) != xb:
-            return False
-    renamed = set(mapping)
-    return all(not (t in IDENTIFIER_TYPES and x in renamed and x == y) for (t, x), (_, y) in zip(a, b))

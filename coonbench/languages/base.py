@@ -22,6 +22,8 @@ Interface changes (additive only, stated here with their time):
 - 2026-12-02 04:42 UTC: ``DEFAULT_LANGUAGE``/``default_language()`` here; ``generated_suffixes`` and ``leaves``
   (mine-edits), ``fragments`` (the structure task's short examples), ``equivalents``, ``mutants`` and
   ``requirement_mutants`` (``coonbench validate``'s code variants). All optional.
+- 2026-12-02 20:00 UTC: ``project_noun`` (mined-edit prompts: "a file of a Flutter project"; default "<label>
+  project") and ``identifier_kinds``, with which the base ``is_pure_rename`` works on any language's ``leaves``.
 """
 
 from __future__ import annotations
@@ -162,6 +164,21 @@ class AnswerType:
         return self.read(text, case_sensitive, aliases, context)
 
 
+def consistent_rename(a: Sequence[tuple[str, str]], b: Sequence[tuple[str, str]], kinds: frozenset[str]) -> bool:
+    """True when ``b`` is ``a`` with identifiers (leaves of ``kinds``) renamed consistently — every occurrence of
+    each renamed name, one new name per old one — and nothing else changed: a rename, not a self-contained edit."""
+    if len(a) != len(b) or list(a) == list(b):
+        return False
+    mapping: dict[str, str] = {}
+    for (ta, xa), (tb, xb) in zip(a, b):
+        if (ta, xa) == (tb, xb):
+            continue
+        if ta != tb or ta not in kinds or mapping.setdefault(xa, xb) != xb:
+            return False
+    renamed = set(mapping)
+    return all(not (t in kinds and x in renamed and x == y) for (t, x), (_, y) in zip(a, b))
+
+
 class Language(ABC):
     """A language plug-in: subclass, set the class attributes, implement ``parse_error`` and ``ast_diff``; the
     rest is optional (see the module docstring)."""
@@ -176,6 +193,9 @@ class Language(ABC):
     """A whole program of it in a prompt: ``"Flutter program"`` ("Here is a Flutter program in COON")."""
     unit_noun: ClassVar[str]
     """The unit a generation prompt asks for: ``"Flutter widget"`` ("Write a Flutter widget in COON that…")."""
+    project_noun: ClassVar[str] = ""
+    """What a mined file belongs to: ``"Flutter project"`` ("the file `x` of a Flutter project"); empty: the
+    label's ("Python project")."""
     answer_rules: ClassVar[Mapping[str, str]] = {}
     """The answer rule a comprehension prompt gives per answer type where the language words it differently
     (Dart: ``"widget-name"`` → "Answer with a single Flutter widget class name.", and the unordered widget
@@ -196,6 +216,8 @@ class Language(ABC):
     """The modification kinds ``make_edits`` can make, in task order (empty: no edit maker)."""
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
     """File name endings of generated sources (Dart: ``.g.dart``…), which ``mine-edits`` leaves out."""
+    identifier_kinds: ClassVar[frozenset[str]] = frozenset()
+    """The ``leaves`` kinds that are identifiers (what a rename changes); empty: no rename detector."""
 
     # --- parsing and the lossless check ------------------------------------------------------------------
 
@@ -291,8 +313,11 @@ class Language(ABC):
         raise LanguageLacks(self.name, "edit overlap measure")
 
     def is_pure_rename(self, before: str, after: str) -> bool:
-        """Whether an edit only renames identifiers (``mine-edits`` leaves those out)."""
-        raise LanguageLacks(self.name, "rename detector")
+        """Whether an edit only renames identifiers (``mine-edits`` leaves those out): ``consistent_rename`` of the
+        two programs' ``leaves`` over ``identifier_kinds``."""
+        if not self.identifier_kinds:
+            raise LanguageLacks(self.name, "rename detector")
+        return consistent_rename(self.leaves(before), self.leaves(after), self.identifier_kinds)
 
     def derived_instruction(self, before: str, after: str) -> str | None:
         """An instruction read off a mined edit's two sides ("Wrap … in …"), or None when none can be said."""

@@ -71,6 +71,8 @@ class DartLanguage(Language):
     prompt_name = "Flutter/Dart"
     program_noun = "Flutter program"
     unit_noun = "Flutter widget"
+    project_noun = "Flutter project"
+    identifier_kinds = edit_diff.IDENTIFIER_TYPES
     answer_rules = {
         "widget-name": "Answer with a single Flutter widget class name.",
         "csv-list-unordered": "Answer with a comma-separated list of Flutter widget class names, in any order.",
@@ -143,10 +145,6 @@ class DartLanguage(Language):
     def edit_overlap(self, before: str, after: str, reply: str) -> float:
         with _seam_errors():
             return edit_diff.edit_overlap(before, after, reply)
-
-    def is_pure_rename(self, before: str, after: str) -> bool:
-        with _seam_errors():
-            return edit_diff.is_pure_rename(edit_diff.leaves(before), edit_diff.leaves(after))
 
     def derived_instruction(self, before: str, after: str) -> str | None:
         with _seam_errors():

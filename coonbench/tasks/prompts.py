@@ -80,11 +80,13 @@ def template_set(*templates: PromptTemplate) -> dict[str, PromptTemplate]:
 
 def prompt_words(language: Language) -> dict[str, str]:
     """The fields a code task's templates name their language by: ``language`` ("Flutter/Dart" code),
-    ``program`` (a "Flutter program"), ``unit`` (a "Flutter widget") and ``source_fence`` (``dart``)."""
+    ``program`` (a "Flutter program"), ``unit`` (a "Flutter widget"), ``project`` (a "Flutter project") and
+    ``source_fence`` (``dart``)."""
     return {
         "language": language.prompt_name,
         "program": language.program_noun,
         "unit": language.unit_noun,
+        "project": language.project_noun or f"{language.label} project",
         "source_fence": language.fence,
     }
 

@@ -8,12 +8,14 @@ from typing import Final
 from coonbench.datasets.edits.git import blob_text
 
 LICENCE_FILES: Final = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING")
-PERMISSIVE: Final = frozenset({"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0"})
+PERMISSIVE: Final = frozenset({"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "PSF-2.0"})
 
 
 def detect_licence(text: str) -> str:
     """An SPDX name for a licence text by its distinctive sentences, else ``unknown``."""
     flat = " ".join(text.split()).lower()
+    if "python software foundation license version 2" in flat:  # before the GPL: its history names the GPL
+        return "PSF-2.0"
     if "gnu general public license" in flat or "gnu lesser general public license" in flat:
         return "GPL/LGPL"
     if "apache license" in flat and "version 2.0" in flat:

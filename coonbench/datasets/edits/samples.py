@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from coonbench.datasets.edits.mine import lines_changed
 from coonbench.datasets.edits.store import MinedEdit, read_edits
 from coonbench.datasets.sessions import Session, session_pending
-from coonbench.languages import Language, LanguageSyntaxError, default_language
+from coonbench.languages import Language, LanguageSyntaxError, default_language, language_for_file
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.conditions import Skip, conditions_language, parse_conditions
 from coonbench.tasks.samples import TaskArgumentError
 from coonbench.tasks.subset import Pending
 
-EDIT_PROMPT = """Here is the file `{path}` of a Flutter project, in {format_label}.
+EDIT_PROMPT = """Here is the file `{path}` of a {project}, in {format_label}.
 
 ```{fence}
 {code}
@@ -127,7 +127,8 @@ def edit_pending(
     ``-T questions=N`` renders only the sessions drawn), and what was left out. The sessions are read and made
     here: a session's size band (lines changed) is what the draw balances over."""
     chosen = parse_conditions(conditions, ("coon",), need_decode=True, param="input_format")
-    mined = load_mined(edits, after)
-    sessions = mined_sessions(mined, turns, conditions_language(chosen))
+    language = conditions_language(chosen)
+    mined = [e for e in load_mined(edits, after) if language_for_file(e.path) in (None, language)]  # its files
+    sessions = mined_sessions(mined, turns, language)
     paths = {s.pair_id: {"path": str(s.extra.get("path", ""))} for s in sessions}
     return session_pending(sessions, chosen, EDIT_PROMPT, paths, primer_variant)

@@ -26,7 +26,7 @@ from coonbench.languages.base import (
 )
 from coonbench.languages.python import corpus, edits, metrics, questions, requirements
 from coonbench.languages.python.equivalence import ast_diff
-from coonbench.languages.python.parse import syntax_error
+from coonbench.languages.python.parse import syntax_error, tokens
 
 
 class PythonLanguage(Language):
@@ -49,6 +49,7 @@ class PythonLanguage(Language):
     """The tree's question types, and ``output_prediction``: questions whose answers came from running the corpus's
     functions in the sandbox (``coonbench.datasets.output_prediction``, committed as data)."""
     edit_kinds = edits.EDIT_KINDS
+    identifier_kinds = frozenset({"NAME"})
 
     def parse_error(self, source: str) -> LanguageSyntaxError | None:
         return syntax_error(source)
@@ -85,6 +86,9 @@ class PythonLanguage(Language):
 
     def edit_overlap(self, before: str, after: str, reply: str) -> float:
         return edits.edit_overlap(before, after, reply)
+
+    def leaves(self, source: str) -> list[tuple[str, str]]:
+        return tokens(source)
 
 
 PYTHON = register_language(PythonLanguage())

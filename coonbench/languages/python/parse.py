@@ -9,6 +9,9 @@ refused before parsing, so a caller's budget of about a second per input holds.
 from __future__ import annotations
 
 import ast
+import io
+import keyword
+import tokenize
 import warnings
 
 from coonbench.languages.base import LanguageSyntaxError
@@ -54,3 +57,26 @@ def source_lines(source: str) -> list[str]:
     ``str.splitlines``, which also splits at form feeds and other separators real files hold."""
     lines = source.split("\n")
     return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+
+
+_LAYOUT_TOKENS = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                            tokenize.ENDMARKER, tokenize.ENCODING})
+
+
+def tokens(source: str) -> list[tuple[str, str]]:
+    """(kind, text) of every token of a program, comments and layout left out: ``NAME`` for an identifier,
+    ``KEYWORD`` for a keyword (a rename never changes one), else the token's type (``STRING`` with its quotes,
+    ``NUMBER``, ``OP``). What a mined edit changed, and whether it only renamed. ``LanguageSyntaxError`` when the
+    source is not a program."""
+    parse_python(source)  # bounded: a text over the limit or not Python is refused before it is tokenized
+    out: list[tuple[str, str]] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type in _LAYOUT_TOKENS:
+                continue
+            named = tok.type == tokenize.NAME
+            kind = ("KEYWORD" if keyword.iskeyword(tok.string) else "NAME") if named else tokenize.tok_name[tok.type]
+            out.append((kind, tok.string))
+    except (tokenize.TokenError, SyntaxError) as err:
+        raise LanguageSyntaxError(f"cannot tokenize: {err}", 1, 1) from None
+    return out
