@@ -204,3 +204,29 @@ def test_hostile_text_is_an_error_never_a_crash(text: str) -> None:
                 op(text)
             except FormatError:
                 pass
+
+
+MINIFIED_FORMATS = ("python-minified", "python-minifier")
+
+
+@pytest.mark.parametrize("name", MINIFIED_FORMATS)
+def test_a_reply_asked_in_a_minified_format_must_be_minified(name: str) -> None:
+    """A copy of the pretty source decodes to the same program, so without the layout check a conversion task
+    scored it correct (``coonbench validate``'s prompt echo found it). The format's own output passes; a comment, a
+    blank line or a four-space indent does not; python-minified also refuses a docstring, python-minifier keeps
+    them."""
+    from coonbench.answers.check import check_answer
+
+    source = '"""Doc."""\n\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n'
+    fmt = get_format(name)
+    assert check_answer(f"```python\n{fmt.encode(source)}\n```", name).ok
+    echo = check_answer(f"```python\n{source}\n```", name)
+    assert not echo.ok and echo.error.startswith(f"the reply is not {fmt.label}: it keeps a")
+    for text, fault in (("def f(x):\n return 2*x # doubled\n", "it keeps a comment (line 2)"),
+                        ("def f(x):\n\n return 2*x\n", "it keeps a blank line (line 2)"),
+                        ("def f(x):\n    return 2*x\n", "it indents by 4 at line 2"),
+                        ("def f(x):\n if x:\n   return 2*x\n", "it indents by 2 at line 3")):
+        assert fmt.spelling_error(text) is not None and fault in str(fmt.spelling_error(text)), text
+    docstring = 'def f(x):\n """Twice x."""\n return 2*x\n'
+    assert (fmt.spelling_error(docstring) is None) == (name == "python-minifier")
+    assert get_format("python").spelling_error(source) is None  # the source format is written as it comes

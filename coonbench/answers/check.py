@@ -92,6 +92,10 @@ def check_answer(text: str | None, format_name: str) -> AnswerCheck:
             line=e.line,
             column=e.column,
         )
+    if format_name in language.plain_formats and (why := _spelling_error(fmt, code)):
+        return AnswerCheck(code, decoded=decoded, error_kind=PARSE_ERROR,
+                           error=f"the reply is not {format_label(format_name)}: {why}",
+                           expected=f"the program written as {format_label(format_name)}")
     if format_name not in language.plain_formats and _is_untranslated(code, decoded, fmt, language):
         return AnswerCheck(
             code,
@@ -101,6 +105,13 @@ def check_answer(text: str | None, format_name: str) -> AnswerCheck:
             expected=f"the program written in {format_label(format_name)} notation",
         )
     return AnswerCheck(code, decoded=decoded)
+
+
+def _spelling_error(fmt: Format, code: str) -> str | None:
+    try:
+        return fmt.spelling_error(code)
+    except Exception as err:  # noqa: BLE001 - a checker crash on garbage is the answer's failure
+        return f"its layout cannot be read ({err})"
 
 
 def _is_untranslated(code: str, decoded: str, fmt: Format, language: Language) -> bool:

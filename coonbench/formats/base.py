@@ -90,6 +90,12 @@ class Format(ABC):
             return [err]
         return []
 
+    def spelling_error(self, text: str) -> str | None:
+        """Why ``text``, which decodes, is not written the way this format writes (a minified format's reply that
+        keeps comments), or None. Only a format whose text is already its language's program needs one (a copy of
+        the source must not pass for it); None by default."""
+        return None
+
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         """What a model is told about this format before it sees a document in it."""
         return f"The following is {self.description}."

@@ -19,7 +19,7 @@ from coonbench.formats.base import Format, FormatError, register
 from coonbench.languages.base import LanguageSyntaxError
 from coonbench.languages.python.ast_json import AstJsonError, ast_to_json, module_from_json
 from coonbench.languages.python.equivalence import ast_diff
-from coonbench.languages.python.minify import MinifyError, minify
+from coonbench.languages.python.minify import MinifyError, layout_fault, minify
 from coonbench.languages.python.parse import MAX_CHARS, parse_python, syntax_error
 
 MAX_JSON_CHARS = 3_000_000
@@ -121,6 +121,9 @@ class MinifiedPythonFormat(PythonFormat):
         except MinifyError as err:
             raise FormatError(f"cannot minify: {err}", expected="a program the minifier keeps") from None
 
+    def spelling_error(self, text: str) -> str | None:
+        return layout_fault(text, docstrings=False)
+
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         text = ("The code is minified Python: comments, docstrings and blank lines were removed and each "
                 "indentation level is one space; it is valid Python.")
@@ -148,6 +151,9 @@ class PythonMinifierFormat(PythonFormat):
         except Exception as err:  # noqa: BLE001 - the library's failure on one file is a refusal of that file
             raise FormatError(f"python-minifier failed: {type(err).__name__}: {err}") from None
         return _checked("python-minifier", source, result)
+
+    def spelling_error(self, text: str) -> str | None:
+        return layout_fault(text, docstrings=True)
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         text = ("The code is Python compressed by python-minifier: comments and spacing removed, indentation "

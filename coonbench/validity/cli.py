@@ -45,7 +45,8 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("tasks", nargs="*", metavar="TASK",
                    help="comprehension, structure, generation, modification, retrieval, correction, tools, handoff, "
-                        "modification-edits, modification-turns3, modification-edits-turns3 (default all)")
+                        "writing, modification-edits, modification-turns3, modification-edits-turns3, "
+                        "comprehension-python, generation-python, modification-python (default all)")
     p.add_argument("--limit-per-task", type=int, default=DEFAULT_LIMIT,
                    help=f"samples per task, spread over question types, seeded (default {DEFAULT_LIMIT}; 0 = all)")
     p.add_argument("-o", "--output", default="validity", help="folder for validity.csv/.json/.md (default ./validity)")

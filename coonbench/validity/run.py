@@ -8,6 +8,7 @@ verdicts are compared with the family's goal and written as a table (CSV, JSON, 
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import tempfile
 from collections import defaultdict
@@ -35,13 +36,18 @@ from coonbench.validity.families import (
     writing_variants,
 )
 
+PYTHON_FORMATS = "python,python-minified,python-minifier,python-json-ast"
 TASK_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "modification-edits": ("modification", {"source": "edits", "formats": "coon,dart,dart-minified"}),
     "modification-turns3": ("modification", {"turns": 3, "formats": "coon,dart,dart-minified"}),
     "modification-edits-turns3": ("modification", {"source": "edits", "turns": 3, "formats": "coon,dart,dart-minified"}),
+    "comprehension-python": ("comprehension", {"formats": PYTHON_FORMATS}),
+    "generation-python": ("generation", {"formats": PYTHON_FORMATS}),
+    "modification-python": ("modification", {"formats": PYTHON_FORMATS}),
 }
-"""The modification task's other sources as users run them, by name: (task, its ``-T`` arguments): mined edits and
-three-turn sessions (synthetic and mined), in every code format. In a session every turn but the last replies
+"""The tasks' other sources as users run them, by name: (task, its ``-T`` arguments): mined edits and three-turn
+sessions (synthetic and mined), in every Dart code format; comprehension, generation and modification in the four
+Python formats. In a session every turn but the last replies
 the turn's gold and the last the variant (``scripted_reply``), so the last turn's verdict is the variant's."""
 TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "correction", "tools", "handoff",
          "writing", *TASK_VARIANTS)
@@ -51,49 +57,23 @@ SHOWN_CHARS = 2000
 EXACT_TASKS = ("comprehension", "structure", "retrieval", "tools", "handoff")
 
 
+DEFAULT_ARGS: dict[str, dict[str, Any]] = {"modification": {"input_format": "coon,dart"},
+                                           "correction": {"sandbox": "local"}}
+"""The base tasks as users run them: modification with both answer formats, correction on the local sandbox."""
+
+
+def base_task(name: str) -> str:
+    """The task a validity name runs (``comprehension-python`` is comprehension)."""
+    return TASK_VARIANTS[name][0] if name in TASK_VARIANTS else name
+
+
 def _task(name: str) -> Task:
-    """The task as users run it (modification with both answer formats; correction on the local sandbox)."""
-    if name in TASK_VARIANTS:
-        from coonbench.evals.modification import modification
-
-        return modification(**TASK_VARIANTS[name][1])
-    if name == "comprehension":
-        from coonbench.evals.comprehension import comprehension
-
-        return comprehension()
-    if name == "structure":
-        from coonbench.evals.structure import structure
-
-        return structure()
-    if name == "generation":
-        from coonbench.evals.generation import generation
-
-        return generation()
-    if name == "modification":
-        from coonbench.evals.modification import modification
-
-        return modification(input_format="coon,dart")
-    if name == "retrieval":
-        from coonbench.evals.retrieval import retrieval
-
-        return retrieval()
-    if name == "correction":
-        from coonbench.evals.correction import correction
-
-        return correction(sandbox="local")
-    if name == "tools":
-        from coonbench.evals.tools import tools
-
-        return tools()
-    if name == "handoff":  # B's comprehension answers (the default mode): exact answers
-        from coonbench.evals.handoff import handoff
-
-        return handoff()
-    if name == "writing":
-        from coonbench.evals.writing import writing
-
-        return writing()
-    raise ValueError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
+    """The task as users run it (``DEFAULT_ARGS``, or a ``TASK_VARIANTS`` entry's arguments)."""
+    if name not in TASKS:
+        raise ValueError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
+    task = base_task(name)
+    args = TASK_VARIANTS[name][1] if name in TASK_VARIANTS else DEFAULT_ARGS.get(task, {})
+    return getattr(importlib.import_module(f"coonbench.evals.{task}"), task)(**args)
 
 
 def choose_samples(samples: Sequence[Sample], limit: int | None, seed: str) -> list[Sample]:
@@ -115,6 +95,7 @@ def choose_samples(samples: Sequence[Sample], limit: int | None, seed: str) -> l
 
 
 def variants_for(name: str, sample: Sample, everything: Sequence[Sample]) -> list[Variant]:
+    name = base_task(name)
     meta = sample.metadata or {}
     gold = str(meta.get("gold") or sample.target)
     if name in EXACT_TASKS:

@@ -4,13 +4,13 @@ Modules: ``parse`` (bounded ``ast.parse``, one error type), ``equivalence`` (the
 docstrings aside), ``minify`` (Pan et al.'s formatting removal), ``ast_json`` (the JSON syntax-tree schema),
 ``metrics`` (the corpus's measures), ``edits`` (the modification task's edits), ``requirements`` (the generation task's specification
 and the judge's checklist), ``corpus`` (where ``data/python/`` is and its bands), ``questions``
-(comprehension questions read off the tree). Nothing here imports a format, a task or Inspect; the formats are
+(comprehension questions read off the tree), ``variants`` (``coonbench validate``'s equivalents and mutants). Nothing here imports a format, a task or Inspect; the formats are
 ``coonbench.formats.python``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from coonbench.languages.base import (
@@ -24,7 +24,7 @@ from coonbench.languages.base import (
     RequirementResult,
     register_language,
 )
-from coonbench.languages.python import corpus, edits, metrics, questions, requirements
+from coonbench.languages.python import corpus, edits, metrics, questions, requirements, variants
 from coonbench.languages.python.equivalence import ast_diff
 from coonbench.languages.python.parse import syntax_error, tokens
 
@@ -89,6 +89,12 @@ class PythonLanguage(Language):
 
     def leaves(self, source: str) -> list[tuple[str, str]]:
         return tokens(source)
+
+    def equivalents(self, *, normalised: bool) -> Mapping[str, Callable[[str], str | None]]:
+        return variants.EQUIVALENTS
+
+    def mutants(self) -> Mapping[str, Callable[[str], str | None]]:
+        return variants.MUTANTS
 
 
 PYTHON = register_language(PythonLanguage())

@@ -143,3 +143,31 @@ def minify(source: str) -> str:
         raise MinifyError(f"minifying would change the program at {diff.path} (line {diff.line}): "
                           f"{diff.left!r} became {diff.right!r}; refusing the file")
     return result
+
+
+def layout_fault(code: str, *, docstrings: bool) -> str | None:
+    """Why ``code`` is not written in a minified layout, or None when it is: a comment, a blank line, an indentation
+    step other than one space, or (unless ``docstrings``) a docstring. A reply asked for in a minified format must be
+    minified: a copy of the pretty source would otherwise pass for one. ``LanguageSyntaxError`` when not Python."""
+    tree = parse_python(code)
+    if not docstrings and (found := docstring_statements(tree)):
+        return f"it keeps a docstring (line {found[0].lineno})"
+    lines = source_lines(code)
+    width = [0]
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            line = tok.start[0]
+            if tok.type == tokenize.COMMENT:
+                return f"it keeps a comment (line {line})"
+            if tok.type == tokenize.NL and line <= len(lines) and not lines[line - 1].strip():
+                return f"it keeps a blank line (line {line})"
+            if tok.type == tokenize.INDENT:
+                step = len(tok.string) - width[-1]
+                if step != 1:
+                    return f"it indents by {step} at line {line}, where the format indents one space a level"
+                width.append(len(tok.string))
+            elif tok.type == tokenize.DEDENT:
+                width.pop()
+    except (tokenize.TokenError, SyntaxError) as err:
+        raise LanguageSyntaxError(f"cannot tokenize: {err}", 1, 1) from None
+    return None
