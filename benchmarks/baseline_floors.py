@@ -5,7 +5,7 @@ seeded random subset of N samples (``sample_shuffle=SEED``), the same for every 
 (``coonbench/baseline_*``, or ``gold``) runs on each task with ``mockllm/model`` (never called) and the task's own
 scorer; prints accuracy ± standard error per task and baseline. Deterministic: the baselines are seeded.
 
-Besides the tasks, ``VARIANTS`` (``coonbench validate``'s ``TASK_VARIANTS``) names the modification task's other sources as users run them: mined edits
+Besides the tasks, ``VARIANTS`` (``coonbench validate``'s ``TASK_VARIANTS``) names the tasks' other sources as users run them: mined edits
 (``modification-edits``: ``-T source=edits``) and three-turn sessions, synthetic (``modification-turns3``) and mined
 (``modification-edits-turns3``), in COON, Dart and minified Dart. For those (and any run whose scores have a
 ``graded`` value or turns) a line per format follows with the exact score, the graded score and the exact score
@@ -33,7 +33,7 @@ SEED = 17
 BASELINES = ("baseline_constant", "baseline_frequent", "baseline_random_widget", "baseline_empty", "baseline_no_edit",
              "baseline_wrong_values")
 TASKS = ("comprehension", "structure", "retrieval", "generation", "modification", "correction", "tools", "handoff", "writing",
-         "modification-edits", "modification-turns3", "modification-edits-turns3")
+         *VARIANTS)
 MODIFICATION_ONLY = ("baseline_no_edit",)
 WRITING_ONLY = ("baseline_wrong_values",)
 EXACT_SCORERS = ("answer_match", "correct", "tool_answer", "handoff_score")

@@ -41,8 +41,8 @@ def pytest_as_ordinary_user(*args: str) -> subprocess.CompletedProcess[str]:
     its base directory is a fresh one that user owns)."""
     base = tempfile.mkdtemp(prefix="coonbench-user-tests-")
     os.chown(base, ORDINARY_UID, ORDINARY_UID)
-    cmd = [str(AS_USER), sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", f"--basetemp={base}/t",
-           *args]
+    cmd = [str(AS_USER), sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-n", "0",
+           f"--basetemp={base}/t", *args]  # no workers of its own: it runs inside one of the suite's
     try:
         return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     finally:

@@ -282,6 +282,11 @@ def checkout_unchanged() -> Iterator[None]:
     assert not changed, f"files written under {', '.join(_output_roots())} of the checkout: {changed[:10]}"
 
 
+def _user_environment() -> dict[str, str]:
+    """This environment as a user's shell has it: without the suite's own Inspect log folder (conftest.py)."""
+    return {k: v for k, v in os.environ.items() if k != "INSPECT_LOG_DIR"}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
 def test_command_runs_as_written(cmd: Command, workspace: Path, checkout_unchanged: None) -> None:
@@ -296,7 +301,7 @@ def test_command_runs_as_written(cmd: Command, workspace: Path, checkout_unchang
     start = time.monotonic()
     out = subprocess.run(
         text, shell=True, cwd=workspace, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
-        executable="/bin/bash", env={**os.environ, "PWD": str(workspace)},
+        executable="/bin/bash", env={**_user_environment(), "PWD": str(workspace)},
     )
     print(f"  exit {out.returncode} in {time.monotonic() - start:.1f} s", file=sys.stderr)
     assert out.returncode == 0, f"{cmd.id}: `{text}` exited {out.returncode}\n{out.stderr[-3000:]}"

@@ -79,4 +79,5 @@ def test_eval_set_resumes_after_sigkill(tmp_path: Path) -> None:
         samples = finished[0].samples or []
         keys = [(s.id, s.epoch) for s in samples]
         assert len(keys) == len(set(keys)), f"{pair}: a sample was repeated"
-        assert len(keys) == 2, f"{pair}: {len(keys)} samples, expected the 2 of --limit 2"
+        limit = int(command.split("--limit ", 1)[1].split()[0])
+        assert len(keys) == limit, f"{pair}: {len(keys)} samples, expected the {limit} of --limit {limit}"

