@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from coonbench.dart.layout import layout_fault
 from coonbench.dart.minify import minify
 from coonbench.dart.parse import DartParseError, parse_unit
 from coonbench.formats.base import Format, FormatError, register
@@ -89,6 +90,9 @@ class MinifiedDartFormat(DartFormat):
             return minify(source)
         except DartParseError as err:
             raise FormatError(f"cannot minify: {err.message}", err.line, err.column, expected="valid Dart") from None
+
+    def spelling_error(self, text: str) -> str | None:
+        return layout_fault(text)
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         text = "The code is minified Dart (Flutter): comments and line breaks were removed; it is valid Dart."
