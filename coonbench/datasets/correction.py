@@ -23,10 +23,8 @@ from coonbench.datasets.goth_battery import PREFIX as BATTERY_PREFIX
 from coonbench.datasets.goth_battery import BatteryEntry, json_ast, load_battery
 from coonbench.datasets.goth_seed import PROMPT_CHOICES, Checkout, SeedPrompt, find_checkout, seed_examples, seed_prompt
 from coonbench.execution import get_executor
-from coonbench.execution.goth import GOTH_JSON_PRIMER, GOTH_PRIMER
 from coonbench.execution.goth_build import find_binary
 from coonbench.execution.problem import Problem
-from coonbench.execution.python import PYTHON_AST_PRIMER
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.resources import DATA_DIR
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
@@ -76,30 +74,6 @@ Examples:
 {examples}"""),
 )
 
-ERROR_RULES = {
-    "python": "For invalid input, raise ValueError.",
-    "python-ast": "For invalid input, raise ValueError.",
-    "javascript": "For invalid input, throw an Error (e.g. `throw new Error(\"...\")`).",
-    "goth": "For invalid input, fail with an error.",
-    "goth-json": "For invalid input, fail with an error (for example a precondition).",
-}
-
-REPLY_RULES = {
-    "python": "Reply with the complete function in one ```python code block. Do not add example calls.",
-    "python-ast": (
-        "Reply with the JSON syntax tree (Python `ast` schema) of a module that defines this function, in one "
-        "```json code block. Do not add example calls."
-    ),
-    "javascript": (
-        "Reply with the complete function (a `function {name}(...)` declaration) in one ```javascript code "
-        "block. Do not add example calls, require() or module exports."
-    ),
-    "goth": ("Reply with the complete Goth program in one ```goth code block, no explanation; its `main` takes the "
-             "function's arguments in order and returns its result."),
-    "goth-json": ("Reply with the complete Goth program as its JSON AST in one ```json code block, no explanation; "
-                  "its `main` takes the function's arguments in order and returns its result."),
-}
-
 HUMANEVAL_PROMPT = """Complete the following Python function.
 
 ```python
@@ -117,8 +91,6 @@ HUMANEVAL_TESTS = {"humaneval": "amplified", "humaneval-base": "base"}  # suite 
 
 GOTH_TYPES = {"int": "I64", "float": "F64", "bool": "Bool", "str": "String"}
 """Scalar types as Goth writes them (the Goth targets ask only problems with scalar arguments and results)."""
-
-SYSTEM_PRIMERS = {"python-ast": PYTHON_AST_PRIMER, "goth": GOTH_PRIMER, "goth-json": GOTH_JSON_PRIMER}
 
 
 class ProblemFileError(ValueError):
@@ -194,10 +166,11 @@ def load_problems(directory: Path = PROBLEMS_DIR, with_hidden: bool = True) -> t
 def render_signature(problem: Problem, target: str) -> str:
     """The signature as the target language writes it."""
     sig = problem.signature
-    if target in ("python", "python-ast"):
+    style = get_executor(target).signature_style
+    if style == "python":
         params = ", ".join(f"{p.name}: {python_type(parse_type(p.type))}" for p in sig.params)
         return f"def {sig.name}({params}) -> {python_type(sig.return_type)}"
-    if target == "javascript":
+    if style == "javascript":
         params = ", ".join(p.name for p in sig.params)
         types = "; ".join(f"{p.name}: {js_type(parse_type(p.type))}" for p in sig.params)
         return f"function {sig.name}({params})  // {types}; returns {js_type(sig.return_type)}"
@@ -227,8 +200,8 @@ def build_prompt(problem: Problem, target: str) -> Rendered:
         signature=render_signature(problem, target),
         description=problem.description,
         examples=render_examples(problem),
-        error_rule=(ERROR_RULES[target] + "\n") if has_errors else "",
-        reply_rule=REPLY_RULES[target].format(name=problem.signature.name),
+        error_rule=(executor.error_rule + "\n") if has_errors else "",
+        reply_rule=executor.reply_rule.format(name=problem.signature.name),
     )
 
 
@@ -242,7 +215,7 @@ def seed_rendered(problem: Problem, target: str, seed: SeedPrompt, entry: Batter
         name = sig.name
         signature = " → ".join(GOTH_TYPES.get(t, t) for t in [*(p.type for p in sig.params), sig.returns])
         has_errors = any(c.expected_error for c in problem.tests)
-        description = f"{problem.description} {ERROR_RULES[target]}" if has_errors else problem.description
+        description = f"{problem.description} {get_executor(target).error_rule}" if has_errors else problem.description
     return seed.render(name, signature, description, seed_examples(name, problem.public_tests, problem.goth_only))
 
 
@@ -260,7 +233,7 @@ def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = N
         prompt = seed_rendered(problem, target, seed, entry)
         about = seed.metadata(checkout)
     else:
-        system = SYSTEM_PRIMERS.get(target)
+        system = executor.system_primer
         prompt = build_prompt(problem, target).with_system_first(system)  # the solver adds it only to a bare input
         about = {"prompt_source": "coonbench"} if target in GOTH_TARGETS else {}
     if checkout is not None:

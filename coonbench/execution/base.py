@@ -379,6 +379,12 @@ class Executor(abc.ABC):
     definition: ClassVar[str | None] = None
     # it runs a program of this machine (Goth's interpreter) that the Docker image lacks: local sandbox only
     host_binary: ClassVar[bool] = False
+    # what the correction prompt says of it: how to fail on invalid input, how to reply (``{name}``: the function),
+    # the system message it comes with, and how its signature is written (``python``, ``javascript``, ``goth``)
+    error_rule: ClassVar[str] = "For invalid input, fail with an error."
+    reply_rule: ClassVar[str] = ""
+    system_primer: ClassVar[str | None] = None
+    signature_style: ClassVar[str] = "python"
 
     def defines(self, code: str, name: str) -> bool:
         """Does ``code`` define the function ``name``? (Chooses the graded block among several.)"""

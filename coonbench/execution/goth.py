@@ -96,6 +96,10 @@ class GothExecutor(Executor):
 
     name = "goth"
     label = "Goth"
+    reply_rule = ("Reply with the complete Goth program in one ```goth code block, no explanation; its `main` takes "
+                  "the function's arguments in order and returns its result.")
+    system_primer = GOTH_PRIMER
+    signature_style = "goth"
     fence = "goth"
     extension = "goth"
     flags: tuple[str, ...] = ("--strict",)
@@ -186,6 +190,10 @@ class GothJsonExecutor(GothExecutor):
 
     name = "goth-json"
     label = "Goth JSON AST"
+    error_rule = "For invalid input, fail with an error (for example a precondition)."
+    reply_rule = ("Reply with the complete Goth program as its JSON AST in one ```json code block, no explanation; "
+                  "its `main` takes the function's arguments in order and returns its result.")
+    system_primer = GOTH_JSON_PRIMER
     fence = "json"
     extension = "json"
     flags = ("--from-json",)

@@ -15,6 +15,10 @@ class JavaScriptExecutor(Executor):
 
     name = "javascript"
     label = "JavaScript"
+    error_rule = "For invalid input, throw an Error (e.g. `throw new Error(\"...\")`)."
+    reply_rule = ("Reply with the complete function (a `function {name}(...)` declaration) in one ```javascript code "
+                  "block. Do not add example calls, require() or module exports.")
+    signature_style = "javascript"
     fence = "javascript"
     extension = "js"
     definition = r"\bfunction[ \t]*\*?[ \t]*{name}[ \t]*\(|\b(?:const|let|var)[ \t]+{name}\b|\bexports\.{name}[ \t]*="

@@ -1,11 +1,17 @@
-"""Python targets: plain source, and the same program as a JSON syntax tree in Python's ``ast`` schema."""
+"""Python targets: plain source, the same program as a JSON syntax tree in Python's ``ast`` schema, and in the
+layouts of the Python code formats (minified, python-minifier's)."""
 
 from __future__ import annotations
 
 import ast
+from typing import ClassVar
 
-from coonbench.execution.base import Executor, harness_text, register_executor
+from inspect_ai.util import SandboxEnvironment
+
+from coonbench.execution.base import AttemptResult, Executor, Outcome, harness_text, register_executor
 from coonbench.execution.problem import Problem
+from coonbench.formats import get_format
+from coonbench.languages import LanguageSyntaxError
 from coonbench.languages.python.ast_json import ast_to_json, module_from_json, python_to_ast_json  # noqa: F401
 
 PYTHON = "python3"  # the sandbox's interpreter; Python 3.11 both locally (/usr/bin) and in the Docker image
@@ -20,6 +26,8 @@ class PythonExecutor(Executor):
     extension = "py"
     mode = "py"
     definition = r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+{name}[ \t]*\(|^{name}[ \t]*="
+    error_rule = "For invalid input, raise ValueError."
+    reply_rule = "Reply with the complete function in one ```python code block. Do not add example calls."
 
     def runner_files(self) -> dict[str, str]:
         """The stdlib-only worker."""
@@ -104,11 +112,58 @@ class PythonAstExecutor(PythonExecutor):
     extension = "json"
     mode = "pyast"
     definition = r'"name"[ \t\r\n]*:[ \t\r\n]*"{name}"'
+    reply_rule = ("Reply with the JSON syntax tree (Python `ast` schema) of a module that defines this function, in "
+                  "one ```json code block. Do not add example calls.")
+    system_primer = PYTHON_AST_PRIMER
 
     def reference(self, problem: Problem) -> str | None:
         """Derived by code from the Python reference."""
         return python_to_ast_json(problem.solutions["python"])
 
 
+class LaidOutPythonExecutor(PythonExecutor):
+    """The model writes the function in a Python code format's layout (``format_name``: minified Python, Python as
+    python-minifier writes it): it runs as Python, and a program not written in that layout is a parse error
+    before any test runs (the format's ``spelling_error``), so writing it out plainly does not pass for it. The
+    reference is the format's encoding of the Python reference: generation from a description in each Python
+    format, scored by the same tests."""
+
+    format_name: ClassVar[str]
+
+    def reference(self, problem: Problem) -> str | None:
+        python = problem.solutions.get("python")
+        return None if python is None else get_format(self.format_name).encode(python)
+
+    async def run(self, code: str, problem: Problem, case_timeout: float = 2.0,
+                  box: SandboxEnvironment | None = None) -> AttemptResult:
+        try:
+            why = get_format(self.format_name).spelling_error(code)
+        except LanguageSyntaxError:
+            why = None  # not Python at all: the interpreter's own syntax error says so
+        if why is not None:
+            return AttemptResult(Outcome.PARSE_ERROR, f"the program is not {self.label}: {why}",
+                                 total=len(problem.all_tests))
+        return await super().run(code, problem, case_timeout, box)
+
+
+class MinifiedPythonExecutor(LaidOutPythonExecutor):
+    name = "python-minified"
+    format_name = "python-minified"
+    label = "minified Python"
+    reply_rule = ("Reply with the complete function as minified Python (no comments, docstrings or blank lines; each "
+                  "indentation level one space) in one ```python code block. Do not add example calls.")
+
+
+class PythonMinifierExecutor(LaidOutPythonExecutor):
+    name = "python-minifier"
+    format_name = "python-minifier"
+    label = "Python as python-minifier writes it"
+    reply_rule = ("Reply with the complete function as python-minifier writes Python (no comments or blank lines, "
+                  "each indentation level one space, statements may share a line separated by `;`) in one ```python "
+                  "code block. Do not add example calls.")
+
+
 register_executor(PythonExecutor())
 register_executor(PythonAstExecutor())
+register_executor(MinifiedPythonExecutor())
+register_executor(PythonMinifierExecutor())
