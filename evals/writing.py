@@ -12,17 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
 from coonbench.datasets.writing import parse_sources, parse_writing_conditions, writing_pending
 from coonbench.datasets.writing.cases import SHAPES, SIZES
 from coonbench.scorers.writing import writing_scorer
 from coonbench.solvers.writing import DEFAULT_REPAIRS, writing_protocol
-from coonbench.tasks.conditions import print_skips, skip_summary
-from coonbench.tasks.samples import TaskArgumentError, choose, reject_unknown
-from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.subset import build_subset, check_subset
-from coonbench.tasks.tokenizer import counted_for_model
+from coonbench.tasks.build import task_run
+from coonbench.tasks.conditions import Skip
+from coonbench.tasks.samples import TaskArgumentError, choose
+from coonbench.tasks.subset import Pending
 
 
 @task(name="writing")
@@ -60,22 +58,18 @@ def writing(
       stop: ``budget`` or ``decided`` (stop once every paired comparison of formats is decided; docs/planning.md).
       stop_margin: with ``stop=decided``, the equivalence margin (default 0.05).
     """
-    reject_unknown(writing, unknown)
-    check_subset(questions, seed)  # before anything is built: a typo stops the run at once
+    run = task_run(writing, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
+                   stop_margin=stop_margin)
     if not isinstance(repairs, int) or isinstance(repairs, bool) or repairs < 0:
         raise TaskArgumentError(f"-T repairs={repairs}: must be a whole number (0 or more)")
     conditions, refused = parse_writing_conditions(formats)
     chosen_sources = parse_sources(sources)
     chosen_shapes = choose("shapes", shapes, SHAPES, "shape") or list(SHAPES)
     chosen_sizes = choose("sizes", sizes, list(SIZES), "size") or list(SIZES)
-    with counted_for_model(tokenizer) as counted_in:
+
+    def listing() -> tuple[list[Pending], list[Skip]]:
         pending, skips = writing_pending(conditions, chosen_sources, chosen_shapes, chosen_sizes, seed)
-        samples = build_subset(pending, questions, seed)  # -T questions=N builds only the N cases drawn
-    skips = refused + skips
-    print_skips("writing", skips, kept=len(samples))
-    return stop_when(Task(
-        dataset=MemoryDataset(samples, name="writing"),
-        solver=writing_protocol(repairs=repairs),
-        scorer=writing_scorer(),
-        metadata={"repairs": repairs, "tokenizer": counted_in, "seed": seed, **skip_summary(skips)},
-    ), stop, stop_margin, seed)
+        return pending, refused + skips
+
+    return run.build("writing", listing, dataset_name="writing", solver=writing_protocol(repairs=repairs),
+                     scorer=writing_scorer(), metadata={"repairs": repairs, "seed": seed})

@@ -20,7 +20,7 @@ from coonbench.tasks import build
 from coonbench.tasks.samples import TaskArgumentError, choose
 from coonbench.tokens import TokenizerUnavailable
 
-SUBSET_TASKS = ("comprehension", "structure", "generation", "modification", "retrieval")
+SUBSET_TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "writing")
 
 
 def _never(*args: object, **kwargs: object) -> None:
