@@ -92,7 +92,9 @@ def _mutant(change: Callable[[ast.Module], bool]) -> Rewrite:
 
 def _number(tree: ast.Module) -> bool:
     for node in _nodes(tree):
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
+            continue  # True + 1 is a number, not a changed boolean
+        if isinstance(node.value, (int, float)):
             node.value = node.value + 1
             return True
     return False
