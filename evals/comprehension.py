@@ -48,7 +48,7 @@ def comprehension(
     # -T questions=N renders only the N questions drawn; the legend's economy too counts in the task's tokenizer
     return run.build(
         "comprehension",
-        lambda: comprehension_pending(formats, bands, question_types, primer_variant=primer, corpus=corpus),
+        lambda _: comprehension_pending(formats, bands, question_types, primer_variant=primer, corpus=corpus),
         dataset_name="coonbench-comprehension",
         solver=primed_generate(primer),
         scorer=answer_match(aliases="coon"),  # widget names may be answered as COON abbreviations

@@ -12,15 +12,14 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 
-from coonbench.tasks.stopping import stop_when
-from coonbench.tasks.prompts import each_prompt
-from coonbench.tasks.samples import reject_unknown
-from coonbench.tasks.tokenizer import counted_for_model
-from coonbench.datasets.correction import correction_dataset
+from coonbench.datasets.correction import correction_dataset, correction_dataset_name
 from coonbench.execution import ExecutorUnavailable, get_executor
 from coonbench.execution.sandbox import SANDBOX_METADATA_KEY, LocalSandboxConfig, choose_sandbox, sandbox_metadata
 from coonbench.scorers.correction import correction_scorer
 from coonbench.solvers.correction import DEFAULT_CASE_TIMEOUT, DEFAULT_MAX_RETRIES, correction_protocol
+from coonbench.tasks.build import task_run
+from coonbench.tasks.context import BuildContext
+from coonbench.tasks.subset import Pending
 
 
 @task(name="correction")
@@ -61,7 +60,8 @@ def correction(
     decided: docs/planning.md "Stop when decided"; ``stop_margin``: its equivalence margin, default 0.05;
     ``stop_on``: the comparisons to decide, ``a:b,…`` or ``all``, default the design's, e.g. ``coon:dart``).
     """
-    reject_unknown(correction, unknown)
+    run = task_run(correction, unknown, tokenizer=tokenizer, stop=stop, stop_margin=stop_margin, stop_on=stop_on,
+                   prompts=prompts)
     executor = get_executor(target)
     executor.check_available()  # refuses here (e.g. goth without a binary)
     if executor.host_binary and sandbox == "docker":
@@ -69,15 +69,19 @@ def correction(
                                   "image does not hold: use -T sandbox=local (or auto)")
     kind = "local" if executor.host_binary and sandbox == "auto" else sandbox
     spec = choose_sandbox(kind, LocalSandboxConfig(memory_mb=memory_mb))  # refuses where nothing isolates
-    with counted_for_model(tokenizer) as counted_in:
-        dataset = each_prompt(prompts, lambda: correction_dataset(
-            target, problems=problems, categories=categories, limit=limit, suite=suite, goth_prompt=goth_prompt,
-            goth_checkout=goth_checkout))
-    return stop_when(Task(
-        dataset=dataset,
+
+    def listing(ctx: BuildContext) -> tuple[list[Pending], None]:
+        dataset = correction_dataset(target, problems=problems, categories=categories, limit=limit, suite=suite,
+                                     goth_prompt=goth_prompt, goth_checkout=goth_checkout, ctx=ctx)
+        return [Pending.of(s) for s in dataset], None  # every problem is asked: nothing is drawn or skipped
+
+    return run.build(
+        "correction",
+        listing,
+        dataset_name=correction_dataset_name(target, suite),
         solver=correction_protocol(max_retries=max_retries, case_timeout=case_timeout),
         scorer=correction_scorer(case_timeout=case_timeout),
         sandbox=spec,
-        metadata={"target": target, "max_retries": max_retries, "suite": suite, "tokenizer": counted_in,
+        metadata={"target": target, "max_retries": max_retries, "suite": suite,
                   SANDBOX_METADATA_KEY: sandbox_metadata(spec)},
-    ), stop, stop_margin, 0, stop_on)
+    )

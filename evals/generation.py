@@ -57,7 +57,7 @@ def generation(
     # -T questions=N renders only the N tasks drawn (under each template -T prompts= chooses)
     return run.build(
         "generation",
-        lambda: generation_pending(kinds, bands, conditions, corpus, primer_variant=primer),
+        lambda ctx: generation_pending(kinds, bands, conditions, corpus, primer_variant=primer, ctx=ctx),
         dataset_name="coonbench-generation",
         solver=[format_primer(primer), retry_generate(max_retries)],
         scorer=with_judge(code_check(), judge),

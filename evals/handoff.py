@@ -10,15 +10,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
-from inspect_ai.dataset import MemoryDataset
 
 from coonbench.datasets.handoff import DEFAULT_FORMATS, handoff_samples
 from coonbench.scorers.answer import epoch_mean
 from coonbench.scorers.handoff import handoff_score
 from coonbench.solvers.handoff import handoff_agents
-from coonbench.tasks.conditions import print_skips, skip_summary
-from coonbench.tasks.samples import reject_unknown
-from coonbench.tasks.tokenizer import counted_for_model
+from coonbench.tasks.build import task_run
+from coonbench.tasks.conditions import Skip
+from coonbench.tasks.context import BuildContext
+from coonbench.tasks.subset import Pending, check_questions
 
 
 @task(name="handoff")
@@ -43,14 +43,13 @@ def handoff(
         balanced over band and question type before any sample is built.
       seed: the seed of the ``questions`` draw.
     """
-    reject_unknown(handoff, unknown)
-    with counted_for_model(tokenizer) as counted_in:
-        samples, skips = handoff_samples(formats, modes, questions, seed)
-    print_skips("handoff", skips, kept=len(samples))
-    return Task(
-        dataset=MemoryDataset(samples, name="coonbench-handoff"),
-        solver=handoff_agents(),
-        scorer=handoff_score(),
-        epochs=Epochs(1, epoch_mean()),
-        metadata={"tokenizer": counted_in, **skip_summary(skips)},
-    )
+    run = task_run(handoff, unknown, tokenizer=tokenizer, seed=seed)  # its own draw: over base items, below
+    if questions is not None:
+        check_questions(questions)  # before anything is built
+
+    def listing(ctx: BuildContext) -> tuple[list[Pending], list[Skip]]:
+        samples, skips = handoff_samples(formats, modes, questions, seed, ctx=ctx)
+        return [Pending.of(s) for s in samples], skips
+
+    return run.build("handoff", listing, dataset_name="coonbench-handoff", solver=handoff_agents(),
+                     scorer=handoff_score(), epochs=Epochs(1, epoch_mean()))

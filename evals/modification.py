@@ -73,7 +73,7 @@ def modification(
                    stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     conditions = pick_conditions(formats, input_format, "input_format")
     check_modification_source(source, edits, after, turns, judge, prompts)
-    listing = (  # -T questions=N renders only the N tasks drawn
+    listed = (  # -T questions=N renders only the N tasks drawn
         partial(edit_pending, edits, after, conditions, turns, primer) if source == "edits"
         else partial(modification_session_pending, kinds, bands, conditions, corpus, turns, primer) if turns > 1
         else partial(modification_pending, kinds, bands, conditions, corpus, primer_variant=primer)
@@ -81,7 +81,7 @@ def modification(
     check = session_check() if turns > 1 else edit_check() if source == "edits" else code_check()
     return run.build(
         "modification",
-        listing,
+        lambda _: listed(),  # the listing renders nothing: its samples are rendered as they are built
         dataset_name="coonbench-modification",
         solver=[format_primer(primer), session_generate(max_retries) if turns > 1 else retry_generate(max_retries)],
         scorer=with_judge(check, judge, include_question=True),

@@ -70,11 +70,11 @@ def retrieval(
                    stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     if tasks_file is None:  # (a TeaLeaf task file names its own formats)
         check_formats_argument(formats)
-    with run.counted() as counted_in:
-        # every mode: -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
-        task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
-                          lambda pending: run.drawn(each_prompt_pending(run.prompts, lambda: pending)))
-    task.metadata = {**(task.metadata or {}), "tokenizer": counted_in}
+    ctx = run.context()
+    # every mode: -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
+    task = _retrieval(formats, questions_file, tasks_file, judge, suite, suite_formats,
+                      lambda pending: run.drawn(each_prompt_pending(run.prompts, lambda _: pending, ctx), ctx))
+    task.metadata = {**(task.metadata or {}), "tokenizer": ctx.tokenizer}
     return run.stopped(task)
 
 

@@ -50,8 +50,8 @@ def structure(
     run = task_run(structure, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
                    stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     # -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
-    listing = (lambda: format_syntax_pending(formats)) if formats else (
-        lambda: (structure_pending(kinds, primer), None))  # every question is asked in every primer: no skips
+    listing = (lambda _: format_syntax_pending(formats)) if formats else (
+        lambda _: (structure_pending(kinds, primer), None))  # every question is asked in every primer: no skips
     return run.build(
         "structure",
         listing,

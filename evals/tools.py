@@ -11,14 +11,15 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from inspect_ai import Epochs, Task, task
-from inspect_ai.dataset import MemoryDataset
 
 from coonbench.datasets.tools import DEFAULT_FORMATS, tools_pending
 from coonbench.scorers.answer import epoch_mean
 from coonbench.scorers.tools import tool_answer
 from coonbench.solvers.tools import DEFAULT_MAX_CALLS, no_tool_agent, tool_agent
 from coonbench.tasks.build import task_run
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import TaskArgumentError
+from coonbench.tasks.subset import Pending
 
 
 @task(name="tools")
@@ -49,13 +50,19 @@ def tools(
     run = task_run(tools, unknown, tokenizer=tokenizer, questions=questions, seed=seed)
     if agent not in ("react", "no_tools"):
         raise TaskArgumentError(f"-T agent={agent}: unknown agent (choose from react, no_tools)")
-    with run.counted() as counted_in:  # -T questions=N renders only the N questions drawn
-        pending, refused = tools_pending(formats)
-        samples = run.drawn(pending)
-    return Task(
-        dataset=MemoryDataset(samples, name="coonbench-tools"),
+    refused: dict[str, Any] = {}  # per format, the datasets it cannot carry: the listing fills it
+
+    def listing(_: BuildContext) -> tuple[list[Pending], None]:
+        pending, found = tools_pending(formats)
+        refused.update(found)
+        return pending, None
+
+    return run.build(  # -T questions=N renders only the N questions drawn
+        "tools",
+        listing,
+        dataset_name="coonbench-tools",
         solver=tool_agent(max_calls) if agent == "react" else no_tool_agent(),
         scorer=tool_answer(),
         epochs=Epochs(1, epoch_mean()),
-        metadata={"tokenizer": counted_in, "agent": agent, "skipped": refused},
+        metadata={"agent": agent, "skipped": refused},
     )

@@ -19,6 +19,7 @@ from coonbench.scorers.writing import writing_scorer
 from coonbench.solvers.writing import DEFAULT_REPAIRS, writing_protocol
 from coonbench.tasks.build import task_run
 from coonbench.tasks.conditions import Skip
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import TaskArgumentError, choose
 from coonbench.tasks.subset import Pending
 
@@ -67,7 +68,7 @@ def writing(
     chosen_shapes = choose("shapes", shapes, SHAPES, "shape") or list(SHAPES)
     chosen_sizes = choose("sizes", sizes, list(SIZES), "size") or list(SIZES)
 
-    def listing() -> tuple[list[Pending], list[Skip]]:
+    def listing(_: BuildContext) -> tuple[list[Pending], list[Skip]]:
         pending, skips = writing_pending(conditions, chosen_sources, chosen_shapes, chosen_sizes, seed)
         return pending, refused + skips
 

@@ -20,7 +20,7 @@ from coonbench.tasks import build
 from coonbench.tasks.samples import TaskArgumentError, choose
 from coonbench.tokens import TokenizerUnavailable
 
-SUBSET_TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "writing")
+SUBSET_TASKS = ("comprehension", "structure", "generation", "modification", "retrieval", "writing", "handoff")
 
 
 def _never(*args: object, **kwargs: object) -> None:

@@ -162,11 +162,14 @@ def test_the_seeds_system_prompt_is_the_first_message(clean_cache: Path) -> None
 
 
 def test_other_prompt_templates_are_refused_for_the_seeds_prompt(clean_cache: Path) -> None:
+    from coonbench.tasks.context import BuildContext
     from coonbench.tasks.prompts import each_prompt
 
+    ctx = BuildContext()
     with pytest.raises(ValueError, match="fixed published prompt"):
-        each_prompt("reworded", lambda: correction_dataset("goth", problems="gcd"))
-    assert each_prompt("reworded", lambda: correction_dataset("goth", problems="gcd", goth_prompt="coonbench"))
+        each_prompt("reworded", lambda each: correction_dataset("goth", problems="gcd", ctx=each), ctx)
+    assert each_prompt("reworded", lambda each: correction_dataset("goth", problems="gcd", goth_prompt="coonbench",
+                                                                     ctx=each), ctx)
 
 
 def test_the_seeds_json_example_is_not_the_schema_the_interpreter_reads(tmp_path: Path) -> None:

@@ -164,3 +164,14 @@ def test_violations_are_reported(tmp_path: Path) -> None:
     assert "coonbench.report._planted -> coonbench.evals.correction" in out
     assert "coonbench.answers is not allowed to import coonbench.dart" in out  # the language seam (issue 52)
     assert "coonbench.datasets is not allowed to import tree_sitter" in out
+
+
+def test_no_builder_reads_a_tokenizer_or_template_from_ambient_state() -> None:
+    """The tokenizer and the prompt template reach every sample builder as an argument (``BuildContext``): no module
+    of the package keeps a ``ContextVar`` (the two that did, the tokenizer "in use" and the "current" template, are
+    gone), so what a sample holds is a function of what its builder was given."""
+    found = [f"{path.relative_to(REPO)}:{n}" for root in ("coonbench", "evals", "solvers", "scorers")
+             for path in sorted((REPO / root).rglob("*.py")) if "data" not in path.relative_to(REPO).parts
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "ContextVar" in line or "import contextvars" in line]
+    assert found == []

@@ -25,6 +25,7 @@ from inspect_ai.dataset import Sample
 
 import coonbench.datasets.comprehension as comprehension_data
 from coonbench.evals.comprehension import comprehension
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import chosen_templates, each_prompt
 from coonbench.tasks import build as task_build
 from coonbench.tasks.subset import Pending, build_subset, paired_subset, question_group
@@ -100,18 +101,21 @@ def _json(samples: list[Sample]) -> list[str]:
     return [s.model_dump_json(exclude={"input": {"__all__": {"id"}}}) for s in samples]
 
 
-def _eager(pending: list[Pending], questions: int | None, seed: int = 0) -> list[Sample]:
+def _eager(pending: list[Pending], questions: int | None, seed: int = 0,
+           ctx: BuildContext | None = None) -> list[Sample]:
     """Today's full path: build every sample, then draw from the built samples."""
-    return paired_subset([p.build() for p in pending], questions, seed)
+    ctx = ctx if ctx is not None else BuildContext()
+    return paired_subset([p.build(ctx) for p in pending], questions, seed)
 
 
-def _each_prompt_built(prompts: Any, build: Callable[[], Any]) -> Any:
+def _each_prompt_built(prompts: Any, build: Callable[[BuildContext], Any], ctx: BuildContext) -> Any:
     """The full path of ``-T prompts=``: ``each_prompt`` over the loader's samples, every one built under each
     template (returned as pending samples already built, for ``_eager`` to draw from)."""
     def as_built(listed: Any, convert: Callable[[Any], Any]) -> Any:
         return (as_built(listed[0], convert), *listed[1:]) if isinstance(listed, tuple) else convert(listed)
 
-    built = each_prompt(prompts, lambda: as_built(build(), lambda pending: [p.build() for p in pending]))
+    built = each_prompt(prompts, lambda each: as_built(build(each), lambda pending: [p.build(each) for p in pending]),
+                        ctx)
     return as_built(built, lambda samples: [Pending.of(s) for s in samples])
 
 
@@ -231,14 +235,14 @@ def test_build_subset_draws_what_paired_subset_draws_from_samples_never_built() 
         s = Sample(id=f"{key}-{fmt}", input="q", target="a",
                    metadata={"pair_id": key, "format": fmt, "complexity": band, "question_type": "t"})
 
-        def build() -> Sample:
+        def build(_: BuildContext) -> Sample:
             built.append(str(s.id))
             return s
         return Pending(key, (band, "t"), fmt, build)
 
     pending = [sample(f"q{i}", fmt, "ab"[i % 2]) for i in range(12) for fmt in ("x", "y")]
     pending = pending[:-1]  # q11 has no 'y': it is never drawn
-    samples = [p.build() for p in pending]
+    samples = [p.build(BuildContext()) for p in pending]
     built.clear()
     for seed in range(5):
         assert [s.id for s in build_subset(pending, 3, seed)] == [s.id for s in paired_subset(samples, 3, seed)]

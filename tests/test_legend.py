@@ -146,17 +146,21 @@ def test_legend_condition_and_fallback() -> None:
     cond = parse_condition("coon:legend")
     assert cond == Condition("coon", "legend") and cond.label == "coon-legend" and cond.has_legend
     src = CORPUS[0].read_text(encoding="utf-8")
-    doc, text = cond.show(src)
+    doc, text = cond.show(src, economise_in="o200k_base")
     assert (doc, text) == document_and_legend(src)
-    meta = cond.metadata("short", text)
+    meta = cond.metadata("short", text, tokenizer="o200k_base")
     assert meta["primer_variant"] == "legend" and meta["legend"] == text
     assert meta["primer_tokens"] == count_tokens(text)
     # the task's -T primer=legend reaches plain conditions; a format without a legend shows its short primer
-    assert Condition("coon").show(src, "legend") == document_and_legend(src)
+    assert Condition("coon").show(src, "legend", economise_in="o200k_base") == document_and_legend(src)
+    # no tokenizer to economise in: the plain encoding and its legend
+    plain = encode(src)
+    assert Condition("coon").show(src, "legend", economise_in=None) == (plain, legend(plain))
     dart = Condition("dart")
     assert not dart.has_legend
-    assert dart.show(src, "legend") == (get_format("dart").encode(src), get_format("dart").primer("short"))
-    assert dart.metadata("legend")["primer_variant"] == "short"
+    assert dart.show(src, "legend", economise_in="o200k_base") == (get_format("dart").encode(src),
+                                                                 get_format("dart").primer("short"))
+    assert dart.metadata("legend", tokenizer="o200k_base")["primer_variant"] == "short"
 
 
 def _accuracy(log: Any) -> float:

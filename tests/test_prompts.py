@@ -34,8 +34,9 @@ from coonbench.report.prompts import prompt_section
 from coonbench.report.sections import sections_for
 from coonbench.report.tables import comparisons
 from coonbench.solvers.gold import gold
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import (LANGUAGE_FIELDS, TEMPLATE_IDS, PromptTemplate, chosen_templates, each_prompt,
-                                     each_prompt_pending, render, template_set, using_template)
+                                     each_prompt_pending, render, template_set)
 from coonbench.tasks.samples import TaskArgumentError
 from coonbench.tasks.subset import Pending, build_subset
 
@@ -88,8 +89,7 @@ def test_every_template_renders_the_content_and_templates_differ(task: str) -> N
     words = {name: f"<<{name}>>" for name in LANGUAGE_FIELDS}  # a template may name its language or not
     rendered = {}
     for tid in templates:
-        with using_template(tid):
-            shown = render(templates, **words, **values)
+        shown = render(templates, BuildContext(template=tid), **words, **values)
         text = "\n\n".join(p for p in (shown.system, shown.user) if p)
         for name in CONTENT_FIELDS[task]:
             assert values[name] in shown.user, (tid, name)  # code/data and question reach the user message
@@ -156,13 +156,14 @@ def test_prompts_argument_is_validated() -> None:
 
 
 def test_a_fixed_published_prompt_refuses_other_templates() -> None:
-    def fixed() -> list[Sample]:  # a loader path that never calls render (TOON's suite, HumanEval)
+    def fixed(_: BuildContext) -> list[Sample]:  # a loader path that never calls render (TOON's suite, HumanEval)
         return [Sample(id="q1-json", input="a published prompt", target="1", metadata={"format": "json"})]
 
-    assert each_prompt(None, fixed) == fixed()
-    assert [s.id for s in each_prompt("default", fixed)] == ["q1-json"]
+    ctx = BuildContext()
+    assert each_prompt(None, fixed, ctx) == fixed(ctx)
+    assert [s.id for s in each_prompt("default", fixed, ctx)] == ["q1-json"]
     with pytest.raises(TaskArgumentError, match="fixed published prompt"):
-        each_prompt("all", fixed)
+        each_prompt("all", fixed, ctx)
 
 
 @pytest.mark.parametrize("prompts", ["all", "system,reworded", "reworded"])
@@ -172,23 +173,24 @@ def test_a_fixed_prompt_listed_unbuilt_is_refused_at_its_first_build(prompts: st
     built: list[str] = []
 
     def pending(key: str) -> Pending:
-        def build() -> Sample:
+        def build(_: BuildContext) -> Sample:
             built.append(key)
             return Sample(id=f"{key}-json", input="a published prompt", target="1", metadata={"format": "json"})
         return Pending(key, ("-", "-"), "json", build)
 
-    def fixed() -> list[Pending]:  # never calls render
+    def fixed(_: BuildContext | None = None) -> list[Pending]:  # never calls render
         return [pending(f"q{i}") for i in range(5)]
 
+    ctx = BuildContext()
     with pytest.raises(TaskArgumentError, match="fixed published prompt") as eager:
-        each_prompt(prompts, lambda: [p.build() for p in fixed()])
-    assert build_subset(each_prompt_pending(None, fixed), None) == build_subset(fixed(), None)
-    default = build_subset(each_prompt_pending("default", fixed), None)
-    assert [s.model_dump() for s in default] == [s.model_dump() for s in each_prompt("default", lambda: [
-        p.build() for p in fixed()])]
+        each_prompt(prompts, lambda each: [p.build(each) for p in fixed()], ctx)
+    assert build_subset(each_prompt_pending(None, fixed, ctx), None) == build_subset(fixed(), None)
+    default = build_subset(each_prompt_pending("default", fixed, ctx), None)
+    assert [s.model_dump() for s in default] == [s.model_dump() for s in each_prompt("default", lambda each: [
+        p.build(each) for p in fixed()], ctx)]
     built.clear()
     with pytest.raises(TaskArgumentError) as lazy:
-        build_subset(each_prompt_pending(prompts, fixed), 2, 0)
+        build_subset(each_prompt_pending(prompts, fixed, ctx), 2, 0)
     assert str(lazy.value) == str(eager.value)
     assert len(set(built)) == 1 and len(built) <= len(chosen_templates(prompts) or [])  # the first question only
 

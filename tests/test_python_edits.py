@@ -21,6 +21,7 @@ from coonbench.languages.python.edits import NEW_PARAMETER, completion_hole, edi
 from coonbench.languages.python.equivalence import strip_docstrings, tree_diff
 from coonbench.languages.python.requirements import check_requirements, derive_requirements
 from coonbench.resources import REPO_ROOT
+from coonbench.tasks.context import BuildContext
 
 PYTHON = get_language("python")
 FILES = load_corpus(language=PYTHON)
@@ -130,7 +131,7 @@ def test_structure_syntax_validity_is_the_validators_label() -> None:
     from coonbench.datasets.format_syntax import format_syntax_pending
 
     pending, _ = format_syntax_pending(FORMATS)
-    samples = [p.build() for p in pending]
+    samples = [p.build(BuildContext()) for p in pending]
     assert samples and len({s.id for s in samples}) == len(samples)
     for name in FORMATS.split(","):
         mine = [s for s in samples if s.metadata["format"] == name]

@@ -19,11 +19,9 @@ from coonbench.tokens import (
     MODEL_FAMILIES,
     Tokenizer,
     count_tokens,
-    counting_in,
     get_tokenizer,
     register_tokenizer,
     tokenizer_for_model,
-    tokenizer_in_use,
     tokenizer_names,
 )
 from coonbench.tokens.registry import _REGISTRY
@@ -322,14 +320,25 @@ def test_model_names_map_to_their_family(model: str, tokenizer: str) -> None:
     assert tokenizer_for_model(model) == tokenizer
 
 
-def test_counting_in_sets_and_restores_the_tokenizer_in_use() -> None:
-    assert tokenizer_in_use() == "o200k_base"
-    with counting_in("qwen") as name:
-        assert name == tokenizer_in_use() == "qwen"
-    assert tokenizer_in_use() == "o200k_base"
-    with pytest.raises(ValueError, match="unknown encoding"):
-        with counting_in("nope"):
-            pass
+def test_a_sample_counts_in_the_context_it_is_built_for() -> None:
+    """The tokenizer reaches a sample as an argument (``BuildContext``), never as ambient state: samples built for
+    two tokenizers, interleaved, each count their prompt and primer, and economise their legend, in their own."""
+    from coonbench.datasets.comprehension import load_corpus, load_questions, question_sample
+    from coonbench.formats.coon.legend import document_and_legend
+    from coonbench.tasks.context import BuildContext
+
+    q = load_questions()[0]
+    source = next(s for s in load_corpus() if s.id == q.sample_id)
+    built = {name: question_sample(q, "coon:legend", source, "short", BuildContext(name))
+             for name in ("cl100k_base", "o200k_base", "qwen")}
+    for name, sample in built.items():
+        meta = sample.metadata or {}
+        doc, legend = document_and_legend(source.source, tokenizer=name)
+        shown = "\n\n".join(str(m.content) for m in sample.input) if isinstance(sample.input, list) else sample.input
+        assert doc.strip("\n") in shown and meta["legend"] == legend
+        assert meta["tokenizer"] == name and meta["primer_tokens"] == count_tokens(legend, name)
+        assert meta["input_tokens_o200k"] == built["o200k_base"].metadata["input_tokens_o200k"]
+    assert len({s.metadata["input_tokens"] for s in built.values()}) > 1  # the counts differ between tokenizers
 
 
 def test_docs_list_every_tokenizer_with_version_and_licence() -> None:

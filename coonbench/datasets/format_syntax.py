@@ -20,6 +20,7 @@ from inspect_ai.dataset import Sample
 from coonbench.datasets.corpus import CorpusSample, load_corpus
 from coonbench.formats import FormatError, format_label, get_format, language_of
 from coonbench.tasks.conditions import Condition, Skip, conditions_language, parse_conditions
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, render, template_set
 from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
@@ -77,9 +78,9 @@ def corrupted(text: str, fmt_name: str, key: str, seed: int = SEED) -> str | Non
     return None
 
 
-def _sample(key: str, band: str, label: str, cond: Condition, code: str) -> Sample:
+def _sample(key: str, band: str, label: str, cond: Condition, code: str, ctx: BuildContext) -> Sample:
     fmt = cond.fmt
-    prompt = render(TEMPLATES, format_label=format_label(cond.format, prompt=True), language=language_of(fmt).label,
+    prompt = render(TEMPLATES, ctx, format_label=format_label(cond.format, prompt=True), language=language_of(fmt).label,
                     fence=fmt.fence, code=code.strip("\n"))
     pair = f"structure-{QUESTION_TYPE}-{key}-{'valid' if label == 'YES' else 'broken'}"
     return Sample(
@@ -88,7 +89,7 @@ def _sample(key: str, band: str, label: str, cond: Condition, code: str) -> Samp
         target=label,
         metadata=sample_metadata(
             format=cond.label, category="structure", question_type=QUESTION_TYPE, complexity=band,
-            input_text=prompt.text(None), encoding=cond.format, primer=cond.shows_primer,
+            input_text=prompt.text(None), tokenizer=ctx.tokenizer, encoding=cond.format, primer=cond.shows_primer,
             primer_variant=cond.variant() or "short", answer_type="boolean", pair_id=pair,
         ),
     )

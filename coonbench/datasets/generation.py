@@ -29,9 +29,10 @@ from coonbench.tasks.conditions import LABEL_SUFFIX, Condition, Skip, conditions
 from coonbench.judging.criteria import sample_criteria
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
-from coonbench.tokens import count_tokens, tokenizer_in_use
+from coonbench.tokens import count_tokens
 from coonbench.formats import FormatError, format_label, get_format, language_of
 from coonbench.languages import Language
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, prompt_words, render, template_set
 from coonbench.tasks.samples import choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
@@ -151,10 +152,11 @@ def fenced(text: str, fence: str) -> str:
 # ----------------------------------------------------------------------------------------------- builders
 
 
-def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask:
+def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str, ctx: BuildContext) -> GenerationTask:
     fmt = get_format(fmt_name)
     prompt = render(
         DART_TO_COON_TEMPLATES,
+        ctx,
         **prompt_words(language_of(fmt)),
         format_label=format_label(fmt_name, prompt=True),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
@@ -174,7 +176,7 @@ def dart_to_coon_task(sample_id: str, band: str, source: str, fmt_name: str = "c
     )
 
 
-def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask | None:
+def completion_task(sample_id: str, band: str, source: str, fmt_name: str, ctx: BuildContext) -> GenerationTask | None:
     """Hole = the part of the program the language chooses (``Language.completion_hole``); None if none."""
     hole = language_of(fmt_name).completion_hole(sample_id, source)
     if hole is None:
@@ -192,6 +194,7 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     shown = encoded.replace(_PLACEHOLDER, HOLE)
     prompt = render(
         COMPLETION_TEMPLATES,
+        ctx,
         **prompt_words(language_of(fmt)),
         format_label=format_label(fmt_name, prompt=True),
         hole=HOLE,
@@ -213,7 +216,7 @@ def completion_task(sample_id: str, band: str, source: str, fmt_name: str = "coo
     )
 
 
-def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> GenerationTask | None:
+def nl_task(sample_id: str, band: str, source: str, fmt_name: str, ctx: BuildContext) -> GenerationTask | None:
     language = language_of(fmt_name)
     reqs = language.derive_requirements(source)
     if len(reqs) < 2:
@@ -222,6 +225,7 @@ def nl_task(sample_id: str, band: str, source: str, fmt_name: str = "coon") -> G
     lines = "\n".join(f"{i}. It contains {language.describe_requirement(r)}." for i, r in enumerate(reqs, start=1))
     prompt = render(
         NL_TEMPLATES,
+        ctx,
         **prompt_words(language),
         format_label=format_label(fmt_name, prompt=True),
         format_name=fmt_name.upper() if fmt_name == "coon" else fmt_name,
@@ -249,8 +253,10 @@ def build_generation_tasks(
     files: Sequence[CorpusSample] | None = None,
     skips: list[Skip] | None = None,
     label: str | None = None,
+    ctx: BuildContext | None = None,
 ) -> list[GenerationTask]:
-    """Every task of the chosen kinds over the chosen corpus bands (or ``files``), in file order then kind order.
+    """Every task of the chosen kinds over the chosen corpus bands (or ``files``), in file order then kind order,
+    its prompt rendered for ``ctx`` (the default context when None).
 
     A file the format cannot carry (the encoder refuses it, or it does not decode back to an AST-equivalent
     program, so no gold answer exists) gets no task; its reason is appended to ``skips`` (tagged ``label``).
@@ -261,6 +267,7 @@ def build_generation_tasks(
     band_list = split_param(bands)
     if files is None:
         files = load_corpus(bands=band_list) if band_list else load_corpus()
+    ctx = ctx if ctx is not None else BuildContext()
     tasks: list[GenerationTask] = []
     for sample in files:
         reason = refusal(fmt_name, sample.source, need_roundtrip=True)
@@ -271,11 +278,11 @@ def build_generation_tasks(
         for kind in wanted:
             task: GenerationTask | None
             if kind == "dart-to-coon":
-                task = dart_to_coon_task(sample.id, sample.band, sample.source, fmt_name)
+                task = dart_to_coon_task(sample.id, sample.band, sample.source, fmt_name, ctx)
             elif kind == "coon-completion":
-                task = completion_task(sample.id, sample.band, sample.source, fmt_name)
+                task = completion_task(sample.id, sample.band, sample.source, fmt_name, ctx)
             else:
-                task = nl_task(sample.id, sample.band, sample.source, fmt_name)
+                task = nl_task(sample.id, sample.band, sample.source, fmt_name, ctx)
             if task is not None:
                 tasks.append(task)
     return tasks
@@ -315,10 +322,12 @@ def task_sample(
     task: GenerationTask,
     category: str,
     fmt_name: str | Condition,
-    input_format: str | None = None,
-    primer_variant: str = "short",
+    input_format: str | None,
+    primer_variant: str,
+    ctx: BuildContext,
 ) -> Sample:
-    """An Inspect Sample for a task: the answer is expected in the condition's format (decoded before checking).
+    """An Inspect Sample for a task, counted in ``ctx``'s tokenizer: the answer is expected in the condition's format
+    (decoded before checking).
 
     ``fmt_name`` is a registry name or a parsed condition (a condition without primer appends ``-noprimer`` to
     the id and to ``metadata["format"]``).
@@ -326,7 +335,7 @@ def task_sample(
     cond = fmt_name if isinstance(fmt_name, Condition) else Condition(fmt_name)
     fmt = cond.fmt
     # a legend of the plain encoding: what the model may be shown (a completion's program) or is to write
-    gold_text, primer = cond.show(task.gold_program, primer_variant, economise=False)
+    gold_text, primer = cond.show(task.gold_program, primer_variant, economise_in=None)
     label = format_label(cond.format, prompt=True)
     return Sample(
         id=task.id + LABEL_SUFFIX[cond.primer],
@@ -338,11 +347,12 @@ def task_sample(
             question_type=task.kind,
             complexity=task.band,
             input_text=Rendered(task.prompt, task.system).text(primer),
+            tokenizer=ctx.tokenizer,
             gold=fenced(gold_text, fmt.fence),
-            **cond.metadata(primer_variant, primer),
+            **cond.metadata(primer_variant, primer, tokenizer=ctx.tokenizer),
             answer_format=cond.format,
             pair_id=task.id.removesuffix("-" + cond.format),
-            gold_output_tokens=count_tokens(fenced(gold_text, fmt.fence), tokenizer_in_use()),
+            gold_output_tokens=count_tokens(fenced(gold_text, fmt.fence), ctx.tokenizer),
             sample_id=task.sample_id,
             check=task.check,
             reference=task.reference,
@@ -359,11 +369,14 @@ def generation_samples(
     formats: str | Sequence[str] | None = "coon",
     corpus: str | None = None,
     primer_variant: str = "short",
+    ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], list[Skip]]:
     """Samples of every task in every condition (``coonbench.tasks.conditions``; lossy formats are refused, since the
-    answer is decoded), and the files a condition could not carry, with the reason."""
-    pending, skips = generation_pending(kinds, bands, formats, corpus, primer_variant)
-    return [p.build() for p in pending], skips
+    answer is decoded) for ``ctx`` (the default context when None), and the files a condition could not carry,
+    with the reason."""
+    ctx = ctx if ctx is not None else BuildContext()
+    pending, skips = generation_pending(kinds, bands, formats, corpus, primer_variant, ctx=ctx)
+    return [p.build(ctx) for p in pending], skips
 
 
 def generation_pending(
@@ -372,16 +385,19 @@ def generation_pending(
     formats: str | Sequence[str] | None = "coon",
     corpus: str | None = None,
     primer_variant: str = "short",
+    *,
+    ctx: BuildContext,
 ) -> tuple[list[Pending], list[Skip]]:
     """``generation_samples``' samples not built yet (``coonbench.tasks.subset.Pending``: ``-T questions=N``
-    renders only the tasks drawn), and the skips."""
+    renders only the tasks drawn), their prompts rendered for ``ctx`` as they are listed, and the skips."""
     conditions = parse_conditions(formats, ("coon",), need_decode=True, param="format")
     files, skips = select_corpus(corpus, split_param(bands), conditions_language(conditions))
     by_pair: dict[str, list[Pending]] = {}  # task-major, like the other tasks: --limit keeps every condition
     for cond in conditions:
-        for task in build_generation_tasks(kinds, None, cond.format, files=files, skips=skips, label=cond.label):
+        for task in build_generation_tasks(kinds, None, cond.format, files=files, skips=skips, label=cond.label,
+                                           ctx=ctx):
             pair = task.id.removesuffix("-" + cond.format)  # pair_id, complexity, question_type, format: task_sample's
-            build = partial(task_sample, task, "generation", cond, primer_variant=primer_variant)
+            build = partial(task_sample, task, "generation", cond, None, primer_variant)
             by_pair.setdefault(pair, []).append(Pending(pair, (task.band, task.kind), cond.label, build))
     return [p for group in by_pair.values() for p in group], skips
 

@@ -25,6 +25,7 @@ from coonbench.datasets.modification import build_modification_tasks, modificati
 from coonbench.formats import format_label, language_of
 from coonbench.languages import Language, default_language, get_language
 from coonbench.tasks.conditions import Condition, Skip, conditions_language, parse_conditions, refusal
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import prompt_words
 from coonbench.tasks.samples import TaskArgumentError, choose, sample_metadata
 from coonbench.tasks.subset import balanced_draw, check_questions
@@ -110,8 +111,9 @@ def gold_message(source: str, cond: Condition | None, language: Language | None 
 
 
 def _handoff_sample(base: Sample, source: str, mode: str, cond: Condition | None, b_task: str,
-                    question_type: str, complexity: str, language: Language) -> Sample:
-    """A base sample (built in the plain source format by its own task's loader) turned into a handoff sample."""
+                    question_type: str, complexity: str, language: Language, ctx: BuildContext) -> Sample:
+    """A base sample (built in the plain source format by its own task's loader) turned into a handoff sample,
+    counted in ``ctx``'s tokenizer."""
     prompt = _a_prompt(source, mode, cond, language)
     primer = cond.primer_text() if cond is not None else None
     label = _label(cond)
@@ -123,7 +125,7 @@ def _handoff_sample(base: Sample, source: str, mode: str, cond: Condition | None
     pair = f"{mode}-{meta.pop('pair_id', base.id)}"
     meta = sample_metadata(
         format=label, category=CATEGORY, question_type=question_type, complexity=complexity,
-        input_text=f"{primer}\n\n{prompt}" if primer else prompt, gold=gold_b, **meta,
+        input_text=f"{primer}\n\n{prompt}" if primer else prompt, tokenizer=ctx.tokenizer, gold=gold_b, **meta,
         mode=mode, handoff_format=None if cond is None else cond.format, handoff_primer=primer,
         b_task=b_task, source=source, pair_id=pair,
         **{MESSAGE_KEY: gold_message(source, cond, language)},
@@ -148,23 +150,24 @@ def _base_items(modes: tuple[str, ...], language_name: str) -> tuple[tuple[str, 
     return tuple(items)
 
 
-def _base(mode: str, item: Any, language: Language) -> tuple[Sample, str, str]:
+def _base(mode: str, item: Any, language: Language, ctx: BuildContext) -> tuple[Sample, str, str]:
     """(the base sample in the plain source format, the program A reads, B's task) of one question or edit."""
     words = {**prompt_words(language), "label": language.label}
     if mode == "comprehension":
         q, source = item
         rules = answer_rule(q.answer_type, language)
-        return question_sample(q, language.source_format, source), source.source, B_TASKS[mode].format(
+        return question_sample(q, language.source_format, source, "short", ctx), source.source, B_TASKS[mode].format(
             **words, question=q.question, rules=rules)
-    return (modification_sample(item, language.source_format), item.before,
+    return (modification_sample(item, language.source_format, "short", ctx), item.before,
             B_TASKS[mode].format(**words, instruction=item.instruction))
 
 
 def handoff_samples(
     formats: str | Sequence[str] | None = DEFAULT_FORMATS, modes: str | Sequence[str] | None = "comprehension",
-    questions: int | None = None, seed: int = 0,
+    questions: int | None = None, seed: int = 0, ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], list[Skip]]:
-    """Every base question (or edit) of the chosen ``modes`` in every condition, and the skips (a format that
+    """Every base question (or edit) of the chosen ``modes`` in every condition, built for ``ctx`` (the default
+    context when None), and the skips (a format that
     cannot carry a program exactly is skipped for it, with its reason). ``questions`` draws that many base items
     first (seeded, balanced over band and question type: ``coonbench.tasks.subset``), so a small run builds only
     what it runs."""
@@ -176,16 +179,17 @@ def handoff_samples(
     if questions is not None and check_questions(questions) < len(items):
         keep = set(balanced_draw({f"{m}-{i}": (band, kind) for m, i, band, kind, _ in items}, questions, seed))
         items = [item for item in items if f"{item[0]}-{item[1]}" in keep]
+    ctx = ctx if ctx is not None else BuildContext()
     samples: list[Sample] = []
     skips: list[Skip] = []
     for mode, item_id, band, kind, item in items:
-        base, source, b_task = _base(mode, item, language)
+        base, source, b_task = _base(mode, item, language, ctx)
         for cond in conditions:
             reason = None if cond is None else refusal(cond.format, source, need_roundtrip=True)
             if reason is not None:
                 skips.append(Skip(item_id, _label(cond), reason))
                 continue
-            samples.append(_handoff_sample(base, source, mode, cond, b_task, kind, band, language))
+            samples.append(_handoff_sample(base, source, mode, cond, b_task, kind, band, language, ctx))
     return samples, skips
 
 

@@ -30,6 +30,7 @@ from coonbench.datasets.corpus import corpus_of
 from coonbench.formats import FormatError
 from coonbench.languages import get_language
 from coonbench.resources import DATA_DIR
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.subset import Pending
 
 HfName = Literal["dart-corpus", "comprehension", "retrieval"]
@@ -76,12 +77,14 @@ def save_hf(name: HfName, out_dir: str | Path) -> Path:
 
 
 def hf_retrieval_samples(
-    path: str | Path, formats: str | Sequence[str] | None = None
+    path: str | Path, formats: str | Sequence[str] | None = None, ctx: BuildContext | None = None
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
     """Retrieval samples from a dataset folder written by ``save_hf("retrieval", …)`` (or any folder/file with
-    the same columns), read through Inspect's ``hf_dataset``; refused formats are skipped with the reason."""
+    the same columns), read through Inspect's ``hf_dataset`` and built for ``ctx`` (the default context when None);
+    refused formats are skipped with the reason."""
     pending, skipped = hf_retrieval_pending(path, formats)
-    return [p.build() for p in pending], skipped
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], skipped
 
 
 def hf_retrieval_pending(

@@ -43,10 +43,11 @@ from coonbench.tasks.conditions import (
 )
 from coonbench.datasets.corpus import CorpusSample
 from coonbench.datasets.user_corpus import select_corpus
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, prompt_words, render, template_set
 from coonbench.tasks.samples import TaskArgumentError, choose, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
-from coonbench.tokens import count_tokens, tokenizer_in_use
+from coonbench.tokens import count_tokens
 
 MODIFICATION_PROMPT = """Here is a {program} in {format_label}.
 
@@ -156,16 +157,18 @@ def edit_kinds(kinds: str | Sequence[str] | None, language: Language) -> list[st
     return choose("kinds", kinds, language.edit_kinds, "modification kind") or list(language.edit_kinds)
 
 
-def modification_sample(task: ModificationTask, input_format: str | Condition, primer_variant: str = "short") -> Sample:
-    """One task shown in a condition's format; the reply is expected in the same format."""
+def modification_sample(task: ModificationTask, input_format: str | Condition, primer_variant: str,
+                        ctx: BuildContext) -> Sample:
+    """One task shown in a condition's format, built for ``ctx``; the reply is expected in the same format."""
     cond = parse_condition(input_format) if isinstance(input_format, str) else input_format
     fmt = cond.fmt
     # a legend of the plain encoding: the reply is checked to be COON's own spelling, not Dart
-    shown, primer = cond.show(task.before, primer_variant, economise=False)
+    shown, primer = cond.show(task.before, primer_variant, economise_in=None)
     gold_text = encoded(fmt, task.after)  # checked by refusal: encoded once
     label = format_label(cond.format, prompt=True)
     prompt = render(
         TEMPLATES,
+        ctx,
         **prompt_words(language_of(fmt)),
         format_label=label,
         format_name="COON" if cond.format == "coon" else label,
@@ -184,11 +187,12 @@ def modification_sample(task: ModificationTask, input_format: str | Condition, p
             question_type=task.kind,
             complexity=task.band,
             input_text=prompt.text(primer),
+            tokenizer=ctx.tokenizer,
             gold=gold,
-            **cond.metadata(primer_variant, primer),
+            **cond.metadata(primer_variant, primer, tokenizer=ctx.tokenizer),
             answer_format=cond.format,
             pair_id=task.id,
-            gold_output_tokens=count_tokens(gold, tokenizer_in_use()),
+            gold_output_tokens=count_tokens(gold, ctx.tokenizer),
             subtype=task.subtype,
             sample_id=task.sample_id,
             check=task.check,
@@ -209,12 +213,14 @@ def modification_samples(
     input_format: str | Sequence[str] = "coon",
     corpus: str | None = None,
     primer_variant: str = "short",
+    ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], list[Skip]]:
-    """Samples of every task in every condition (task-major), and the (task, condition) pairs left out, with the
-    reason: the format cannot carry the program before or after the edit (lossy formats are refused up front,
-    since the reply is decoded)."""
+    """Samples of every task in every condition (task-major) for ``ctx`` (the default context when None), and the
+    (task, condition) pairs left out, with the reason: the format cannot carry the program before or after the edit
+    (lossy formats are refused up front, since the reply is decoded)."""
     pending, skips = modification_pending(kinds, bands, input_format, corpus, primer_variant)
-    return [p.build() for p in pending], skips
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], skips
 
 
 def modification_pending(

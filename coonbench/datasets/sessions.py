@@ -24,12 +24,13 @@ from coonbench.datasets.generation import fenced
 from coonbench.datasets.modification import MODIFICATION_PROMPT, edit_kinds
 from coonbench.formats import format_label, language_of
 from coonbench.languages import Language, LanguageSyntaxError
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import prompt_words
 from coonbench.datasets.user_corpus import select_corpus
 from coonbench.tasks.conditions import Condition, Skip, conditions_language, encoded, parse_conditions, refusal
 from coonbench.tasks.samples import TaskArgumentError, sample_metadata, split_param
 from coonbench.tasks.subset import Pending
-from coonbench.tokens import count_tokens, tokenizer_in_use
+from coonbench.tokens import count_tokens
 
 TURN_PROMPT = """Next task, on the program as you last wrote it: {instruction}
 
@@ -75,11 +76,11 @@ def session_refusal(session: Session, cond: Condition) -> str | None:
 
 
 def session_sample(session: Session, cond: Condition, template: str, fields: dict[str, str],
-                   primer_variant: str = "short") -> Sample:
-    """The session in one condition; ``template`` is the first turn's prompt (``format_label``, ``format_name``,
+                   primer_variant: str, ctx: BuildContext) -> Sample:
+    """The session in one condition, counted in ``ctx``'s tokenizer; ``template`` is the first turn's prompt (``format_label``, ``format_name``,
     ``fence``, ``code``, ``instruction``, the language's words (``prompt_words``) and ``fields`` filled in)."""
     fmt = cond.fmt
-    shown, primer = cond.show(session.start, primer_variant, economise=False)
+    shown, primer = cond.show(session.start, primer_variant, economise_in=None)
     label = format_label(cond.format, prompt=True)
     names = {"format_label": label, "format_name": "COON" if cond.format == "coon" else label, "fence": fmt.fence}
     prompt = template.format(**prompt_words(language_of(fmt)), **names, **fields, code=shown.strip("\n"),
@@ -96,9 +97,9 @@ def session_sample(session: Session, cond: Condition, template: str, fields: dic
         target=target,
         metadata=sample_metadata(
             format=cond.label, category="modification", question_type=session.question_type,
-            complexity=session.complexity, input_text=f"{primer}\n\n{prompt}" if primer else prompt, gold=gold,
-            **cond.metadata(primer_variant, primer), answer_format=cond.format, pair_id=session.pair_id,
-            gold_output_tokens=count_tokens(gold, tokenizer_in_use()), sample_id=session.cluster, check="ast",
+            complexity=session.complexity, input_text=f"{primer}\n\n{prompt}" if primer else prompt,
+            tokenizer=ctx.tokenizer, gold=gold, **cond.metadata(primer_variant, primer, tokenizer=ctx.tokenizer), answer_format=cond.format, pair_id=session.pair_id,
+            gold_output_tokens=count_tokens(gold, ctx.tokenizer), sample_id=session.cluster, check="ast",
             reference=final, start=fenced(encoded(fmt, session.start), fmt.fence), before=session.start,
             normalise=session.normalise, **meta, **session.extra,
         ),

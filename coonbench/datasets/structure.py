@@ -24,6 +24,7 @@ from coonbench.datasets.structure_questions import (  # QUESTION_TYPES: what the
 )
 from coonbench.formats import get_format
 from coonbench.resources import DATA_DIR
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import DEFAULT_TEMPLATE, PromptTemplate, Rendered, render, template_set
 from coonbench.tasks.samples import choose, sample_metadata
 from coonbench.tasks.subset import Pending
@@ -90,15 +91,15 @@ def select_questions(kinds: str | Sequence[str] | None = None, seed: int = SEED)
     return [q for q in load_questions() if q.question_type in wanted]
 
 
-def render_prompt(q: StructureQuestion) -> Rendered:
-    """The prompt of a question under the current template (``coonbench.tasks.prompts``)."""
-    return render(TEMPLATES, question=q.question, rules=q.rules)
+def render_prompt(q: StructureQuestion, ctx: BuildContext) -> Rendered:
+    """The prompt of a question under ``ctx``'s template (``coonbench.tasks.prompts``)."""
+    return render(TEMPLATES, ctx, question=q.question, rules=q.rules)
 
 
-def question_sample(q: StructureQuestion, primer: str = "short") -> Sample:
-    """One question under one primer condition (``none``, ``short`` or ``full``)."""
+def question_sample(q: StructureQuestion, primer: str, ctx: BuildContext) -> Sample:
+    """One question under one primer condition (``none``, ``short`` or ``full``), built for ``ctx``."""
     condition, shown, variant = CONDITIONS[primer]
-    prompt = render_prompt(q)
+    prompt = render_prompt(q, ctx)
     primer_text = get_format("coon").primer(variant) if shown else None  # type: ignore[arg-type]
     return Sample(
         id=f"{q.id}-{condition}",
@@ -110,6 +111,7 @@ def question_sample(q: StructureQuestion, primer: str = "short") -> Sample:
             question_type=q.question_type,
             complexity=q.complexity,
             input_text=prompt.text(primer_text),
+            tokenizer=ctx.tokenizer,
             encoding="coon",
             primer=shown,
             primer_variant=variant,
@@ -134,8 +136,10 @@ def structure_pending(
 def structure_dataset(
     kinds: str | Sequence[str] | None = None, primer: str | Sequence[str] = "short", seed: int = SEED
 ) -> MemoryDataset:
-    """Every selected question under every selected primer condition (condition-major within each question)."""
-    return MemoryDataset([p.build() for p in structure_pending(kinds, primer, seed)], name="coonbench-structure")
+    """Every selected question under every selected primer condition (condition-major within each question), built
+    for the default context."""
+    ctx = BuildContext()
+    return MemoryDataset([p.build(ctx) for p in structure_pending(kinds, primer, seed)], name="coonbench-structure")
 
 
 def main(argv: list[str] | None = None) -> int:

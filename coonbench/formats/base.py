@@ -111,11 +111,11 @@ class Format(ABC):
         default): the format gets paired comparisons, never a verdict."""
         return None
 
-    def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str] | None:
+    def legend(self, source: Any, *, economise: bool = True, tokenizer: str = "o200k_base") -> tuple[str, str] | None:
         """``source`` encoded for a legend, and the legend: a primer of only what that one document uses (COON's
         ``-T primer=legend``; ``economise`` False: the plain encoding). None when the format has none: conditions
-        then show its encoding and short primer. What pays for its line is judged in the tokenizer the samples are
-        counted in (``coonbench.tokens.tokenizer_in_use()``)."""
+        then show its encoding and short primer. What pays for its line is judged in ``tokenizer``, the one the
+        samples are counted in."""
         return None
 
 

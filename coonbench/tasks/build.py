@@ -5,19 +5,20 @@ A task function (``evals/<task>.py``) checks its arguments and builds through he
     run = task_run(comprehension, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
                    stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     conditions = ...                                  # the task's own arguments, parsed before anything is built
-    return run.build("comprehension", lambda: comprehension_pending(...), dataset_name=..., solver=..., scorer=...)
+    return run.build("comprehension", lambda ctx: comprehension_pending(...), dataset_name=..., solver=...,
+                     scorer=...)
 
 ``task_run`` stops a misspelled ``-T`` name (``reject_unknown``) and a bad ``questions``/``seed`` before the task's
 own checks; ``TaskRun.build`` lists the samples (under every prompt template ``prompts`` chooses:
-``each_prompt_pending``) in the tokenizer the task counts in (``counted_for_model``), reports what was skipped
-(``print_skips``), builds the drawn subset (``build_subset``) and wraps the ``Task`` in ``stop_when``. The shared
-options are documented once, in ``SHARED_OPTIONS`` (and docs/usage.md, "Options every task shares").
+``each_prompt_pending``) for the ``BuildContext`` of the tokenizer the task counts in (``counted_for_model``),
+reports what was skipped (``print_skips``), builds the drawn subset (``build_subset``) and wraps the ``Task`` in
+``stop_when``. The shared options are documented once, in ``SHARED_OPTIONS`` (and docs/usage.md, "Options every
+task shares").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from coonbench.tasks.conditions import Skip, print_skips, skip_summary
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import each_prompt_pending
 from coonbench.tasks.samples import reject_unknown
 from coonbench.tasks.stopping import stop_when
@@ -50,8 +52,9 @@ prompts: ``all``, or prompt template ids (default, reworded, question-first, sys
 """
 """What the options every listing task shares mean (a task's docstring names them and points here)."""
 
-Listing = Callable[[], "tuple[list[Pending], list[Skip] | None]"]
-"""Lists a task's samples unbuilt, and what was skipped (None: the task skips nothing, and reports no skips)."""
+Listing = Callable[[BuildContext], "tuple[list[Pending], list[Skip] | None]"]
+"""Lists a task's samples unbuilt for a context, and what was skipped (None: the task skips nothing, and reports no
+skips)."""
 
 
 @dataclass(frozen=True)
@@ -76,15 +79,16 @@ class TaskRun:
         scorer: Any,
         metrics: Any = None,
         epochs: Any = None,
+        sandbox: Any = None,
         metadata: dict[str, Any] | None = None,
     ) -> Task:
         """The task: ``listing`` run under each chosen prompt template in the task's tokenizer, its skips reported
         (printed, and in the task's metadata), the drawn subset built, the ``Task`` as ``stop`` asks."""
-        with self.counted() as counted_in:
-            pending, skips = each_prompt_pending(self.prompts, listing)
-            if skips is not None:
-                print_skips(category, skips, kept=len(pending))
-            samples = self.drawn(pending)
+        ctx = self.context()
+        pending, skips = each_prompt_pending(self.prompts, listing, ctx)
+        if skips is not None:
+            print_skips(category, skips, kept=len(pending))
+        samples = self.drawn(pending, ctx)
         summary = skip_summary(skips) if skips is not None else {}
         task = Task(
             dataset=MemoryDataset(samples, name=dataset_name),
@@ -92,17 +96,18 @@ class TaskRun:
             scorer=scorer,
             metrics=metrics,
             epochs=epochs,
-            metadata={**(metadata or {}), "tokenizer": counted_in, **summary},
+            sandbox=sandbox,
+            metadata={**(metadata or {}), "tokenizer": ctx.tokenizer, **summary},
         )
         return self.stopped(task)
 
-    def counted(self) -> AbstractContextManager[str]:
-        """Inside this block samples count in the task's tokenizer (``counted_for_model``), which it yields."""
+    def context(self) -> BuildContext:
+        """The context the task's samples are built in: its tokenizer (``counted_for_model``)."""
         return counted_for_model(self.tokenizer)
 
-    def drawn(self, pending: Sequence[Pending]) -> list[Sample]:
-        """The samples of the ``questions`` drawn (all by default), built (``build_subset``)."""
-        return build_subset(pending, self.questions, self.seed)
+    def drawn(self, pending: Sequence[Pending], ctx: BuildContext) -> list[Sample]:
+        """The samples of the ``questions`` drawn (all by default), built for ``ctx`` (``build_subset``)."""
+        return build_subset(pending, self.questions, self.seed, ctx)
 
     def stopped(self, task: Task) -> Task:
         """``task`` as ``-T stop=`` asks (``stop_when``)."""

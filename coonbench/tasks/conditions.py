@@ -33,7 +33,7 @@ from coonbench.formats import Format, FormatError, get_format, language_of, list
 from coonbench.languages import Language, default_language
 from coonbench.tasks.errors import OneLineError
 from coonbench.tasks.samples import TaskArgumentError, did_you_mean, shown, split_param
-from coonbench.tokens import count_tokens, tokenizer_in_use
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 PrimerMode = Literal["none", "short", "full", "legend"]
 OPTIONS: dict[str, PrimerMode] = {
@@ -78,12 +78,14 @@ class Condition:
             return None
         return self.primer if self.primer in ("full", "legend") else default_variant
 
-    def show(self, source: Any, default_variant: str = "short", *, economise: bool = True) -> tuple[str, str | None]:
+    def show(self, source: Any, default_variant: str = "short", *,
+             economise_in: str | None) -> tuple[str, str | None]:
         """(the document shown for ``source``, the system primer shown with it or None). Under the legend variant
-        both come from the format's ``legend`` (``economise`` False: the plain encoding and its legend); a format
-        without a legend shows its encoding and its short primer."""
+        both come from the format's ``legend``, economised in the tokenizer ``economise_in`` (None: the plain
+        encoding and its legend); a format without a legend shows its encoding and its short primer."""
         if self.variant(default_variant) == "legend" and self.has_legend:
-            pair = self.fmt.legend(source, economise=economise)
+            economise = economise_in is not None
+            pair = self.fmt.legend(source, economise=economise, tokenizer=economise_in or DEFAULT_ENCODING)
             if pair is not None:
                 return pair
         return encoded(self.fmt, source), self.primer_text(default_variant)
@@ -102,9 +104,11 @@ class Condition:
             hint = did_you_mean(variant, [mode for mode in LABEL_SUFFIX if mode != "none"])
             raise TaskArgumentError(f"-T primer={variant}: {err.message}{hint} (choose from {variants})") from None
 
-    def metadata(self, default_variant: str = "short", primer: str | None = None) -> dict[str, Any]:
-        """The sample metadata keys every code task records about its condition; ``primer`` is the text ``show``
-        gave (a legend is recorded under ``legend``, for the primer solver)."""
+    def metadata(self, default_variant: str = "short", primer: str | None = None, *,
+                 tokenizer: str) -> dict[str, Any]:
+        """The sample metadata keys every code task records about its condition, the primer's tokens counted in
+        ``tokenizer``; ``primer`` is the text ``show`` gave (a legend is recorded under ``legend``, for the primer
+        solver)."""
         variant = self.variant(default_variant)
         if variant == "legend" and not self.has_legend:
             variant = "short"
@@ -113,7 +117,7 @@ class Condition:
             "encoding": self.format,
             "primer": variant is not None,
             "primer_variant": variant,
-            "primer_tokens": primer_tokens(text, tokenizer_in_use()) if text else 0,
+            "primer_tokens": primer_tokens(text, tokenizer) if text else 0,
             "lossless": bool(self.fmt.lossless),
         }
         if variant == "legend":

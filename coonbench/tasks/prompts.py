@@ -8,23 +8,23 @@ Each task keeps its templates as a module-level constant beside its default prom
 - ``question-first``: the question or instruction before the code or data;
 - ``system``: the instruction in a system message, the code/data and the question in the user message.
 
-A loader renders its prompt with ``render(TEMPLATES, **fields)``, which uses the template that ``each_prompt`` made
-current (``default`` outside it). ``-T prompts=all`` (or ``-T prompts=reworded,system``) has the task function wrap
-its loader in ``each_prompt``: the loader runs once per chosen template, and each sample gets its template's id in
-its sample id (``<question>@<template>-<format>``; the default template's ids stay as they were) and in metadata
-``prompt_template``, while ``pair_id`` stays the question, so ``-T questions=N`` keeps every template and format of
-each question drawn. A loader path that never calls ``render`` (a fixed published prompt, such as TOON's suite or
-HumanEval's) refuses a non-default template rather than run the same prompt under another name. A loader that
-lists its samples unbuilt (``coonbench.tasks.subset.Pending``) is wrapped in ``each_prompt_pending`` instead: the
-same samples, ids and order, but ``-T questions=N`` then renders only the N questions drawn under each template.
+A loader renders its prompt with ``render(TEMPLATES, ctx, **fields)``: the template of the ``BuildContext`` it was
+given (every builder takes one: the tokenizer its samples count in and the template, never ambient state; the
+default template unless ``each_prompt`` passes another). ``-T prompts=all`` (or ``-T prompts=reworded,system``) has
+the task function wrap its loader in ``each_prompt``: the loader runs once per chosen template, and each sample gets
+its template's id in its sample id (``<question>@<template>-<format>``; the default template's ids stay as they
+were) and in metadata ``prompt_template``, while ``pair_id`` stays the question, so ``-T questions=N`` keeps every
+template and format of each question drawn. A loader path that never calls ``render`` (a fixed published prompt,
+such as TOON's suite or HumanEval's) refuses a non-default template rather than run the same prompt under another
+name. A loader that lists its samples unbuilt (``coonbench.tasks.subset.Pending``) is wrapped in
+``each_prompt_pending`` instead: the same samples, ids and order, but ``-T questions=N`` then renders only the N
+questions drawn under each template.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -32,10 +32,10 @@ from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from coonbench.languages import Language
+from coonbench.tasks.context import DEFAULT_TEMPLATE, BuildContext
 from coonbench.tasks.samples import TaskArgumentError, choose
 from coonbench.tasks.subset import Pending, question_group
 
-DEFAULT_TEMPLATE = "default"
 TEMPLATE_IDS: tuple[str, ...] = (DEFAULT_TEMPLATE, "reworded", "question-first", "system")
 """The template ids every task has, in the order ``-T prompts=all`` runs them."""
 TEMPLATE_KEY = "prompt_template"  # sample metadata: the template a sample's prompt was rendered with
@@ -117,51 +117,12 @@ class Rendered:
         return replace(self, system=f"{text}\n\n{self.system}")
 
 
-@dataclass
-class _Current:
-    template: str = DEFAULT_TEMPLATE
-    rendered: int = 0
-    read: bool = False  # the template was read (render, current_template): what ran may depend on it
-
-
-_CURRENT: ContextVar[_Current | None] = ContextVar("coonbench_prompt_template", default=None)
-
-
-def current_template() -> str:
-    """The id of the template ``render`` uses now."""
-    state = _CURRENT.get()
-    if state is None:
-        return DEFAULT_TEMPLATE
-    state.read = True
-    return state.template
-
-
-def render(templates: TemplateSet, **fields: Any) -> Rendered:
-    """The current template of ``templates`` filled with ``fields`` (the system part stripped of blank edges)."""
-    template = templates[current_template()]
-    state = _CURRENT.get()
-    if state is not None:
-        state.rendered += 1
+def render(templates: TemplateSet, ctx: BuildContext, **fields: Any) -> Rendered:
+    """``ctx``'s template of ``templates`` filled with ``fields`` (the system part stripped of blank edges)."""
+    template = templates[ctx.template_id()]
+    ctx.rendered += 1
     system = template.system.format(**fields).strip() if template.system is not None else None
     return Rendered(user=template.user.format(**fields), system=system)
-
-
-@contextmanager
-def using_template(template: str) -> Iterator[_Current]:
-    """``render`` uses ``template`` inside this block."""
-    with _using(_Current(template)) as state:
-        yield state
-
-
-@contextmanager
-def _using(state: _Current) -> Iterator[_Current]:
-    """``render`` uses ``state``'s template inside this block, and counts its renders in ``state``: a template's
-    listing and the later builds of its samples count together (``each_prompt_pending``)."""
-    token = _CURRENT.set(state)
-    try:
-        yield state
-    finally:
-        _CURRENT.reset(token)
 
 
 def chosen_templates(prompts: str | Sequence[str] | None) -> list[str] | None:
@@ -237,51 +198,54 @@ def _merged(chosen: Sequence[str], results: Mapping[str, Any], marked: Callable[
     return _with_samples(results[chosen[0]], [item for group in groups.values() for item in group])
 
 
-def each_prompt(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> R:
-    """``build()`` (a loader call: a list of samples, a dataset, or a tuple whose first item is one of
-    those) once under each template ``-T prompts=`` chooses, its samples marked (``mark``) and merged question by
-    question (every template and format of a question together, as ``--limit`` expects); the rest of the result
-    (skips, names) is the first template's. ``prompts`` None: ``build()`` as it is, unmarked."""
+def each_prompt(prompts: str | Sequence[str] | None, build: Callable[[BuildContext], R], ctx: BuildContext) -> R:
+    """``build(ctx)`` (a loader call: a list of samples, a dataset, or a tuple whose first item is one of
+    those) once under each template ``-T prompts=`` chooses (``ctx.under(template)``), its samples marked
+    (``mark``) and merged question by question (every template and format of a question together, as ``--limit``
+    expects); the rest of the result (skips, names) is the first template's. ``prompts`` None: ``build(ctx)`` as it
+    is, unmarked."""
     chosen = chosen_templates(prompts)
     if chosen is None:
-        return build()
+        return build(ctx)
     results: dict[str, Any] = {}
     for template in sorted(chosen, key=lambda t: t == DEFAULT_TEMPLATE):  # a refusal comes before any default build
-        with using_template(template) as state:
-            results[template] = build()
+        state = ctx.under(template)
+        results[template] = build(state)
         if template != DEFAULT_TEMPLATE and not state.rendered and _samples_of(results[template]):
             raise _fixed_prompt(chosen, template)
     return _merged(chosen, results, mark, _question)  # type: ignore[no-any-return]
 
 
-def each_prompt_pending(prompts: str | Sequence[str] | None, build: Callable[[], R]) -> R:
-    """``each_prompt`` for a loader that lists its samples unbuilt (``build()``: a list of
+def each_prompt_pending(prompts: str | Sequence[str] | None, build: Callable[[BuildContext], R],
+                        ctx: BuildContext) -> R:
+    """``each_prompt`` for a loader that lists its samples unbuilt (``build(ctx)``: a list of
     ``coonbench.tasks.subset.Pending``, or a tuple whose first item is one): the pending samples of each template
-    ``-T prompts=`` chooses, each built under its template and ``mark``ed when it is built, merged question by
-    question as ``each_prompt`` merges; so ``build_subset`` of the result draws and builds exactly the samples
-    ``paired_subset`` draws from ``each_prompt``'s, and builds only those. The loader lists under the first
-    template, and again under each other one only when its listing read the template (generation renders its
-    prompts as it lists): a listing that never read it is the same under every template.
+    ``-T prompts=`` chooses, each built under its template (whatever context ``build_subset`` passes, in ``ctx``'s
+    tokenizer) and ``mark``ed when it is built, merged question by question as ``each_prompt`` merges; so
+    ``build_subset`` of the result draws and builds exactly the samples ``paired_subset`` draws from
+    ``each_prompt``'s, and builds only those. The loader lists under the first template, and again under each
+    other one only when its listing read the template (generation renders its prompts as it lists): a listing that
+    never read it is the same under every template.
 
     A non-default template whose listing and builds have rendered nothing (a fixed published prompt) is refused
     with ``each_prompt``'s error when its first sample is built: the task builds its drawn samples at once, before
-    the run. ``prompts`` None: ``build()`` as it is, unmarked."""
+    the run. ``prompts`` None: ``build(ctx)`` as it is, unmarked."""
     chosen = chosen_templates(prompts)
     if chosen is None:
-        return build()
+        return build(ctx)
     results: dict[str, Any] = {}
-    states: dict[str, _Current] = {}
+    states: dict[str, BuildContext] = {}
     for template in chosen:
+        states[template] = ctx.under(template)
         if template != chosen[0] and not states[chosen[0]].read:
-            results[template], states[template] = results[chosen[0]], _Current(template)
+            results[template] = results[chosen[0]]
             continue
-        with using_template(template) as states[template]:
-            results[template] = build()
+        results[template] = build(states[template])
 
     def marked(pending: Pending, template: str) -> Pending:
-        def built() -> Sample:
-            with _using(states[template]) as state:
-                sample = pending.build()
+        def built(_: BuildContext) -> Sample:
+            state = states[template]
+            sample = pending.build(state)
             if template != DEFAULT_TEMPLATE and not state.rendered:
                 raise _fixed_prompt(chosen, template)
             return mark(sample, template)

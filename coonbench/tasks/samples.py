@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from coonbench.tasks.errors import OneLineError
-from coonbench.tokens import DEFAULT_ENCODING, count_tokens, tokenizer_in_use
+from coonbench.tokens import DEFAULT_ENCODING, count_tokens
 
 GOLD_KEY = "gold"  # metadata key: the reply a perfect model would give (read by the coonbench/gold solver)
 # Metadata keys naming the source item a question was drawn from (one Dart file, one dataset, one problem): answers
@@ -79,18 +79,18 @@ def sample_metadata(
     question_type: str,
     complexity: str,
     input_text: str,
+    tokenizer: str,
     gold: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """Standard metadata: format, category, question type, complexity (band) and input tokens.
 
-    ``input_text`` is everything the model is shown (primer included). Its tokens are recorded in the tokenizer the
-    task counts in (``input_tokens``, named by ``tokenizer``: the model under test's, ``coonbench.tokens``) and in
-    ``o200k_base`` (``input_tokens_o200k``), so that runs of different models compare on one scale. A report
-    groups ``input_tokens`` by ``tokenizer`` and never adds counts of two tokenizers; a sample without
-    ``tokenizer`` (older logs) counted in ``o200k_base``.
+    ``input_text`` is everything the model is shown (primer included). Its tokens are recorded in ``tokenizer``, the
+    one the task counts in (``input_tokens``, named by metadata ``tokenizer``: the model under test's, passed down
+    in the ``BuildContext``) and in ``o200k_base`` (``input_tokens_o200k``), so that runs of different models
+    compare on one scale. A report groups ``input_tokens`` by ``tokenizer`` and never adds counts of two tokenizers;
+    a sample without ``tokenizer`` (older logs) counted in ``o200k_base``.
     """
-    tokenizer = tokenizer_in_use()
     tokens = count_tokens(input_text, tokenizer)
     meta: dict[str, Any] = {
         "format": format,

@@ -19,6 +19,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import TaskArgumentError
 
 STRATA = ("complexity", "question_type")
@@ -104,19 +105,20 @@ def paired_subset(samples: Sequence[Sample], questions: int | None, seed: int = 
 class Pending:
     """A sample not built yet: what the draw reads of it (its question, stratum and format, as ``question_group``,
     ``STRATA`` and metadata ``format`` give them for the built sample) and how to build it. A loader that lists its
-    samples this way lets ``-T questions=N`` build only the N questions drawn (``build_subset``)."""
+    samples this way lets ``-T questions=N`` build only the N questions drawn (``build_subset``); ``build`` takes
+    the ``BuildContext`` the sample is built for."""
 
     key: str
     stratum: tuple[str, ...]
     format: str
-    build: Callable[[], Sample]
+    build: Callable[[BuildContext], Sample]
 
     @classmethod
     def of(cls, sample: Sample) -> Pending:
         """A sample already built, as the draw reads it."""
         meta = sample.metadata or {}
         return cls(question_group(str(sample.id), meta), tuple(str(meta.get(key, "-")) for key in STRATA),
-                   str(meta.get("format")), lambda: sample)
+                   str(meta.get("format")), lambda _: sample)
 
 
 def drawn_questions(pending: Sequence[Pending], questions: int, seed: int) -> set[str] | None:
@@ -137,13 +139,16 @@ def drawn_questions(pending: Sequence[Pending], questions: int, seed: int) -> se
     return set(balanced_draw(complete, questions, seed))
 
 
-def build_subset(pending: Sequence[Pending], questions: int | None, seed: int = 0) -> list[Sample]:
-    """``paired_subset`` of samples not built yet: only the drawn questions' samples are built (all of them when
-    ``questions`` is None or not below the number of questions), in the same order."""
+def build_subset(pending: Sequence[Pending], questions: int | None, seed: int = 0,
+                 ctx: BuildContext | None = None) -> list[Sample]:
+    """``paired_subset`` of samples not built yet: only the drawn questions' samples are built, for ``ctx`` (the
+    default context when None), all of them when ``questions`` is None or not below the number of questions, in
+    the same order."""
     chosen = None if questions is None else drawn_questions(pending, questions, seed)
+    ctx = ctx if ctx is not None else BuildContext()
     if chosen is None:
-        return [p.build() for p in pending]
+        return [p.build(ctx) for p in pending]
     groups: dict[str, list[Pending]] = {}
     for p in pending:
         groups.setdefault(p.key, []).append(p)
-    return [p.build() for key, group in groups.items() if key in chosen for p in group]
+    return [p.build(ctx) for key, group in groups.items() if key in chosen for p in group]

@@ -9,13 +9,11 @@ and the samples count in ``o200k_base``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from inspect_ai.model import get_model
 
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import TaskArgumentError, did_you_mean
-from coonbench.tokens import DEFAULT_ENCODING, counting_in, install_offline_encodings, tokenizer_for_model, tokenizer_names
+from coonbench.tokens import DEFAULT_ENCODING, install_offline_encodings, tokenizer_for_model, tokenizer_names
 
 
 def model_under_test() -> str | None:
@@ -41,11 +39,10 @@ def task_tokenizer(tokenizer: str | None = None) -> str:
     return tokenizer_for_model(model) if model else DEFAULT_ENCODING
 
 
-@contextmanager
-def counted_for_model(tokenizer: str | None = None) -> Iterator[str]:
-    """Build a task's samples inside this block: they count in ``task_tokenizer(tokenizer)``, which it yields (for
-    the task's own metadata). A task runs from here on, so tiktoken's BPE files are installed now (Inspect's
-    ``mockllm`` and any OpenAI model count in ``o200k_base``, offline), not when coonbench is imported."""
+def counted_for_model(tokenizer: str | None = None) -> BuildContext:
+    """The context a task's samples are built in: counted in ``task_tokenizer(tokenizer)`` (named in the task's own
+    metadata too), the default template. A task runs from here on, so tiktoken's BPE files are installed now
+    (Inspect's ``mockllm`` and any OpenAI model count in ``o200k_base``, offline), not when coonbench is
+    imported."""
     install_offline_encodings()
-    with counting_in(task_tokenizer(tokenizer)) as name:
-        yield name
+    return BuildContext(task_tokenizer(tokenizer))

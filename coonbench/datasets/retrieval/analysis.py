@@ -13,6 +13,7 @@ from inspect_ai.dataset import Sample
 from coonbench.datasets.retrieval.common import format_label
 from coonbench.datasets.retrieval.conditions import parse_formats
 from coonbench.formats import FormatError, get_format
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
 
@@ -40,11 +41,13 @@ def _judge_criteria(elements: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def analysis_samples(
-    tasks_file: str | Path, formats: str | Sequence[str] | None = None
+    tasks_file: str | Path, formats: str | Sequence[str] | None = None, ctx: BuildContext | None = None
 ) -> tuple[list[Sample], list[str]]:
-    """Every runnable TeaLeaf task rendered in every chosen format, and the rejection messages."""
+    """Every runnable TeaLeaf task rendered in every chosen format for ``ctx`` (the default context when None), and
+    the rejection messages."""
     pending, rejected = analysis_pending(tasks_file, formats)
-    return [p.build() for p in pending], rejected
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], rejected
 
 
 def analysis_pending(
@@ -76,8 +79,8 @@ def analysis_pending(
     return pending, rejected
 
 
-def _analysis_sample(item: LoadedTask, fmt: str, text: str) -> Sample:
-    """One TeaLeaf task shown in one format (``text``: its data in that format)."""
+def _analysis_sample(item: LoadedTask, fmt: str, text: str, ctx: BuildContext) -> Sample:
+    """One TeaLeaf task shown in one format (``text``: its data in that format), counted in ``ctx``'s tokenizer."""
     task = item.task
     elements = [e.model_dump(exclude_none=False) for e in task.expected_elements]
     prompt = item.render(text.rstrip("\n"), format_label(fmt), TEALEAF_HINT_KEYS.get(fmt))
@@ -87,7 +90,7 @@ def _analysis_sample(item: LoadedTask, fmt: str, text: str) -> Sample:
         extra["criteria"] = criteria
     meta = sample_metadata(
         format=fmt, category=task.category, question_type=task.output_type, complexity=task.complexity,
-        input_text=prompt, pair_id=task.id, task_id=task.id, output_type=task.output_type,
+        input_text=prompt, tokenizer=ctx.tokenizer, pair_id=task.id, task_id=task.id, output_type=task.output_type,
         expected_elements=elements,
         generate_config={"max_tokens": task.max_tokens, "temperature": task.temperature}, **extra,
     )

@@ -29,6 +29,7 @@ from coonbench.datasets.question_files import json_object_line, jsonl_lines
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.datasets.retrieval.conditions import DataCondition, parse_conditions
 from coonbench.formats import FormatError, get_format
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.prompts import Rendered, render
 from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
@@ -85,22 +86,26 @@ def _load_json(path: str, cache: dict[str, Any]) -> Any:
     return cache[path]
 
 
-def build_prompt(fmt: str, data_text: str, question: str, primer: str | None = "") -> Rendered:
-    """The full prompt for one question in one format (TOON's layout, under the current template:
-    ``coonbench.tasks.prompts``); ``primer`` None shows none, "" the format's short primer."""
+def build_prompt(fmt: str, data_text: str, question: str, primer: str | None = "",
+                 ctx: BuildContext | None = None) -> Rendered:
+    """The full prompt for one question in one format (TOON's layout, under ``ctx``'s template, the default when
+    None: ``coonbench.tasks.prompts``); ``primer`` None shows none, "" the format's short primer."""
     f = get_format(fmt)
-    shown = render(TEMPLATES, primer=f.primer("short") if primer == "" else (primer or ""),
+    shown = render(TEMPLATES, ctx if ctx is not None else BuildContext(), primer=f.primer("short") if primer == "" else (primer or ""),
                    format_label=format_label(fmt), fence=f.fence, data=data_text.rstrip("\n"), question=question)
     return replace(shown, user=shown.user.removeprefix("\n\n")) if primer is None else shown
 
 
 def retrieval_samples_with_skips(
-    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None
+    formats: str | Sequence[str] | None = None, questions_file: str | Path | None = None,
+    ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
-    """Samples for every question in every format, and per format the questions skipped because the format
-    refused their dataset (``{id, dataset, reason}``, the reason being the format's own error message)."""
+    """Samples for every question in every format, built for ``ctx`` (the default context when None), and per
+    format the questions skipped because the format refused their dataset (``{id, dataset, reason}``, the reason
+    being the format's own error message)."""
     pending, skipped = retrieval_pending(formats, questions_file)
-    return [p.build() for p in pending], skipped
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], skipped
 
 
 def retrieval_pending(
@@ -139,14 +144,14 @@ def retrieval_pending(
     return pending, skipped
 
 
-def question_sample(rec: Mapping[str, Any], cond: DataCondition, text: str) -> Sample:
+def question_sample(rec: Mapping[str, Any], cond: DataCondition, text: str, ctx: BuildContext) -> Sample:
     """One question record shown in one format (``text``: its dataset in that format, corrupted as the record
-    says); the record's keys as in a questions file."""
+    says), built for ``ctx``; the record's keys as in a questions file."""
     fmt, label = cond.format, cond.label
-    prompt = build_prompt(fmt, text, rec["question"], cond.primer_text() if cond.primer != "short" else "")
+    prompt = build_prompt(fmt, text, rec["question"], cond.primer_text() if cond.primer != "short" else "", ctx)
     meta = sample_metadata(
         format=label, category=CATEGORY, question_type=rec.get("question_type", "custom"),
-        complexity=rec.get("complexity", "custom"), input_text=prompt.text(),
+        complexity=rec.get("complexity", "custom"), input_text=prompt.text(), tokenizer=ctx.tokenizer,
         answer_type=rec["answer_type"], normalize_options=rec.get("normalize_options"),
         pair_id=rec["id"], dataset=rec["dataset"], corruption=rec.get("corruption", "none"), encoding=fmt,
         primer=cond.primer != "none",

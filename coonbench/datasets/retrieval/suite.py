@@ -33,6 +33,7 @@ from coonbench.datasets.retrieval.conditions import DataCondition
 from coonbench.datasets.retrieval.corrupt import corrupt_encoded
 from coonbench.formats import FormatError, get_format
 from coonbench.answers.normalize import NormalizeOptions, answer_types
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
 
@@ -250,12 +251,14 @@ def _ours_text(ds: SuiteDataset, fmt: str) -> str:
 
 
 def suite_samples(
-    suite: Suite, suite_formats: Sequence[str] | None = None, formats: Sequence[str | DataCondition] = ()
+    suite: Suite, suite_formats: Sequence[str] | None = None, formats: Sequence[str | DataCondition] = (),
+    ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], dict[str, list[dict[str, str]]]]:
-    """Samples of every question in the suite's formats (texts as published) and in ours (computed), and
-    (format → skip reasons) for the pairs that have no text."""
+    """Samples of every question in the suite's formats (texts as published) and in ours (computed), for ``ctx``
+    (the default context when None), and (format → skip reasons) for the pairs that have no text."""
     pending, skipped = suite_pending(suite, suite_formats, formats)
-    return [p.build() for p in pending], skipped
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], skipped
 
 
 def suite_pending(
@@ -300,22 +303,24 @@ def suite_pending(
     return pending, skipped
 
 
-def _suite_sample(q: SuiteQuestion, ds: SuiteDataset, name: str, fmt: SuiteFormat, text: str) -> Sample:
+def _suite_sample(q: SuiteQuestion, ds: SuiteDataset, name: str, fmt: SuiteFormat, text: str,
+                  ctx: BuildContext) -> Sample:
     """A question in the suite's format ``name``, with the text the suite published."""
-    return _sample(q, ds, name, suite_prompt(fmt, text, q.prompt), "suite")
+    return _sample(q, ds, name, suite_prompt(fmt, text, q.prompt), "suite", ctx)
 
 
-def _our_sample(q: SuiteQuestion, ds: SuiteDataset, cond: DataCondition, text: str) -> Sample:
+def _our_sample(q: SuiteQuestion, ds: SuiteDataset, cond: DataCondition, text: str, ctx: BuildContext) -> Sample:
     """A question in one of our formats (``text``: its dataset in that format, corrupted as the suite declares)."""
     name = cond.format
     prompt = SUITE_PROMPT.format(primer=cond.primer_text() or "", name=name, fence=get_format(name).fence,
                                  data=text.rstrip("\n"), question=q.prompt).removeprefix("\n\n")
-    return _sample(q, ds, OURS_PREFIX + cond.label, prompt, "coonbench")
+    return _sample(q, ds, OURS_PREFIX + cond.label, prompt, "coonbench", ctx)
 
 
-def _sample(q: SuiteQuestion, ds: SuiteDataset, fmt: str, prompt: str, source: str) -> Sample:
+def _sample(q: SuiteQuestion, ds: SuiteDataset, fmt: str, prompt: str, source: str, ctx: BuildContext) -> Sample:
     meta = sample_metadata(
         format=fmt, category=CATEGORY, question_type=q.type, complexity=ds.structure, input_text=prompt,
+        tokenizer=ctx.tokenizer,
         answer_type=q.answer_type, normalize_options=q.options, pair_id=q.id, dataset=q.dataset,
         corruption=_CORRUPTION_KINDS[ds.corruption["kind"]] if ds.corruption else "none", text_source=source,
     )

@@ -21,6 +21,7 @@ from coonbench.datasets.retrieval.common import format_label
 from coonbench.datasets.retrieval.conditions import DataCondition, parse_conditions
 from coonbench.datasets.tools.questions import PAGE_SIZE, collections, tool_questions
 from coonbench.datasets.tools.server import ToolServer, dataset_tools
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
 
@@ -53,12 +54,12 @@ def _prompt(rec: dict[str, Any], fmt: str, primer: str | None) -> str:
                          primer=shown, page=PAGE_SIZE, question=rec["question"])
 
 
-def tool_sample(rec: dict[str, Any], cond: DataCondition) -> Sample:
-    """One question in one format condition: its prompt rendered and counted."""
+def tool_sample(rec: dict[str, Any], cond: DataCondition, ctx: BuildContext) -> Sample:
+    """One question in one format condition: its prompt rendered and counted in ``ctx``'s tokenizer."""
     prompt = _prompt(rec, cond.format, cond.primer_text())
     meta = sample_metadata(
         format=cond.label, category=CATEGORY, question_type=rec["question_type"],
-        complexity=rec["complexity"], input_text=prompt, answer_type=rec["answer_type"],
+        complexity=rec["complexity"], input_text=prompt, tokenizer=ctx.tokenizer, answer_type=rec["answer_type"],
         normalize_options=rec.get("normalize_options"), pair_id=rec["id"], collection=rec["collection"],
         encoding=cond.format, primer=cond.shows_primer, kind=rec["kind"], min_calls=rec["min_calls"],
         evidence=rec["evidence"], **{PLAN_KEY: rec["plan"]},
@@ -88,11 +89,14 @@ def tools_pending(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tupl
     return pending, refused
 
 
-def tools_samples(formats: str | Sequence[str] | None = DEFAULT_FORMATS) -> tuple[list[Sample], dict[str, Any]]:
-    """Samples for every kept question in every format condition, and per format the datasets it cannot carry
-    (``{format: {dataset: reason}}``, the format's own error; their questions are skipped)."""
+def tools_samples(formats: str | Sequence[str] | None = DEFAULT_FORMATS,
+                  ctx: BuildContext | None = None) -> tuple[list[Sample], dict[str, Any]]:
+    """Samples for every kept question in every format condition, built for ``ctx`` (the default context when None),
+    and per format the datasets it cannot carry (``{format: {dataset: reason}}``, the format's own error; their
+    questions are skipped)."""
     pending, refused = tools_pending(formats)
-    return [p.build() for p in pending], refused
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], refused
 
 
 __all__ = ["CATEGORY", "DEFAULT_FORMATS", "PLAN_KEY", "PROMPT", "dataset_tools", "tool_questions", "tool_sample",

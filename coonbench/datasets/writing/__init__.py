@@ -30,6 +30,7 @@ from coonbench.datasets.writing.cases import SHAPES, SIZES, Case, all_cases
 from coonbench.datasets.writing.describe import describe, json_schema_of
 from coonbench.formats import Format, FormatError, get_format
 from coonbench.formats._compare import first_difference
+from coonbench.tasks.context import BuildContext
 from coonbench.tasks.conditions import Condition, ConditionError, Skip, format_names, parse_condition
 from coonbench.tasks.samples import GOLD_KEY, TaskArgumentError, choose, sample_metadata, shown, split_param
 from coonbench.tasks.subset import Pending
@@ -192,17 +193,20 @@ def writing_samples(
     shapes: Sequence[str] = SHAPES,
     sizes: Sequence[str] = tuple(SIZES),
     seed: int = 0,
+    ctx: BuildContext | None = None,
 ) -> tuple[list[Sample], list[Skip]]:
-    """Every sample ``writing_pending`` lists, built, and its skips."""
+    """Every sample ``writing_pending`` lists, built for ``ctx`` (the default context when None), and its skips."""
     pending, skips = writing_pending(conditions, sources, shapes, sizes, seed)
-    return [p.build() for p in pending], skips
+    ctx = ctx if ctx is not None else BuildContext()
+    return [p.build(ctx) for p in pending], skips
 
 
-def _sample(case: Case, source: str, cond: WritingCondition, expected: Any) -> Sample:
-    """One request; ``input_tokens`` count the primer too (what writing in the format costs on input)."""
+def _sample(case: Case, source: str, cond: WritingCondition, expected: Any, ctx: BuildContext) -> Sample:
+    """One request, counted in ``ctx``'s tokenizer; ``input_tokens`` count the primer too (what writing in the
+    format costs on input)."""
     prompt = _prompt(case, source, cond)
     question_type = "from-description" if source == SOURCES_DESCRIPTION else "from-format"
-    meta = cond.condition.metadata()
+    meta = cond.condition.metadata(tokenizer=ctx.tokenizer)
     primer = cond.condition.primer_text() or ""
     gold = f"```{cond.fmt.fence}\n{cond.fmt.encode(case.data).rstrip(chr(10))}\n```"
     extra: dict[str, Any] = {
@@ -218,5 +222,5 @@ def _sample(case: Case, source: str, cond: WritingCondition, expected: Any) -> S
         target=json.dumps(expected, ensure_ascii=False),
         metadata=sample_metadata(format=cond.label, category=CATEGORY, question_type=question_type,
                                  complexity=case.size, input_text=f"{primer}\n{prompt}" if primer else prompt,
-                                 gold=gold, **extra),
+                                 tokenizer=ctx.tokenizer, gold=gold, **extra),
     )

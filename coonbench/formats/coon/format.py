@@ -39,7 +39,6 @@ from coonbench.formats.coon.tables import (
 from coonbench.formats._design import DesignThresholds
 from coonbench.formats.base import Format, FormatError, register
 from coonbench.dart.minify import join_tokens
-from coonbench.tokens import tokenizer_in_use
 
 
 TABLES: Final = MappingProxyType(
@@ -325,8 +324,8 @@ class CoonFormat(Format):
     def design_thresholds(self) -> DesignThresholds:
         return DESIGN_THRESHOLDS
 
-    def legend(self, source: Any, *, economise: bool = True) -> tuple[str, str]:
-        return document_and_legend(source, self.keep_comments, economise, tokenizer_in_use())
+    def legend(self, source: Any, *, economise: bool = True, tokenizer: str = "o200k_base") -> tuple[str, str]:
+        return document_and_legend(source, self.keep_comments, economise, tokenizer)
 
 
 class CoonCommentsFormat(CoonFormat):
