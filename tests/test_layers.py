@@ -175,3 +175,20 @@ def test_no_builder_reads_a_tokenizer_or_template_from_ambient_state() -> None:
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if "ContextVar" in line or "import contextvars" in line]
     assert found == []
+
+
+def test_every_sample_of_the_package_names_the_tokenizer_it_counts_in() -> None:
+    """``sample_metadata`` defaults to ``o200k_base`` for a plug-in's own task; every call in the package passes the
+    tokenizer its builder was given, so a task run for Qwen never counts a sample in o200k by omission."""
+    import ast
+
+    missing = []
+    for root in ("coonbench", "evals"):
+        for path in sorted((REPO / root).rglob("*.py")):
+            if "data" in path.relative_to(REPO).parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None))
+                        == "sample_metadata" and not any(k.arg == "tokenizer" for k in node.keywords)):
+                    missing.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert missing == []

@@ -79,7 +79,7 @@ def sample_metadata(
     question_type: str,
     complexity: str,
     input_text: str,
-    tokenizer: str,
+    tokenizer: str = DEFAULT_ENCODING,
     gold: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
@@ -89,7 +89,8 @@ def sample_metadata(
     one the task counts in (``input_tokens``, named by metadata ``tokenizer``: the model under test's, passed down
     in the ``BuildContext``) and in ``o200k_base`` (``input_tokens_o200k``), so that runs of different models
     compare on one scale. A report groups ``input_tokens`` by ``tokenizer`` and never adds counts of two tokenizers;
-    a sample without ``tokenizer`` (older logs) counted in ``o200k_base``.
+    a sample without ``tokenizer`` (older logs) counted in ``o200k_base``. Every builder of coonbench passes the
+    tokenizer of its ``BuildContext`` (``tests/test_layers.py`` checks); the default serves a plug-in's own task.
     """
     tokens = count_tokens(input_text, tokenizer)
     meta: dict[str, Any] = {
