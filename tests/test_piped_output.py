@@ -162,9 +162,9 @@ RUNNER = textwrap.dedent(
     """
 )
 
-VARIABLE = [
-    (re.compile(r"\d+"), "0"),  # times, durations, dates, token counts of a run
+VARIABLE = [  # in this order: the id first, whose digits the second would shorten past its pattern
     (re.compile(r"_[A-Za-z0-9]{20,24}\.eval"), "_ID.eval"),  # the log's random id
+    (re.compile(r"\d+"), "0"),  # times, durations, dates, token counts of a run
 ]
 
 
