@@ -2,6 +2,8 @@
 # The published runs of logs/published/ (issue 42): every task on an embedded Qwen2.5-Coder model, greedy, on paired
 # subsets, one `inspect eval-set` per task so that each task's logs have a folder of their own. eval-set resumes
 # where a stopped run left off: run this script again (same arguments) and only the missing samples are asked.
+# A task's run lives in logs/inflight/MODEL/TASK until it is whole (commit it there as it comes: a run longer than a
+# session resumes from it in the next), then moves to logs/published/MODEL/TASK; a task already published is skipped.
 #
 #   bash benchmarks/publish_qwen.sh [MODEL] [TASK ...]      MODEL: qwen2.5-coder-1.5b (default) or qwen2.5-coder-0.5b
 #
@@ -35,6 +37,8 @@ goth_problems=$(ls data/correction/goth | sed 's/\.goth$//' | paste -sd, -)
 seed_problems=factorial,fibonacci,gcd,is_prime,power,sum_to_n,abs_value,max_of_three,isqrt,digit_sum
 for task in "${tasks[@]}"; do
   dir="logs/published/$model/$task"
+  inflight="logs/inflight/$model/$task"
+  if [ -d "$dir" ]; then echo "== $task on gguf/$model: published already ($dir)"; continue; fi
   case "$task" in
     comprehension) args=(-T questions=150 --max-tokens 64) ;;
     structure) args=(-T questions=60 --max-tokens 64) ;;
@@ -65,6 +69,8 @@ for task in "${tasks[@]}"; do
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
   case "$task" in prompts | python | python-outputs) file=comprehension ;; edits | turns) file=modification ;; goth*) file=correction ;; *) file=$task ;; esac
-  echo "== $task on gguf/$model -> $dir"
-  inspect eval-set "evals/$file.py" "${args[@]}" "${common[@]}" --log-dir "$dir"
+  echo "== $task on gguf/$model -> $inflight, then $dir"
+  inspect eval-set "evals/$file.py" "${args[@]}" "${common[@]}" --log-dir "$inflight"
+  mkdir -p "$(dirname "$dir")" && mv "$inflight" "$dir"
+  rmdir -p "$(dirname "$inflight")" 2>/dev/null || true
 done
