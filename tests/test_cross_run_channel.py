@@ -1,19 +1,21 @@
-"""A channel across runs that the isolation does not close, and the defence that makes it worthless (issue 56).
+"""A channel across runs, the page cache, closed by a private view; and the draw that would make it worthless.
 
-The page cache is shared by every run on the machine. A program may read any file of its read-only view, and the
-kernel tells it, deterministically, whether a page it touches had to be read from disk: the process's count of
+The page cache is shared by every process of the machine. A program may read any file of its read-only view, and
+the kernel tells it, deterministically, whether a page it touches had to be read from disk: the process's count of
 major faults (``getrusage``; also ``/proc/self/stat``) goes up by one for a page that was not cached and stays for
 one that was (with ``MADV_RANDOM`` no neighbour is read ahead). No refused call is involved (``mincore``,
 ``cachestat``, ``preadv2`` with ``RWF_NOWAIT`` are refused; ``mmap``, ``madvise`` and ``getrusage`` are what any
 program uses), and timing the touch would do as well.
 
 The attack, through the real executor, sandbox and feedback message: the grading run of epoch 1 touches one page
-of a rarely read system file per grading input (page = CRC-32 of the input, mod ``PAGES``); the feedback run of
-epoch 2, in a fresh sandbox, finds which pages are cached and returns them as its answer to the first public
-test, which the feedback message quotes. The test checks that the marks arrive exactly (the channel is real, not
-contained), and that they are worth nothing for epoch 2's grade: its grading set is drawn afresh
-(``datasets.grading_draw``), so its generated inputs are not among the marks. With the draw removed (the committed
-grading set in every epoch), the marks name epoch 2's grading inputs and the test fails. What the marks still
+of a rarely read library of the jail's view per grading input (page = CRC-32 of the input, mod ``PAGES``); the
+feedback run of epoch 2, in a fresh sandbox, finds which pages are cached and returns them as its answer to the
+first public test, which the feedback message quotes. The jail's system directories are a tmpfs copy
+(``coonbench.execution.view``), whose pages are always in memory: the feedback run sees the same pages cached
+whether or not a grading run touched any, so the message carries nothing of it. With the view removed (the
+host's directories bound), the marks arrive, exactly epoch 1's grading inputs, and the test fails. Behind it, the
+draw: epoch 2's grading set is drawn afresh (``datasets.grading_draw``), so even the marks epoch 1 left would not
+name its generated inputs; with the draw removed they name every one and those tests fail. What marks could
 carry, the hand-written hidden tests that every draw keeps, is the bound docs/sandbox.md states.
 """
 
@@ -23,6 +25,7 @@ import asyncio
 import json
 import mmap
 import os
+import shutil
 import zlib
 from pathlib import Path
 from typing import Any
@@ -33,16 +36,17 @@ from coonbench.datasets.correction import problem_by_id
 from coonbench.datasets.grading_draw import draw_grading
 from coonbench.execution import get_executor
 from coonbench.execution.attempts import feedback_problem, grading_problem
+from coonbench.execution.isolation import SAFE_PATH
 from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig, capabilities
+from coonbench.execution.view import VIEW_PROGRAMS, view_files
 from coonbench.solvers.correction import feedback_message
 from tests.sandboxed import can_become_a_user, pytest_as_ordinary_user
 
 needs_isolation = pytest.mark.skipif(capabilities()["isolation"] != "full", reason="no isolation on this machine")
 PROBLEM = "reverse_string"
 SAMPLE = "correction-reverse_string-python"
-PAGES = 512
+PAGES = 256
 PAGE = mmap.PAGESIZE
-SEARCHED = ("/usr/share/doc", "/usr/share", "/usr/lib")
 
 _PAGE_TOOLS = f"""import json, mmap, os, resource, zlib
 PAGES, PAGE = {PAGES}, mmap.PAGESIZE
@@ -107,22 +111,12 @@ def _cached_here(path: Path) -> list[int]:
 
 
 def mark_file() -> Path | None:
-    """A system file of at least ``PAGES`` pages that no process keeps cached: after eviction none of its pages
-    is resident (the probe itself is the check), else the next candidate."""
-    candidates: list[Path] = []
-    for top in SEARCHED:
-        for root, _, names in os.walk(top):
-            for name in names:
-                path = Path(root) / name
-                try:
-                    if path.is_file() and not path.is_symlink() and path.stat().st_size >= PAGES * PAGE:
-                        candidates.append(path)
-                except OSError:
-                    continue
-            if len(candidates) >= 40:
-                break
-        if len(candidates) >= 40:
-            break
+    """A library of the jail's view (what a program sees at that path, with the view or without it) of at least
+    ``PAGES`` pages that no process keeps cached: after eviction none of its pages is resident on the host (the
+    probe itself is the check), else the next candidate."""
+    programs = [found for name in VIEW_PROGRAMS if (found := shutil.which(name, path=SAFE_PATH))]
+    candidates = sorted(Path(path) for path, target in view_files(programs).items()
+                        if target is None and ".so" in path and os.stat(path).st_size >= PAGES * PAGE)
     for path in candidates:
         try:
             _evict(path)
@@ -150,24 +144,35 @@ def draws(problem: Any, epoch: int, salt: str) -> list[Any]:
     return problem.grading_tests if drawn is None else drawn
 
 
-@pytest.fixture(scope="module")
-def leak() -> tuple[set[int], Any, list[Any]]:
-    """Epoch 1's grading run (first salt) marks, a later feedback run reads: (the marks the feedback message
-    quotes, the problem, the grading set that was marked)."""
-    path = mark_file()
-    if path is None:
-        pytest.skip(f"no file of {PAGES} pages under {', '.join(SEARCHED)} that stays out of the page cache")
-    problem = problem_by_id(PROBLEM)
-    first = draws(problem, 1, SALTS[0])
-    graded = asyncio.run(_run(marker(str(path)), grading_problem(problem, first)))
-    assert graded.outcome.value == "PASS", graded
+def _quoted(path: Path, problem: Any) -> set[int]:
+    """A feedback run's reading of the cached pages of ``path``, as the feedback message quotes it."""
     public = problem.public_tests[0].input[0]
     result = asyncio.run(_run(reader(str(path), public), feedback_problem(problem)))
-    _evict(path)
     message = feedback_message(result, get_executor("python"))
     actual = next(line for line in message.splitlines() if line.startswith("Actual: "))
     marks = json.loads(actual.removeprefix("Actual: ")).removeprefix("marks:")
-    return {int(m[1:]) for m in marks.split(";") if m}, problem, first
+    return {int(m[1:]) for m in marks.split(";") if m}
+
+
+@pytest.fixture(scope="module")
+def leak() -> tuple[set[int], set[int], Any, list[Any]]:
+    """A feedback run's reading before any grading run (the control), and after epoch 1's grading run (first
+    salt) marked its inputs: (control, after, the problem, the grading set that was marked)."""
+    if capabilities()["isolation"] != "full":
+        pytest.skip("no isolation on this machine")
+    path = mark_file()
+    if path is None:
+        pytest.skip(f"no library of {PAGES} pages in the jail's view that stays out of the page cache")
+    problem = problem_by_id(PROBLEM)
+    first = draws(problem, 1, SALTS[0])
+    _evict(path)
+    control = _quoted(path, problem)
+    _evict(path)
+    graded = asyncio.run(_run(marker(str(path)), grading_problem(problem, first)))
+    assert graded.outcome.value == "PASS", graded
+    after = _quoted(path, problem)
+    _evict(path)
+    return control, after, problem, first
 
 
 def _named(leaked: set[int], problem: Any, grading: list[Any]) -> tuple[int, int]:
@@ -178,30 +183,43 @@ def _named(leaked: set[int], problem: Any, grading: list[Any]) -> tuple[int, int
 
 
 @needs_isolation
-def test_grading_inputs_cross_runs_in_the_page_cache_and_are_worth_nothing_to_the_next_grade(
-        leak: tuple[set[int], Any, list[Any]]) -> None:
-    """The next epoch of the same sample: its grading set is another draw."""
-    leaked, problem, first = leak
+def test_a_grading_run_leaves_nothing_in_the_page_cache_for_a_later_run(
+        leak: tuple[set[int], set[int], Any, list[Any]]) -> None:
+    """The feedback run reads the same cached pages after epoch 1's grading run as before it: the view's pages
+    are always in memory, so its message quotes nothing of the grading inputs (on the host's directories it
+    would quote exactly the pages of epoch 1's grading inputs)."""
+    control, after, _, first = leak
     graded_first = {page_of(c.input) for c in first}
-    assert leaked == graded_first, (leaked, graded_first)  # the channel: epoch 1's grading inputs, exactly
-    named, fresh = _named(leaked, problem, draws(problem, 2, SALTS[0]))
-    # a fresh input lands on a marked page only by chance (|marks| / PAGES each): the leak does not name them
+    assert len(graded_first) >= 10
+    assert after == control, (sorted(after ^ control), sorted(graded_first))
+    assert not graded_first <= after - control
+
+
+@needs_isolation
+def test_marks_would_be_worth_nothing_to_the_next_grade(leak: tuple[set[int], set[int], Any, list[Any]]) -> None:
+    """The next epoch of the same sample: its grading set is another draw, so even the pages epoch 1 marked (all
+    a channel could carry) name its generated inputs by chance only."""
+    _, _, problem, first = leak
+    marked = {page_of(c.input) for c in first}
+    named, fresh = _named(marked, problem, draws(problem, 2, SALTS[0]))
+    # a fresh input lands on a marked page only by chance (|marks| / PAGES each): the marks do not name them
     assert fresh >= 10 and named <= fresh // 4, (named, fresh)
 
 
 @needs_isolation
-def test_the_same_sample_and_epoch_graded_again_is_another_draw(leak: tuple[set[int], Any, list[Any]]) -> None:
+def test_the_same_sample_and_epoch_graded_again_is_another_draw(
+        leak: tuple[set[int], set[int], Any, list[Any]]) -> None:
     """The same sample and epoch graded again (``inspect eval-retry``, a second evaluation on this machine): the
     scorer's fresh salt makes it another draw, so the marks of the first do not name its inputs either."""
-    leaked, problem, _ = leak
-    named, fresh = _named(leaked, problem, draws(problem, 1, SALTS[1]))
+    _, _, problem, first = leak
+    named, fresh = _named({page_of(c.input) for c in first}, problem, draws(problem, 1, SALTS[1]))
     assert fresh >= 10 and named <= fresh // 4, (named, fresh)
 
 
 @pytest.mark.slow  # ~40 s: pytest again, as uid 65534
 @pytest.mark.skipif(not can_become_a_user(), reason="needs root, unshare(1) and setpriv(1) to become an ordinary user")
 def test_the_cross_run_channel_as_an_ordinary_user() -> None:
-    proc = pytest_as_ordinary_user("-k", "next_grade or graded_again or shared_place", __file__)
+    proc = pytest_as_ordinary_user("-k", "later_run or next_grade or graded_again or shared_place", __file__)
     assert proc.returncode == 0 and " passed" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "skipped" not in proc.stdout, proc.stdout[-3000:]
 

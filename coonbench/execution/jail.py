@@ -8,7 +8,8 @@ The outer process joins the sample's cgroups (when the host made some), unshares
 and forks. As root these are plain namespaces and the command runs as the sample's dedicated uid; as any other
 user they are created inside a fresh user namespace that maps only the caller's own uid and gid, and the command
 runs as that uid without capabilities (``execve`` of a non-root uid drops them). The child is PID 1 of a fresh PID
-namespace: it builds an empty root view (read-only ``/usr`` and the libraries, ``/dev/null`` and friends, an empty
+namespace: it builds an empty root view (read-only ``/usr`` and the libraries: the private tmpfs copy of
+``coonbench.execution.view`` where the host made one, else the host's; ``/dev/null`` and friends, an empty
 ``/etc``), copies the sample directory into a size-limited tmpfs at ``INSIDE`` (the disk budget), chroots, mounts
 its own ``/proc`` with ``/proc/sys`` & co. read-only and ``/proc/kcore`` & co. masked (``harden_proc``), and forks
 the command with rlimits, ``no_new_privs``, no capability and a default-deny seccomp filter (``confine.py``,
@@ -122,10 +123,12 @@ def _bind(source: str, target: str, writable: bool, device: bool = False) -> Non
     mount(None, target, None, flags)
 
 
-def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None) -> str:
+def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None, view: str | None = None) -> str:
     """An empty tmpfs holding only what a runner needs (see module doc) plus a ``disk_mb`` tmpfs at ``INSIDE``;
     ``extra_dirs`` are bound read-only at their own path (the directory of a program outside the system
-    directories, e.g. ``goth``). Returns the new root (not entered yet)."""
+    directories, e.g. ``goth``). With ``view`` (``coonbench.execution.view``: a tmpfs copy of the programs and
+    libraries the runners use) the system directories are its folders, not the host's: nothing a program reads
+    there touches the host's page cache. Returns the new root (not entered yet)."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     os.makedirs(ROOT_MOUNTPOINT, exist_ok=True)
     root = ROOT_MOUNTPOINT
@@ -137,7 +140,9 @@ def build_root(extra_dirs: list[str], disk_mb: int, owner: int | None) -> str:
             os.symlink(os.readlink(host), inside)
         elif os.path.isdir(host):
             os.mkdir(inside)
-            _bind(host, inside, writable=False)
+            shown = host if view is None else view + host
+            if os.path.isdir(shown):  # a system directory the view holds nothing of stays empty
+                _bind(shown, inside, writable=False)
     for name in ("etc", "dev", "proc", "tmp"):
         os.mkdir(os.path.join(root, name), 0o755)
     for dev in DEVICES:
@@ -342,7 +347,7 @@ def _pid1(cfg: dict[str, Any], argv: list[str]) -> None:
         host = inside = None
         if "mount" in namespaces:
             host = os.open(cfg["sample_dir"], os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            root = build_root(cfg.get("extra_dirs", []), int(cfg["disk_mb"]), cfg.get("uid"))
+            root = build_root(cfg.get("extra_dirs", []), int(cfg["disk_mb"]), cfg.get("uid"), cfg.get("view"))
             inside = os.open(root + INSIDE, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             _copy_tree(host, inside, cfg.get("uid"), [int(cfg["disk_mb"]) << 20])
             os.chroot(root)

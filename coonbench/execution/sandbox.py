@@ -75,6 +75,7 @@ from coonbench.execution.isolation import (
 )
 from coonbench.execution.isolation import choose_sandbox as _choose
 from coonbench.execution.jail import INSIDE
+from coonbench.execution.view import SYSTEM_PREFIXES, VIEW_PROGRAMS, system_view
 
 __all__ = ["LOCAL_SANDBOX", "SANDBOX_METADATA_KEY", "IsolationUnavailable", "LocalLimitedSandbox", "LocalSandboxConfig", "capabilities",
            "choose_sandbox", "docker_available", "network_isolation_method", "processes_of", "sandbox_metadata", "sweep_uid"]
@@ -83,7 +84,6 @@ COMPOSE_FILE = Path(__file__).resolve().parents[2] / "docker" / "correction" / "
 OUTPUT_LIMIT = 1024 * 1024  # bytes kept per stream (the tail)
 OUTPUT_CAP = 10 * 1024 * 1024  # bytes per stream after which the command is killed (as Inspect's docker does)
 JAIL_FAILED = 127
-SYSTEM_PREFIXES = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/")
 
 
 def choose_sandbox(kind: SandboxKind = "auto", config: LocalSandboxConfig | None = None) -> SandboxEnvironmentSpec:
@@ -323,6 +323,18 @@ class LocalLimitedSandbox(SandboxEnvironment):
         real = os.path.realpath(exe)
         return [] if real.startswith((*SYSTEM_PREFIXES, self.directory + "/")) else [os.path.dirname(real)]
 
+    def _view(self, exe: str) -> str | None:
+        """The private view (``coonbench.execution.view``) that holds ``VIEW_PROGRAMS`` and ``exe`` (or, for a
+        program outside the system directories, its libraries); None: the host's system directories."""
+        programs = [found for name in VIEW_PROGRAMS if (found := shutil.which(name, path=SAFE_PATH))]
+        if os.path.isabs(exe) and exe not in programs:
+            programs.append(exe)
+        view = system_view(tuple(programs))
+        if view is not None and not os.path.isdir(view):  # removed under us (someone emptied /dev/shm): made again
+            system_view.cache_clear()
+            view = system_view(tuple(programs))
+        return view
+
     def _cleanup_processes(self, pid: int) -> None:
         _kill_group(pid)
         if self.uid is not None:
@@ -341,6 +353,7 @@ class LocalLimitedSandbox(SandboxEnvironment):
             "parent": os.getpid(),
             "argv": [self._inside(exe), *(self._inside(a) for a in cmd[1:])],
             "extra_dirs": self._program_dirs(exe),
+            "view": self._view(exe) if "mount" in namespaces else None,
             "namespaces": list(namespaces),
             "sample_dir": self.directory,
             "workdir": self._inside(self._resolve(cwd) if cwd else self.directory),
