@@ -74,3 +74,19 @@ def test_a_folder_of_that_name_another_user_can_change_is_not_used(parent: Path)
 def test_no_tmpfs_no_view(parent: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(view, "VIEW_PARENT", str(parent / "absent"))
     assert view.system_view((sys.executable,)) is None
+
+
+@needs_python
+def test_a_view_made_under_a_strict_umask_is_readable_by_every_uid(parent: Path) -> None:
+    """The sample runs as another uid (root's dedicated one): a user's umask 077 must not lock it out."""
+    assert PYTHON is not None
+    before = os.umask(0o077)
+    try:
+        made = view.system_view((PYTHON,))
+    finally:
+        os.umask(before)
+    assert made is not None
+    for root, dirs, files in os.walk(made):
+        assert all(os.stat(os.path.join(root, d)).st_mode & 0o555 == 0o555 for d in dirs), root
+        assert all(os.lstat(os.path.join(root, f)).st_mode & 0o444 == 0o444 for f in files
+                   if not os.path.islink(os.path.join(root, f))), root

@@ -126,10 +126,21 @@ def _ours(folder: str) -> bool:
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o022
 
 
+def _folder(path: str) -> None:
+    """``path`` and its missing parents, each readable by every uid whatever the umask (a sample's uid reads them)."""
+    missing = []
+    while not os.path.isdir(path):
+        missing.append(path)
+        path = os.path.dirname(path)
+    for folder in reversed(missing):
+        os.mkdir(folder)
+        os.chmod(folder, 0o755)
+
+
 def _build(files: dict[str, str | None], into: str) -> None:
     for path in sorted(files):
         inside = into + path
-        os.makedirs(os.path.dirname(inside), mode=0o755, exist_ok=True)
+        _folder(os.path.dirname(inside))
         target = files[path]
         if target is not None:
             os.symlink(target, inside)
