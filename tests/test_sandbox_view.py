@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coonbench.execution import view
-from coonbench.execution.isolation import SAFE_PATH
+from coonbench.execution.isolation import SAFE_PATH, jail_namespaces
 
 PYTHON = shutil.which("python3", path=SAFE_PATH)
 needs_python = pytest.mark.skipif(PYTHON is None, reason="no python3 on the sandbox's PATH")
@@ -90,3 +90,26 @@ def test_a_view_made_under_a_strict_umask_is_readable_by_every_uid(parent: Path)
         assert all(os.stat(os.path.join(root, d)).st_mode & 0o555 == 0o555 for d in dirs), root
         assert all(os.lstat(os.path.join(root, f)).st_mode & 0o444 == 0o444 for f in files
                    if not os.path.islink(os.path.join(root, f))), root
+
+
+@pytest.mark.skipif("mount" not in jail_namespaces(), reason="no mount namespace here: the jail shows no view")
+def test_a_program_of_the_sample_directory_is_never_inspected_on_the_host(parent: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ldd`` may run the program it lists: a file a model wrote into its sample directory must never reach it,
+    whatever command names it."""
+    import asyncio
+
+    from coonbench.execution.sandbox import LocalLimitedSandbox, LocalSandboxConfig
+
+    listed: list[str] = []
+    real = view._libraries
+    monkeypatch.setattr(view, "_libraries", lambda program: listed.append(program) or real(program))
+    box = LocalLimitedSandbox(LocalSandboxConfig())
+    try:
+        program = Path(box.directory) / "tool"
+        program.write_text("#!/bin/sh\necho ran\n")
+        program.chmod(0o755)
+        box.jail_config([str(program)], None, None, 5.0)
+    finally:
+        box.close()
+    assert listed and not any(p.startswith(box.directory) for p in listed), listed

@@ -327,7 +327,8 @@ class LocalLimitedSandbox(SandboxEnvironment):
         """The private view (``coonbench.execution.view``) that holds ``VIEW_PROGRAMS`` and ``exe`` (or, for a
         program outside the system directories, its libraries); None: the host's system directories."""
         programs = [found for name in VIEW_PROGRAMS if (found := shutil.which(name, path=SAFE_PATH))]
-        if os.path.isabs(exe) and exe not in programs:
+        # never a program of the sample directory: ``ldd`` on a file a model wrote could run it on the host
+        if os.path.isabs(exe) and exe not in programs and not os.path.realpath(exe).startswith(self.directory + "/"):
             programs.append(exe)
         view = system_view(tuple(programs))
         if view is not None and not os.path.isdir(view):  # removed under us (someone emptied /dev/shm): made again
