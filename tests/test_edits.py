@@ -18,10 +18,10 @@ from coonbench.dart.edit_diff import edit_overlap
 from coonbench.dart.equivalence import ast_equivalent
 from coonbench.dart.instruct import derived_instruction
 from coonbench.datasets.edits.instruct import subject_instruction
-from coonbench.datasets.edits.licence import detect_licence
+from coonbench.datasets.edits.licence import PERMISSIVE, detect_licence
 from coonbench.datasets.edits.mine import link_chains, mine_repo
 from coonbench.datasets.edits.samples import SHIPPED_EDITS, chains, load_mined
-from coonbench.datasets.edits.store import EditsFileError, read_edits, write_edits
+from coonbench.datasets.edits.store import EditsFileError, licence_slug, read_edits, write_edits
 from coonbench.evals.modification import modification
 from coonbench.languages import get_language
 from coonbench.resources import DATA_DIR
@@ -128,7 +128,9 @@ def test_chains_and_dates(history: Path, tmp_path: Path) -> None:
     assert [len(c) for c in chains(linked)] == [3]
     write_edits(tmp_path, linked, texts)
     assert read_edits(tmp_path) == linked
-    assert (tmp_path / "licences").iterdir()
+    for (repo, name), text in texts.items():  # each licence verbatim, under a heading of what it covers
+        heading, body = (tmp_path / "licences" / licence_slug(repo, name)).read_text(encoding="utf-8").split("\n\n", 1)
+        assert body == text and repo in heading and name in heading
     newest = max(e.date for e in linked)[:10]
     assert load_mined(str(tmp_path), after=newest) == []
     assert len(load_mined(str(tmp_path), after="2000-01-01")) == 3
@@ -200,6 +202,12 @@ def test_shipped_set_is_large_and_licensed() -> None:
     licences = {p.name for p in (SHIPPED_EDITS / "licences").iterdir()}
     used = {(e.repo + "/" + e.licence_file).replace("/", "+") + ".txt" for e in edits}
     assert licences == used  # every edit's licence text, and no other
+    for e in edits:  # under the heading of its repository and file, a permissive text (its newest version: the
+        # file can change between the edits' commits, flutter/samples's added Apache-2.0 to BSD-3-Clause)
+        heading, body = (SHIPPED_EDITS / "licences" / licence_slug(e.repo, e.licence_file)).read_text(
+            encoding="utf-8").split("\n\n", 1)
+        assert f"github.com/{e.repo}:" in heading and f"file {e.licence_file}," in heading
+        assert detect_licence(body) in PERMISSIVE, e.id
     by_id = {e.id: e for e in edits}
     for e in edits:
         assert not ast_equivalent(e.before, e.after), e.id

@@ -53,8 +53,17 @@ def licence_slug(repo: str, licence_file: str) -> str:
     return (repo + "/" + licence_file).replace("/", "+") + ".txt"
 
 
+def licence_notice(repo: str, licence_file: str, text: str) -> str:
+    """A source project's licence as the dataset ships it: which repository and file it is, then its text verbatim.
+
+    The heading says what the text covers, so a reader of ``licences/`` needs no lookup in ``edits.jsonl``."""
+    heading = (f"The licence of the edits of {EDITS_FILE} from https://github.com/{repo}: "
+               f"its file {licence_file}, verbatim below.")
+    return f"{heading}\n\n{text}"
+
+
 def write_edits(out: str | Path, edits: list[MinedEdit], licence_texts: dict[tuple[str, str], str]) -> Path:
-    """Write ``edits.jsonl`` and the licence texts (by (repo, licence file)) into ``out``; the file's path."""
+    """Write ``edits.jsonl`` and the licence notices (texts by (repo, licence file)) into ``out``; the file's path."""
     folder = Path(out)
     (folder / LICENCES_DIR).mkdir(parents=True, exist_ok=True)
     path = folder / EDITS_FILE
@@ -62,7 +71,7 @@ def write_edits(out: str | Path, edits: list[MinedEdit], licence_texts: dict[tup
         for e in edits:
             fh.write(json.dumps(asdict(e), ensure_ascii=False, sort_keys=True) + "\n")
     for (repo, name), text in sorted(licence_texts.items()):
-        (folder / LICENCES_DIR / licence_slug(repo, name)).write_text(text, encoding="utf-8")
+        (folder / LICENCES_DIR / licence_slug(repo, name)).write_text(licence_notice(repo, name, text), encoding="utf-8")
     return path
 
 
