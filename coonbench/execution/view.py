@@ -68,8 +68,10 @@ def _libraries(program: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=16)
 def _stdlib(python: str) -> str | None:
-    """The standard library folder of the Python interpreter ``python``, or None if it does not say."""
+    """The standard library folder of the Python interpreter ``python``, or None if it does not say (asked once
+    per process: every view's name asks it, one per program a command runs)."""
     try:
         out = subprocess.run([python, "-I", "-S", "-c", "import sysconfig; print(sysconfig.get_path('stdlib'))"],
                              capture_output=True, text=True, timeout=LDD_TIMEOUT_S, env={})
