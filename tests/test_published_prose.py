@@ -282,16 +282,21 @@ def test_run_sizes_dates_and_versions_stated_are_the_logs() -> None:
     assert len([h for h in _headers(small) if (h.eval.solver or "").startswith("coonbench/baseline_")]) == 2
 
     said = re.search(r"with the trivial floors on the same questions; run on (\S+) with coonbench \S+ and inspect_ai "
-                     r"(\S+) by `benchmarks/publish_qwen\.sh`.*?; the Python runs of `docs/python\.md` on (\S+)\)\..*? "
+                     r"(\S+) by `benchmarks/publish_qwen\.sh`.*?; the Python runs of `docs/python\.md` on ([^;)]+?)"
+                     r"(?:; the writing run of `docs/writing\.md` on ([^;)]+?))?\)\..*? "
                      r"Comprehension, (\d+) paired questions:", readme)
     assert said, "README gives the 1.5B runs' provenance"
     folders = sorted({p.parent.relative_to(ROOT) for p in (ROOT / large).glob("*/*.eval")})
-    python = [f for f in folders if f.name.startswith("python")]
-    assert python and all(f"logs/published/qwen2.5-coder-1.5b/{f.name}" in _prose("docs/python.md") for f in python)
-    assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for f in folders if f not in python
-            for h in _headers(str(f))} == {(said[1], said[2])}, "every 1.5B log"
-    assert {h.eval.created[:10] for f in python for h in _headers(str(f))} == {said[3]}
-    assert int(said[4]) == _model_counts(f"{large}/comprehension")[0]
+    later = {"python": [f for f in folders if f.name.startswith("python")],
+             "writing": [f for f in folders if f.name == "writing"]}
+    assert later["python"] and all(f"logs/published/qwen2.5-coder-1.5b/{f.name}" in _prose("docs/python.md")
+                                   for f in later["python"])
+    assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for f in folders if f not in sum(later.values(), [])
+            for h in _headers(str(f))} == {(said[1], said[2])}, "every 1.5B log of the first runs"
+    for group, dates in (("python", said[3]), ("writing", said[4])):  # a later run's dates: "D" or "D and D"
+        stated = set(dates.split(" and ")) if dates else set()
+        assert {h.eval.created[:10] for f in later[group] for h in _headers(str(f))} == stated, group
+    assert int(said[5]) == _model_counts(f"{large}/comprehension")[0]
 
 
 def test_goth_run_stated_is_the_logs() -> None:

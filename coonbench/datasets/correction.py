@@ -286,7 +286,8 @@ def humaneval_to_sample(problem: Any, suite: str, ctx: BuildContext) -> Sample:
         target=reference,
         metadata=sample_metadata(
             format="python", category="correction", question_type="humaneval", complexity="humaneval",
-            input_text=prompt, tokenizer=ctx.tokenizer, gold=f"```python\n{reference}\n```", problem_id=problem.id, target="python",
+            input_text=prompt, tokenizer=ctx.tokenizer, gold=f"```python\n{reference}\n```", problem_id=problem.id,
+            target="python",
             suite=suite, system_prompt=None, python_reference_tokens=tokens, reference_tokens=tokens,
             function_name=problem.signature.name,
         ),

@@ -80,8 +80,8 @@ def corrupted(text: str, fmt_name: str, key: str, seed: int = SEED) -> str | Non
 
 def _sample(key: str, band: str, label: str, cond: Condition, code: str, ctx: BuildContext) -> Sample:
     fmt = cond.fmt
-    prompt = render(TEMPLATES, ctx, format_label=format_label(cond.format, prompt=True), language=language_of(fmt).label,
-                    fence=fmt.fence, code=code.strip("\n"))
+    prompt = render(TEMPLATES, ctx, format_label=format_label(cond.format, prompt=True),
+                    language=language_of(fmt).label, fence=fmt.fence, code=code.strip("\n"))
     pair = f"structure-{QUESTION_TYPE}-{key}-{'valid' if label == 'YES' else 'broken'}"
     return Sample(
         id=f"{pair}-{cond.label}",

@@ -77,8 +77,9 @@ def session_refusal(session: Session, cond: Condition) -> str | None:
 
 def session_sample(session: Session, cond: Condition, template: str, fields: dict[str, str],
                    primer_variant: str, ctx: BuildContext) -> Sample:
-    """The session in one condition, counted in ``ctx``'s tokenizer; ``template`` is the first turn's prompt (``format_label``, ``format_name``,
-    ``fence``, ``code``, ``instruction``, the language's words (``prompt_words``) and ``fields`` filled in)."""
+    """The session in one condition, counted in ``ctx``'s tokenizer; ``template`` is the first turn's prompt
+    (``format_label``, ``format_name``, ``fence``, ``code``, ``instruction``, the language's words
+    (``prompt_words``) and ``fields`` filled in)."""
     fmt = cond.fmt
     shown, primer = cond.show(session.start, primer_variant, economise_in=None)
     label = format_label(cond.format, prompt=True)
@@ -98,7 +99,8 @@ def session_sample(session: Session, cond: Condition, template: str, fields: dic
         metadata=sample_metadata(
             format=cond.label, category="modification", question_type=session.question_type,
             complexity=session.complexity, input_text=f"{primer}\n\n{prompt}" if primer else prompt,
-            tokenizer=ctx.tokenizer, gold=gold, **cond.metadata(primer_variant, primer, tokenizer=ctx.tokenizer), answer_format=cond.format, pair_id=session.pair_id,
+            tokenizer=ctx.tokenizer, gold=gold, **cond.metadata(primer_variant, primer, tokenizer=ctx.tokenizer),
+            answer_format=cond.format, pair_id=session.pair_id,
             gold_output_tokens=count_tokens(gold, ctx.tokenizer), sample_id=session.cluster, check="ast",
             reference=final, start=fenced(encoded(fmt, session.start), fmt.fence), before=session.start,
             normalise=session.normalise, **meta, **session.extra,

@@ -71,7 +71,8 @@ def write_edits(out: str | Path, edits: list[MinedEdit], licence_texts: dict[tup
         for e in edits:
             fh.write(json.dumps(asdict(e), ensure_ascii=False, sort_keys=True) + "\n")
     for (repo, name), text in sorted(licence_texts.items()):
-        (folder / LICENCES_DIR / licence_slug(repo, name)).write_text(licence_notice(repo, name, text), encoding="utf-8")
+        notice = licence_notice(repo, name, text)
+        (folder / LICENCES_DIR / licence_slug(repo, name)).write_text(notice, encoding="utf-8")
     return path
 
 

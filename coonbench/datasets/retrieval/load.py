@@ -91,8 +91,9 @@ def build_prompt(fmt: str, data_text: str, question: str, primer: str | None = "
     """The full prompt for one question in one format (TOON's layout, under ``ctx``'s template, the default when
     None: ``coonbench.tasks.prompts``); ``primer`` None shows none, "" the format's short primer."""
     f = get_format(fmt)
-    shown = render(TEMPLATES, ctx if ctx is not None else BuildContext(), primer=f.primer("short") if primer == "" else (primer or ""),
-                   format_label=format_label(fmt), fence=f.fence, data=data_text.rstrip("\n"), question=question)
+    shown = render(TEMPLATES, ctx if ctx is not None else BuildContext(),
+                   primer=f.primer("short") if primer == "" else (primer or ""), format_label=format_label(fmt),
+                   fence=f.fence, data=data_text.rstrip("\n"), question=question)
     return replace(shown, user=shown.user.removeprefix("\n\n")) if primer is None else shown
 
 
