@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
 
 from coonbench.datasets.writing.cases import SHAPES
 
@@ -234,6 +234,48 @@ def test_writing_run_stated_is_the_logs() -> None:
     assert all(v["correct"] == 0 and v["n_wrong_data"] == attempts for v in per_format["yaml"])
     assert all(v["n_parse_error"] == 0 for v in per_format["json-structured"])
     assert sum(v["n_parse_error"] for v in per_format["json"]) > 0
+
+
+def _openings(model: EvalLog) -> dict[str, list[str]]:
+    """Per format, how each attempt the model wrote opens: ``json`` (an object or a list), else its first line."""
+    out: dict[str, list[str]] = {}
+    for s in model.samples:
+        for message in s.messages:
+            if message.role == "assistant":
+                body = message.text.strip().removeprefix("```" + s.metadata["format"]).lstrip()
+                opening = "json" if body[:1] in ("{", "[") else (body.splitlines() or [""])[0]
+                out.setdefault(s.metadata["format"], []).append(opening)
+    return out
+
+
+def test_larger_writing_run_stated_is_the_logs() -> None:
+    """docs/writing.md's 1.5B run: its size (as the 0.5B's sentence gives it), the floors on the same samples, and
+    how TOON and YAML failed, recounted from every attempt: TOON all JSON in its fence, YAML all wrapped in the
+    prompt's example key ``a``."""
+    text = _prose("docs/writing.md").split("## The published run on the 1.5B model", 1)[1]
+    said = re.search(r"\(greedy, (\w+) repair rounds, `--max-tokens (\d+)`\) writing (\d+) cases from their "
+                     r"description \(small and medium, balanced over the six shapes\) in (\w+) conditions", text)
+    assert said, "docs/writing.md states the 1.5B run's size"
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-1.5b/writing").glob("*.eval"))]
+    assert all(log.status == "success" for log in logs)
+    [model] = [log for log in logs if log.eval.model != "mockllm/model"]
+    others = {log.eval.solver: {str(s.id) for s in log.samples} for log in logs if log is not model}
+    assert set(others) == {"coonbench/gold", "coonbench/baseline_empty", "coonbench/baseline_wrong_values"}
+    assert all(ids == {str(s.id) for s in model.samples} for ids in others.values()), "the same samples"
+    args = model.eval.task_args
+    assert (args["sizes"], args["sources"], args["questions"], args["repairs"]) == (
+        ["small", "medium"], "description", int(said[3]), NUMBER[said[1]])
+    assert model.eval.model_generate_config.max_tokens == int(said[2])
+    openings = _openings(model)
+    assert NUMBER[said[4]] == len(openings) and {s.metadata["shape"] for s in model.samples} == set(SHAPES)
+    toon = re.search(r"TOON again never parsed: every one of its (\d+) attempts is JSON inside the `toon` fence", text)
+    yaml = re.search(r"every one of its (\d+) attempts wraps the records in a top-level key `a`, the name the "
+                     r"prompt's path explanation uses as its example \(\"`a\.b` is key b inside object a\"\)", text)
+    assert toon and yaml, "docs/writing.md says how TOON and YAML failed at 1.5B"
+    assert int(toon[1]) == len(openings["toon"]) and set(openings["toon"]) == {"json"}
+    assert int(yaml[1]) == len(openings["yaml"]) and set(openings["yaml"]) == {"a:"}
+    prompt = model.samples[0].input if isinstance(model.samples[0].input, str) else model.samples[0].input[-1].text
+    assert "`a.b` is key b inside object a" in prompt, "the example the documents copy is the prompt's"
 
 
 def test_prompt_run_prose_counts_are_the_logs() -> None:
