@@ -199,15 +199,14 @@ def test_section_sizes_stated_are_the_logs() -> None:
     assert NUMBER[said[3]] == len(templates) and questions * fmts * len(templates) == answers
 
 
-def test_writing_run_stated_is_the_logs() -> None:
-    """docs/writing.md's published run on the embedded model: its cases, conditions, repair rounds and cap, the
-    floors beside it on the same samples, and the sentence on how the formats failed (TOON never parsed, YAML
-    always parsed with the wrong data, constrained JSON always parsed and plain JSON did not), recounted."""
-    text = _prose("docs/writing.md")
+def _writing_run(text: str, folder: str) -> tuple[re.Match[str], list[EvalLog], EvalLog]:
+    """The writing run ``text`` sizes (repair rounds, cap, cases, conditions: the match), checked against the logs of
+    ``folder``: every log whole, the gold solver and both floors on the model's samples, the model's task arguments
+    and cap as stated. (The match, every log, the model's log.)"""
     said = re.search(r"\(greedy, (\w+) repair rounds, `--max-tokens (\d+)`\) writing (\d+) cases from their "
                      r"description \(small and medium, balanced over the six shapes\) in (\w+) conditions", text)
-    assert said, "docs/writing.md states the run's size"
-    logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-0.5b/writing").glob("*.eval"))]
+    assert said, f"docs/writing.md states the size of {folder}"
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / folder).glob("*.eval"))]
     assert all(log.status == "success" for log in logs)
     [model] = [log for log in logs if log.eval.model != "mockllm/model"]
     others = {log.eval.solver: {str(s.id) for s in log.samples} for log in logs if log is not model}
@@ -217,6 +216,15 @@ def test_writing_run_stated_is_the_logs() -> None:
     assert (args["sizes"], args["sources"], args["questions"]) == (["small", "medium"], "description", int(said[3]))
     assert args["repairs"] == NUMBER[said[1]]
     assert model.eval.model_generate_config.max_tokens == int(said[2])
+    return said, logs, model
+
+
+def test_writing_run_stated_is_the_logs() -> None:
+    """docs/writing.md's published run on the embedded model: its cases, conditions, repair rounds and cap, the
+    floors beside it on the same samples, and the sentence on how the formats failed (TOON never parsed, YAML
+    always parsed with the wrong data, constrained JSON always parsed and plain JSON did not), recounted."""
+    text = _prose("docs/writing.md")
+    said, logs, model = _writing_run(text, "logs/published/qwen2.5-coder-0.5b/writing")
     seed = re.search(r"\(`-T seed=` other cases; (\d+): the published ones\)", text)
     assert seed and all(log.eval.task_args["seed"] == int(seed[1]) for log in logs), "the published seed"
     per_format: dict[str, list[dict]] = {}
@@ -253,19 +261,7 @@ def test_larger_writing_run_stated_is_the_logs() -> None:
     how TOON and YAML failed, recounted from every attempt: TOON all JSON in its fence, YAML all wrapped in the
     prompt's example key ``a``."""
     text = _prose("docs/writing.md").split("## The published run on the 1.5B model", 1)[1]
-    said = re.search(r"\(greedy, (\w+) repair rounds, `--max-tokens (\d+)`\) writing (\d+) cases from their "
-                     r"description \(small and medium, balanced over the six shapes\) in (\w+) conditions", text)
-    assert said, "docs/writing.md states the 1.5B run's size"
-    logs = [read_eval_log(str(p)) for p in sorted((ROOT / "logs/published/qwen2.5-coder-1.5b/writing").glob("*.eval"))]
-    assert all(log.status == "success" for log in logs)
-    [model] = [log for log in logs if log.eval.model != "mockllm/model"]
-    others = {log.eval.solver: {str(s.id) for s in log.samples} for log in logs if log is not model}
-    assert set(others) == {"coonbench/gold", "coonbench/baseline_empty", "coonbench/baseline_wrong_values"}
-    assert all(ids == {str(s.id) for s in model.samples} for ids in others.values()), "the same samples"
-    args = model.eval.task_args
-    assert (args["sizes"], args["sources"], args["questions"], args["repairs"]) == (
-        ["small", "medium"], "description", int(said[3]), NUMBER[said[1]])
-    assert model.eval.model_generate_config.max_tokens == int(said[2])
+    said, _, model = _writing_run(text, "logs/published/qwen2.5-coder-1.5b/writing")
     openings = _openings(model)
     assert NUMBER[said[4]] == len(openings) and {s.metadata["shape"] for s in model.samples} == set(SHAPES)
     toon = re.search(r"TOON again never parsed: every one of its (\d+) attempts is JSON inside the `toon` fence", text)
