@@ -148,6 +148,21 @@ def test_computed_fields_are_rules_not_values() -> None:
     assert json.dumps(case.data["invoice"]["items"][0]["unit_price"]) in text
 
 
+def test_the_prompts_path_example_is_a_path_of_the_data() -> None:
+    """The prompt explains paths on one of the case's own (a made-up ``a.b`` was copied into documents as data)."""
+    conditions, _ = parse_writing_conditions("json,yaml")
+    samples, _ = writing_samples(conditions, ["description"])
+    assert samples
+    for sample in samples:
+        text = str(sample.input)
+        intro, _, rest = text.partition("\n\n")
+        listed = {m.group(1) for m in re.finditer(r"^- ([^:]+):", rest, re.M)}
+        named = [p for p in re.findall(r"`([^`]+)`", intro) if p != "[N]"]  # [N]: the general rule
+        assert named and set(named) <= listed, (sample.id, named)
+        deepest = max(named, key=len)
+        assert deepest in listed and f"- {deepest}: the " in rest  # a leaf, with its value
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_schema_validates_the_data_and_rejects_a_changed_type(case: Any) -> None:
     schema = json_schema_of(case.data)

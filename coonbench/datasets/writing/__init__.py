@@ -27,7 +27,7 @@ from inspect_ai.dataset import Sample
 
 from coonbench.answers.document import reads_as
 from coonbench.datasets.writing.cases import SHAPES, SIZES, Case, all_cases
-from coonbench.datasets.writing.describe import describe, json_schema_of
+from coonbench.datasets.writing.describe import describe, json_schema_of, path_example
 from coonbench.formats import Format, FormatError, get_format
 from coonbench.formats._compare import first_difference
 from coonbench.tasks.context import BuildContext
@@ -41,8 +41,8 @@ SOURCES_DESCRIPTION = "description"
 DEFAULT_SOURCES = ("description", "json")
 
 DESCRIPTION_PROMPT = """Write a {label} document that holds exactly the data below: every key and value listed, \
-with the types given, and nothing else. Paths start at the document's root: `a.b` is key b inside object a, \
-`a[0]` is the first item of list a. Keys are listed in their order.
+with the types given, and nothing else. Each line gives a value's path from the document's root: a dot steps \
+into an object by key, `[N]` into a list by position. {example}Keys are listed in their order.
 
 {description}
 
@@ -146,7 +146,8 @@ def _prompt(case: Case, source: str, cond: WritingCondition) -> str:
     label = _label(cond.fmt)
     reply = REPLY_STRUCTURED if cond.structured else REPLY_FENCED.format(fence=cond.fmt.fence)
     if source == SOURCES_DESCRIPTION:
-        return DESCRIPTION_PROMPT.format(label=label, description=describe(case.data, case.computed), reply=reply)
+        return DESCRIPTION_PROMPT.format(label=label, description=describe(case.data, case.computed), reply=reply,
+                                         example=f"{path_example(case.data)} ".lstrip())
     shown_in = get_format(source)
     return CONVERT_PROMPT.format(source_label=_label(shown_in), source_fence=shown_in.fence,
                                  source_text=shown_in.encode(case.data).rstrip("\n"), label=label, reply=reply)

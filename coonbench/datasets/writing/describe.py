@@ -60,6 +60,47 @@ def describe(data: Any, computed: Mapping[str, str] | None = None) -> str:
     return "\n".join(lines)
 
 
+def _leaf_steps(data: Any) -> list[list[str | int]]:
+    """The steps (keys and indices) from the root to each leaf of ``data``, in document order (iterative)."""
+    out: list[list[str | int]] = []
+    stack: list[tuple[list[str | int], Any]] = [([], data)]
+    while stack:
+        steps, value = stack.pop()
+        if isinstance(value, dict) and value:
+            stack.extend((steps + [k], v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list) and value:
+            stack.extend((steps + [i], v) for i, v in reversed(list(enumerate(value))))
+        else:
+            out.append(steps)
+    return out
+
+
+def path_example(data: Any, depth: int = 3) -> str:
+    """How a path is read, told on a path of ``data`` itself: the first leaf at the data's depth (at most
+    ``depth`` steps), each step in words. An invented example (``a.b``) is data a model can copy into its document
+    (the 1.5B wrapped every YAML attempt in a key ``a``); a real path is only ever a correct one. Empty when the
+    data has no step to explain."""
+    leaves = [s for s in _leaf_steps(data) if s]
+    if not leaves:
+        return ""
+    want = min(depth, max(len(s) for s in leaves))
+    steps = next(s for s in leaves if len(s) >= want)[:want]
+    paths = [""]
+    for step in steps:
+        paths.append(_child(paths[-1], step))
+    clauses = []
+    for n in range(len(steps), 0, -1):
+        step = steps[n - 1]
+        if n == 1:
+            what = f"item {step} (counting from 0) of the document, a list" if isinstance(step, int) else \
+                f"key {step} of the document's root object"
+        else:
+            what = f"item {step} (counting from 0) of the list `{paths[n - 1]}`" if isinstance(step, int) else \
+                f"key {step} inside the object `{paths[n - 1]}`"
+        clauses.append(f"`{paths[n]}` is {what}")
+    return "For example, " + ", and ".join(clauses) + "."
+
+
 def _merge(schemas: list[dict[str, Any]]) -> dict[str, Any]:
     """One schema for the items of a list: equal schemas merge; objects merge their properties (required: the keys
     every item has); anything else becomes ``anyOf`` of the distinct ones."""
