@@ -221,8 +221,8 @@ def _writing_run(text: str, folder: str) -> tuple[re.Match[str], list[EvalLog], 
 
 def test_writing_run_stated_is_the_logs() -> None:
     """docs/writing.md's published run on the embedded model: its cases, conditions, repair rounds and cap, the
-    floors beside it on the same samples, and the sentence on how the formats failed (TOON never parsed, YAML
-    always parsed with the wrong data, constrained JSON always parsed and plain JSON did not), recounted."""
+    floors beside it on the same samples, and the sentence on how the formats failed (TOON never parsed, YAML's
+    parse errors and right documents, constrained JSON always parsed and plain JSON did not), recounted."""
     text = _prose("docs/writing.md")
     said, logs, model = _writing_run(text, "logs/published/qwen2.5-coder-0.5b/writing")
     seed = re.search(r"\(`-T seed=` other cases; (\d+): the published ones\)", text)

@@ -146,8 +146,9 @@ def _prompt(case: Case, source: str, cond: WritingCondition) -> str:
     label = _label(cond.fmt)
     reply = REPLY_STRUCTURED if cond.structured else REPLY_FENCED.format(fence=cond.fmt.fence)
     if source == SOURCES_DESCRIPTION:
+        example = path_example(case.data)
         return DESCRIPTION_PROMPT.format(label=label, description=describe(case.data, case.computed), reply=reply,
-                                         example=f"{path_example(case.data)} ".lstrip())
+                                         example=f"{example} " if example else "")
     shown_in = get_format(source)
     return CONVERT_PROMPT.format(source_label=_label(shown_in), source_fence=shown_in.fence,
                                  source_text=shown_in.encode(case.data).rstrip("\n"), label=label, reply=reply)
