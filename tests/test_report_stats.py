@@ -530,6 +530,39 @@ def test_coon_gets_a_verdict_on_intervals_and_other_formats_none() -> None:
     assert not any(w in f for f in sec.findings for w in ("success", "partial", "failure"))
 
 
+def test_a_published_claim_is_decided_on_the_paired_interval_of_the_accuracy_lost() -> None:
+    """Minified Python declares Pan et al.'s claim against the source: it holds when the whole interval of the
+    accuracy lost is within the margin (200 questions, equal answers), is refuted when the whole interval is past it
+    (a 40-point loss), and is unsettled on 20 questions that straddle it; the tokens saved are the inputs' ratio. A
+    format that declares no claim (python-minifier) gets no row, and neither does the pair without its baseline."""
+    from coonbench.formats.base import get_format
+
+    [claim] = get_format("python-minified").claims()
+    assert claim.baseline == "python" and get_format("python-minifier").claims() == ()
+    many = [1.0] * 190 + [0.0] * 10
+
+    def decided(minified: list[float], source: list[float], files: int) -> dict:
+        answers = {"python-minified": minified, "python": source, "python-minifier": source}
+        sec = accuracy_section("comprehension", _pair_frame(answers, {"python-minified": 70, "python": 100,
+                                                                      "python-minifier": 90}, files))
+        [row] = next(t.frame for t in sec.tables if t.name == "comprehension_claims").to_dict("records")
+        assert row["token_saving"] == pytest.approx(0.30)
+        assert any(f"**{row['verdict']}**" in f and "Pan et al." in f for f in sec.findings)
+        return row
+
+    row = decided(many, many, 40)
+    assert (row["format"], row["baseline"], row["verdict"]) == ("python-minified", "python", "holds")
+    assert row["loss_high"] <= claim.margin and row["loss"] == pytest.approx(0.0)
+    row = decided([1.0] * 110 + [0.0] * 90, many, 40)
+    assert row["verdict"] == "refuted" and row["loss_low"] > claim.margin
+    assert row["loss"] == pytest.approx(0.40)
+    row = decided([1.0] * 15 + [0.0] * 5, [1.0] * 16 + [0.0] * 4, 10)
+    assert row["verdict"] == "unsettled" and row["loss_low"] <= claim.margin < row["loss_high"]
+    alone = accuracy_section("comprehension", _pair_frame({"python-minified": many, "python-minifier": many},
+                                                          {"python-minified": 70, "python-minifier": 90}, 40))
+    assert "comprehension_claims" not in {t.name for t in alone.tables}
+
+
 def test_generation_validity_gets_the_designs_verdict_on_its_interval() -> None:
     """COON's design asks ≥ 85% valid generated programs: 58 of 60 valid shows it on the whole interval, 6 of 10
     misses it on the whole interval, 9 of 10 cannot settle it; a format without a target (dart) and a reference

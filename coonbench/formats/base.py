@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Literal
 
+from coonbench.formats._claims import Claim
 from coonbench.formats._design import DesignThresholds
 from coonbench.languages.base import DEFAULT_LANGUAGE, Language, get_language
 
@@ -110,6 +111,11 @@ class Format(ABC):
         gain), which ``coonbench report`` and the comprehension task's ``verdict`` metric judge it by; None (the
         default): the format gets paired comparisons, never a verdict."""
         return None
+
+    def claims(self) -> tuple[Claim, ...]:
+        """Published claims about this format (``_claims``: Pan et al.'s on a minified language), each decided by
+        ``coonbench report`` on the paired interval against its baseline; none by default."""
+        return ()
 
     def legend(self, source: Any, *, economise: bool = True, tokenizer: str = "o200k_base") -> tuple[str, str] | None:
         """``source`` encoded for a legend, and the legend: a primer of only what that one document uses (COON's

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from coonbench.dart.layout import layout_fault
 from coonbench.dart.minify import minify
 from coonbench.dart.parse import DartParseError, parse_unit
+from coonbench.formats._claims import Claim, formatting_removal
 from coonbench.formats.base import Format, FormatError, register
 
 
@@ -93,6 +94,9 @@ class MinifiedDartFormat(DartFormat):
 
     def spelling_error(self, text: str) -> str | None:
         return layout_fault(text)
+
+    def claims(self) -> tuple[Claim, ...]:
+        return (formatting_removal("dart"),)
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         text = "The code is minified Dart (Flutter): comments and line breaks were removed; it is valid Dart."

@@ -14,6 +14,7 @@ import ast
 import json
 from typing import Any, Literal
 
+from coonbench.formats._claims import Claim, formatting_removal
 from coonbench.formats._limits import check_size
 from coonbench.formats.base import Format, FormatError, register
 from coonbench.languages.base import LanguageSyntaxError
@@ -123,6 +124,9 @@ class MinifiedPythonFormat(PythonFormat):
 
     def spelling_error(self, text: str) -> str | None:
         return layout_fault(text, docstrings=False)
+
+    def claims(self) -> tuple[Claim, ...]:
+        return (formatting_removal("python"),)
 
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         text = ("The code is minified Python: comments, docstrings and blank lines were removed and each "

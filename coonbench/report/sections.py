@@ -119,6 +119,11 @@ def _comparison_tables(sec: Section, cat: str, acc_all: pd.DataFrame, cmp_all: p
         sec.tables.append(Table(f"{cat}_verdict", "Verdicts of the formats whose design declares thresholds, "
                                 "against the design's baseline on paired questions (95% intervals)", ver))
         sec.findings.extend(why)
+    claims, said = verdicts.claim_verdicts(cmp_all)
+    if not claims.empty:
+        sec.tables.append(Table(f"{cat}_claims", "Published claims about a format, decided against its baseline on "
+                                "paired questions: the accuracy lost (95% interval) against the claim's margin", claims))
+        sec.findings.extend(said)
 
 
 def _forest_rows(cmp: pd.DataFrame, system: str) -> list[dict]:

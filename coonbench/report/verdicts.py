@@ -3,7 +3,9 @@
 A verdict belongs to the format that declares it (``Format.design_thresholds``: COON's come from its design
 document); a format that declares none — TOON, JSON, YAML… — gets paired comparisons, never a verdict. A verdict
 compares the format with its design's baseline for one model under test (not the pooled rows) on the questions
-both answered, and decides on 95% intervals (``DesignThresholds.decide_intervals``), not point estimates.
+both answered, and decides on 95% intervals (``DesignThresholds.decide_intervals``), not point estimates. A
+published claim about a format (``Format.claims``: Pan et al.'s on minified code) is decided the same way, on the
+paired interval of the accuracy lost against its baseline (``Claim.decide``).
 """
 
 from __future__ import annotations
@@ -12,23 +14,36 @@ import functools
 
 import pandas as pd
 
+from coonbench.formats._claims import HOLDS, Claim
 from coonbench.formats._design import DesignThresholds
+from coonbench.formats.base import Format
 from coonbench.report import stats, wording
 from coonbench.report.tables import BORDERLINE, POOLED, UNDECIDABLE, baseline_of, oriented, pair_row
 
 
 @functools.lru_cache(maxsize=64)
-def thresholds_for(label: str) -> DesignThresholds | None:
-    """The design thresholds of the format plug-in behind a format label (``coon``, ``coon:noprimer``…); None
-    for a label no plug-in has, or a plug-in that declares none."""
+def _plugin(label: str) -> Format | None:
+    """The format plug-in behind a format label (``coon``, ``coon:noprimer``…); None for a label no plug-in has."""
     from coonbench.tasks.conditions import parse_condition
 
     for kind in ("code", "data"):
         try:
-            return parse_condition(label, kind).fmt.design_thresholds()
-        except Exception:  # noqa: BLE001 - a foreign or unknown format: no thresholds known here
+            return parse_condition(label, kind).fmt
+        except Exception:  # noqa: BLE001 - a foreign or unknown format: nothing known of it here
             continue
     return None
+
+
+def thresholds_for(label: str) -> DesignThresholds | None:
+    """The design thresholds of the format behind a label; None for an unknown format or one that declares none."""
+    fmt = _plugin(label)
+    return None if fmt is None else fmt.design_thresholds()
+
+
+def claims_for(label: str) -> tuple[Claim, ...]:
+    """The published claims about the format behind a label (none for an unknown one)."""
+    fmt = _plugin(label)
+    return () if fmt is None else fmt.claims()
 
 
 def _why(t: DesignThresholds, acc: tuple[float, float], gap: tuple[float, float], gain: tuple[float, float]) -> str:
@@ -70,6 +85,38 @@ def design_verdicts(acc: pd.DataFrame, cmp: pd.DataFrame) -> tuple[pd.DataFrame,
                             for name, state in design.criteria(a, gap, gain).items()}})
             sentences.append(f"{system}: {fmt} vs {design.baseline} on the {int(r['pairs'])} questions both "
                              f"answered — **{word}** by {design.source} (95% intervals): {why}.")
+    return pd.DataFrame(rows), wording.unique(sentences)
+
+
+def claim_verdicts(cmp: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Every published claim about a format in the comparisons, against its baseline, for each model under test:
+    the accuracy lost on the paired questions (its 95% interval) against the claim's margin, and the input tokens
+    the format saves."""
+    rows, sentences = [], []
+    if cmp.empty:
+        return pd.DataFrame(), []
+    formats = sorted(set(cmp["format_a"]) | set(cmp["format_b"]))
+    for fmt in formats:
+        for claim in claims_for(fmt):
+            for system in sorted(set(cmp["system"]) - {POOLED}):
+                r = pair_row(cmp, system, fmt, claim.baseline)
+                if r is None:
+                    continue
+                loss, low, high = -float(r["diff"]), -float(r["diff_high"]), -float(r["diff_low"])
+                word = claim.decide(low, high)
+                saving = 1 - float(r["tokens_a"]) / float(r["tokens_b"]) if float(r["tokens_b"]) else float("nan")
+                rows.append({"system": system, "format": fmt, "baseline": claim.baseline, "pairs": int(r["pairs"]),
+                             "clusters": int(r["clusters"]), "loss": loss, "loss_low": low, "loss_high": high,
+                             "margin": claim.margin, "p_holm": float(r["p_holm"]), "token_saving": saving,
+                             "stated_saving": claim.stated_saving,
+                             "verdict": word, "claim": claim.statement, "source": claim.source})
+                sentences.append(
+                    f"{system}: {fmt} vs {claim.baseline} on the {int(r['pairs'])} questions both answered — the claim "
+                    f"of {claim.source} that {claim.statement} {'' if word == HOLDS else 'is '}**{word}** on the 95% "
+                    f"interval: the accuracy lost ({claim.baseline} − {fmt}) is {wording.points(loss)} points (95% CI "
+                    f"{wording.interval(low, high)}) against a margin of {claim.margin * 100:.0f}, with "
+                    f"{wording.pct(saving)} fewer input tokens"
+                    + (f" (the claim: {wording.pct(claim.stated_saving)})." if claim.stated_saving is not None else "."))
     return pd.DataFrame(rows), wording.unique(sentences)
 
 
