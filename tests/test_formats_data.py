@@ -231,6 +231,26 @@ def test_xml_mapping_is_documented_shape() -> None:
     )
 
 
+def test_xml_full_primer_states_every_name_the_mapping_writes() -> None:
+    """A model asked to write XML is told the mapping: every element name and attribute value the encoder writes
+    for a value of every kind (the document element, an array's entries, each type, an odd key) is in the full
+    primer, read off the encoder's own output, so a mapping that grows a convention fails here until it is told."""
+    import xml.etree.ElementTree as ET
+
+    fmt = get_format("xml")
+    value = {"list": [1, 2.5, True, None, "s"], "empty": {}, "two words": "x", "nested": {"a": []}}
+    keys = {"list", "empty", "two words", "nested", "a"}  # the data's own names, written as themselves
+    names = set()
+    for el in ET.fromstring(fmt.encode(value)).iter():
+        if el.tag not in keys:
+            names.add(f"<{el.tag}")
+        names.update(f'{k}="{v}"' for k, v in el.attrib.items() if k != "key")
+        names.update(f'{k}="' for k in el.attrib)
+    primer = fmt.primer("full")
+    assert {n for n in names if n not in primer} == set()
+    assert "<root" in names and 'type="object"' in names and "<_" in names
+
+
 def test_xml_error_has_line_and_column() -> None:
     with pytest.raises(FormatError) as info:
         get_format("xml").decode("<root>\n  <a>1</b>\n</root>")

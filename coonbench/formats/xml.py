@@ -199,10 +199,12 @@ class XmlFormat(Format):
     def primer(self, variant: Literal["short", "full"] = "short") -> str:
         if variant == "short":
             return "XML: Tag-based tree structure with nested elements."
-        return ("XML: each object key is an element holding its value; arrays are elements with type=\"array\" "
-                "holding one <item> per entry; numbers, booleans and null carry type=\"int\"/\"float\"/"
-                "\"bool\"/\"null\"; plain text is a string; keys that are not XML names appear as "
-                "<_ key=\"…\">.")
+        return ("XML: the document is one <root> element holding the value; each object key is an element "
+                "holding its value; arrays are elements with type=\"array\" holding one <item> per entry; integers "
+                "carry type=\"int\", other numbers type=\"float\", booleans type=\"bool\" (text true or false) and "
+                "null type=\"null\"; "
+                "an empty object is type=\"object\"; plain text is a string; keys that are not XML names appear "
+                "as <_ key=\"…\">.")
 
 
 register(XmlFormat())
