@@ -2,7 +2,7 @@
 
 - ``coonbench/baseline_constant``: one fixed reply per answer type (``answer`` overrides it for every sample).
 - ``coonbench/baseline_frequent``: the most frequent gold answer of the sample's question type, counted over the
-  category's default dataset by two-fold cross-fitting: questions (``pair_id``, or the id without its format, so
+  category's default dataset (comprehension: the built-in questions of the sample's language) by two-fold cross-fitting: questions (``pair_id``, or the id without its format, so
   every format's copy of a question falls in the same fold) are split in two folds by a seeded hash, and a sample
   gets the most frequent answer of the OTHER fold — its own answer never leaks. (Leave-one-out would be biased:
   on a balanced YES/NO type removing the sample's own answer always tips the majority to the other side, 0%.)
@@ -28,7 +28,7 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from coonbench.answers.normalize import language_types
-from coonbench.languages import default_language
+from coonbench.languages import default_language, get_language
 from coonbench.tasks.subset import question_group
 
 SEED = "coonbench-baseline"
@@ -113,16 +113,21 @@ def baseline_random_widget() -> Solver:
 
 
 @lru_cache(maxsize=8)
-def _answers_by_type(category: str) -> dict[str, list[tuple[str, str]]]:
-    """(question group, gold answer) per question type, over the category's default dataset."""
+def _answers_by_type(category: str, language: str | None = None) -> dict[str, list[tuple[str, str]]]:
+    """(question group, gold answer) per question type, over the category's default dataset; comprehension's over
+    the built-in questions of the sample's language (each question once, its ``pair_id`` the group)."""
     if category == "comprehension":
-        from coonbench.datasets.comprehension import comprehension_dataset
+        from coonbench.datasets.comprehension import builtin_questions
 
-        dataset: Any = comprehension_dataset("coon,coon-noprimer,dart,dart-minified")
-    elif category == "structure":
+        _, questions = builtin_questions(get_language(language) if language else default_language())
+        pool: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for q in questions:
+            pool[q.question_type].append((q.id, q.answer))
+        return dict(pool)
+    if category == "structure":
         from coonbench.datasets.structure import structure_dataset
 
-        dataset = structure_dataset()
+        dataset: Any = structure_dataset()
     elif category == "retrieval":
         from coonbench.datasets.retrieval import retrieval_dataset
 
@@ -168,13 +173,23 @@ def most_frequent(pool: list[tuple[str, str]], group: str) -> str:
     return shown[best]
 
 
+def _language_of(meta: dict[str, Any]) -> str | None:
+    """The language of a code sample's format condition (``coon:noprimer`` → dart); None for a data sample."""
+    from coonbench.tasks.conditions import parse_condition
+
+    try:
+        return parse_condition(str(meta.get("format")), "code").fmt.language
+    except Exception:  # noqa: BLE001 - not a code format: no language
+        return None
+
+
 @solver(name="baseline_frequent")
 def baseline_frequent() -> Solver:
     """Reply the most frequent gold answer of the sample's question type in the other fold of questions."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         meta = dict(state.metadata or {})
-        pool = _answers_by_type(str(meta.get("category"))).get(str(meta.get("question_type")), [])
+        pool = _answers_by_type(str(meta.get("category")), _language_of(meta)).get(str(meta.get("question_type")), [])
         answer = most_frequent(pool, question_group(str(state.sample_id), meta))
         return _reply(state, answer, "baseline_frequent")
 

@@ -87,3 +87,17 @@ def test_frequent_on_structure_runs_offline_and_stays_a_floor(tmp_path) -> None:
     assert all(isinstance(r, str) for r in replies) and any(replies)
     acc = next(s.metrics["accuracy"].value for s in log.results.scores if s.name == "answer_match")
     assert 0.0 <= acc < 1.0
+
+
+def test_frequent_counts_the_answers_of_the_samples_own_language(tmp_path) -> None:
+    """On Python comprehension the frequent floor replies Python answers: its pool is the built-in questions of the
+    sample's language, so it answers every question type the language asks (a Dart-only pool left it silent: 0
+    replies) and stays below the gold solver."""
+    log = inspect_eval("coonbench/comprehension", solver=baseline_frequent(), model="mockllm/model",
+                       task_args={"formats": "python", "questions": 24}, display="none", log_level="warning",
+                       score_display=False, log_dir=str(tmp_path))[0]
+    assert log.status == "success"
+    samples = log.samples or []
+    assert all(s.output.completion for s in samples), "a reply for every Python question type"
+    acc = next(s.metrics["accuracy"].value for s in log.results.scores if s.name == "answer_match")
+    assert 0.0 < acc < 1.0

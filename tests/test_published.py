@@ -29,6 +29,8 @@ def _system(log) -> str:  # noqa: ANN001 - an Inspect EvalLog
     solver = log.eval.solver or ""
     if solver.startswith("coonbench/baseline_"):
         return f"{solver.removeprefix('coonbench/')} (floor)"
+    if solver == "coonbench/gold":
+        return "gold (oracle)"
     return log.eval.model
 
 
