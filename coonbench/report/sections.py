@@ -122,7 +122,8 @@ def _comparison_tables(sec: Section, cat: str, acc_all: pd.DataFrame, cmp_all: p
     claims, said = verdicts.claim_verdicts(cmp_all)
     if not claims.empty:
         sec.tables.append(Table(f"{cat}_claims", "Published claims about a format, decided against its baseline on "
-                                "paired questions: the accuracy lost (95% interval) against the claim's margin", claims))
+                                "paired questions: the accuracy lost (95% interval) against the claim's margin",
+                                claims))
         sec.findings.extend(said)
 
 

@@ -110,13 +110,13 @@ def claim_verdicts(cmp: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                              "margin": claim.margin, "p_holm": float(r["p_holm"]), "token_saving": saving,
                              "stated_saving": claim.stated_saving,
                              "verdict": word, "claim": claim.statement, "source": claim.source})
+                stated = "" if claim.stated_saving is None else f" (the claim: {wording.pct(claim.stated_saving)})"
                 sentences.append(
-                    f"{system}: {fmt} vs {claim.baseline} on the {int(r['pairs'])} questions both answered — the claim "
-                    f"of {claim.source} that {claim.statement} {'' if word == HOLDS else 'is '}**{word}** on the 95% "
-                    f"interval: the accuracy lost ({claim.baseline} − {fmt}) is {wording.points(loss)} points (95% CI "
-                    f"{wording.interval(low, high)}) against a margin of {claim.margin * 100:.0f}, with "
-                    f"{wording.pct(saving)} fewer input tokens"
-                    + (f" (the claim: {wording.pct(claim.stated_saving)})." if claim.stated_saving is not None else "."))
+                    f"{system}: {fmt} vs {claim.baseline} on the {int(r['pairs'])} questions both answered — the "
+                    f"claim of {claim.source} that {claim.statement} {'' if word == HOLDS else 'is '}**{word}** on "
+                    f"the 95% interval: the accuracy lost ({claim.baseline} − {fmt}) is {wording.points(loss)} points "
+                    f"(95% CI {wording.interval(low, high)}) against a margin of {claim.margin * 100:.0f}, with "
+                    f"{wording.pct(saving)} fewer input tokens{stated}.")
     return pd.DataFrame(rows), wording.unique(sentences)
 
 
