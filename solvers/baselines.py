@@ -5,8 +5,8 @@
   category's default dataset (comprehension: the built-in questions of the sample's language) by two-fold
   cross-fitting: questions (``pair_id``, or the id without its format, so every format's copy of a question falls
   in the same fold) are split in two folds by a seeded hash, and a sample gets the most frequent answer of the
-  OTHER fold — its own answer never leaks. (Leave-one-out would be biased: on a balanced YES/NO type removing the sample's own answer always tips the majority to the other side, 0%.)
-  Ties are broken by a seeded shuffle.
+  OTHER fold — its own answer never leaks. (Leave-one-out would be biased: on a balanced YES/NO type removing the
+  sample's own answer always tips the majority to the other side, 0%.) Ties are broken by a seeded shuffle.
 - ``coonbench/baseline_random_widget``: a widget name drawn from the document shown (``Name(`` in the input text),
   seeded by the sample id.
 - ``coonbench/baseline_empty``: an empty reply (empty program).
