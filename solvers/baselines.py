@@ -174,11 +174,13 @@ def most_frequent(pool: list[tuple[str, str]], group: str) -> str:
 
 
 def _language_of(meta: dict[str, Any]) -> str | None:
-    """The language of a code sample's format condition (``coon:noprimer`` → dart); None for a data sample."""
+    """The language of a code sample's format condition (``coon:noprimer`` → dart, ``formats.language_of``); None
+    for a data sample."""
+    from coonbench.formats.base import language_of
     from coonbench.tasks.conditions import parse_condition
 
     try:
-        return parse_condition(str(meta.get("format")), "code").fmt.language
+        return language_of(parse_condition(str(meta.get("format")), "code").fmt).name
     except Exception:  # noqa: BLE001 - not a code format: no language
         return None
 

@@ -202,9 +202,8 @@ class XmlFormat(Format):
         return ("XML: the document is one <root> element holding the value; each object key is an element "
                 "holding its value; arrays are elements with type=\"array\" holding one <item> per entry; integers "
                 "carry type=\"int\", other numbers type=\"float\", booleans type=\"bool\" (text true or false) and "
-                "null type=\"null\"; "
-                "an empty object is type=\"object\"; plain text is a string; keys that are not XML names appear "
-                "as <_ key=\"…\">.")
+                "null type=\"null\"; an empty object is type=\"object\"; plain text is a string; keys that are "
+                "not XML names appear as <_ key=\"…\">.")
 
 
 register(XmlFormat())
