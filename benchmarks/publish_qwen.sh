@@ -66,6 +66,8 @@ for task in "${tasks[@]}"; do
     # errors) on the same problems
     goth-json-specs) args=(-T target=goth-json -T sandbox=local -T problems="$seed_problems" --max-tokens 1280) ;;
     goth-python) args=(-T target=python -T sandbox=local -T problems="$goth_problems" --max-tokens 768) ;;
+    # Python on the ten seed specs alone: the pairs of criteria 3 and 4 with goth-specs, in half goth-python's time
+    goth-python-specs) args=(-T target=python -T sandbox=local -T problems="$seed_problems" --max-tokens 768) ;;
     *) echo "unknown task $task" >&2; exit 2 ;;
   esac
   case "$task" in prompts | python | python-outputs) file=comprehension ;; edits | turns) file=modification ;; goth*) file=correction ;; *) file=$task ;; esac
