@@ -39,7 +39,8 @@ def comprehension(
       question_types: widget_identification, property_retrieval, structure, relationship, semantic.
       primer: primer variant of plain conditions: short, full, or legend (only what the document shown uses,
         and the document economised for it; formats without a legend show their short primer).
-      corpus: a directory of Dart files to ask about instead of the built-in corpus (questions from their ASTs).
+      corpus: a directory of files of the formats' language to ask about instead of the built-in corpus
+        (questions from their ASTs).
       tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
         (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """

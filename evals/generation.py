@@ -47,7 +47,8 @@ def generation(
       format: the format(s) answers are written in: registered lossless code formats, comma-separated, each
         with ``:noprimer``, ``:full`` or ``:legend`` for the primer (coon by default; a lossy format is refused).
       formats: the same as ``format`` (the name every code task shares); give one of the two.
-      corpus: a directory of Dart files to derive the tasks from instead of the built-in corpus.
+      corpus: a directory of files of the formats' language to derive the tasks from instead of the built-in
+        corpus.
       tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
         (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """

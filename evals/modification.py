@@ -58,7 +58,8 @@ def modification(
       judge: also grade with the LLM judge (role ``judge``; ``weighted`` or ``graded``) beside the
         deterministic check, so the two can be compared per sample.
       formats: the same as ``input_format`` (the name every code task shares); give one of the two.
-      corpus: a directory of Dart files to derive the edits from instead of the built-in corpus.
+      corpus: a directory of files of the formats' language to derive the edits from instead of the built-in
+        corpus.
       source: ``synthetic`` (edits computed on the corpus) or ``edits`` (edits mined from real commits,
         docs/edits.md), scored exactly against the real after-file, with a ``graded`` score beside.
       edits: a folder ``coonbench mine-edits`` wrote (default: the shipped set, data/edits); with source=edits.

@@ -14,6 +14,7 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from coonbench.tasks.build import task_run
+from coonbench.tasks.samples import TaskArgumentError
 from coonbench.datasets.format_syntax import format_syntax_pending
 from coonbench.datasets.structure import structure_pending
 from coonbench.scorers.answer import SOURCE_BASELINE, answer_match, answer_metrics
@@ -32,6 +33,7 @@ def structure(
     stop_on: str | list[str] | None = None,
     prompts: str | list[str] | None = None,
     formats: str | list[str] | None = None,
+    corpus: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Questions generated from the COON dialect's tables, codec and validator.
@@ -44,13 +46,17 @@ def structure(
         lossless code format, e.g. ``python,python-minified,python-minifier,python-json-ast``): a fragment of
         each corpus file shown valid and with a bracket deleted (``coonbench.datasets.format_syntax``); ``kinds``
         and ``primer`` are then not used (a format's primer follows its condition, ``:noprimer``).
+      corpus: with ``formats``, a directory of files of their language to take the fragments from instead of the
+        built-in corpus.
       tokenizer, questions, seed, stop, stop_margin, stop_on, prompts: the options every task shares
         (``coonbench.tasks.build.SHARED_OPTIONS``; docs/usage.md "Options every task shares").
     """
     run = task_run(structure, unknown, tokenizer=tokenizer, questions=questions, seed=seed, stop=stop,
                    stop_margin=stop_margin, stop_on=stop_on, prompts=prompts)
     # -T questions=N renders only the N questions drawn (under each template -T prompts= chooses)
-    listing = (lambda _: format_syntax_pending(formats)) if formats else (
+    if corpus and not formats:
+        raise TaskArgumentError("-T corpus= needs -T formats=: COON's structure questions come from its tables")
+    listing = (lambda _: format_syntax_pending(formats, corpus)) if formats else (
         lambda _: (structure_pending(kinds, primer), None))  # every question is asked in every primer: no skips
     return run.build(
         "structure",

@@ -2,7 +2,8 @@
 the expected program's tree, gives the original tree back (so it changed exactly what its instruction says);
 partial credit runs from 0 (the program unchanged) to 1 (the expected program); every file meets its own
 requirements; a validity label is the format validator's; gold scores 100% in modification, generation and
-structure with the four Python formats."""
+structure with the four Python formats, on the built-in corpus and on ``-T corpus=DIR`` of real Python that is
+not in the repository (standard-library modules the corpus does not hold)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import ast
 import json
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from coonbench.tasks.context import BuildContext
 PYTHON = get_language("python")
 FILES = load_corpus(language=PYTHON)
 FORMATS = "python,python-minified,python-minifier,python-json-ast"
+USER_FILES = ("colorsys.py", "shlex.py", "textwrap.py")  # stdlib modules the built-in corpus does not hold
 
 
 def _named(tree: ast.Module, instruction: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
@@ -110,15 +113,27 @@ def test_the_hole_is_a_returned_expression() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("source", ["built-in", "corpus"])
 @pytest.mark.parametrize("task", ["modification", "generation", "structure"])
-def test_gold_scores_everything(task: str, tmp_path: Path) -> None:
-    cmd = [sys.executable, "-m", "inspect_ai", "eval", f"evals/{task}.py", "-T", f"formats={FORMATS}",
-           "-T", "questions=10", "--model", "mockllm/model", "--solver", "coonbench/gold", "--log-dir",
-           str(tmp_path), "--log-format", "json"]
+def test_gold_scores_everything(task: str, source: str, tmp_path: Path) -> None:
+    extra = ["-T", "questions=10"]
+    if source == "corpus":
+        mine = tmp_path / "mine"
+        mine.mkdir()
+        stdlib = Path(sysconfig.get_paths()["stdlib"])
+        assert not {f.path.name.split("_", 1)[-1] for f in FILES} & {f"stdlib_{n}" for n in USER_FILES}
+        for name in USER_FILES:
+            (mine / name).write_text((stdlib / name).read_text(encoding="utf-8"), encoding="utf-8")
+        extra += ["-T", f"corpus={mine}"]
+    logs = tmp_path / "logs"
+    cmd = [sys.executable, "-m", "inspect_ai", "eval", f"evals/{task}.py", "-T", f"formats={FORMATS}", *extra,
+           "--model", "mockllm/model", "--solver", "coonbench/gold", "--log-dir", str(logs), "--log-format", "json"]
     run = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    [log] = [json.loads(p.read_text()) for p in tmp_path.glob("*.json")]
-    assert log["status"] == "success" and len(log["samples"]) >= 20
+    [log] = [json.loads(p.read_text()) for p in logs.glob("*.json")]
+    assert log["status"] == "success" and len(log["samples"]) >= (20 if source == "built-in" else 8)
+    if source == "corpus":  # the user's files were asked about, not the built-in corpus
+        assert all("-user-" in s["id"] for s in log["samples"]), [s["id"] for s in log["samples"]]
     assert {s["metadata"]["format"] for s in log["samples"]} == set(FORMATS.split(","))
     key = "answer_match" if task == "structure" else "code_check"
     values = [s["scores"][key]["value"] for s in log["samples"]]
@@ -140,3 +155,13 @@ def test_structure_syntax_validity_is_the_validators_label() -> None:
         for s in mine:
             code = str(s.input).split("```")[1].split("\n", 1)[1].rsplit("\n", 1)[0]
             assert (fmt.validate(code) == []) == (s.target == "YES"), s.id
+
+
+def test_structure_takes_a_corpus_only_with_formats(tmp_path: Path) -> None:
+    """COON's structure questions come from its tables: a corpus without ``-T formats=`` is refused in one line,
+    not ignored."""
+    from coonbench.evals.structure import structure
+    from coonbench.tasks.samples import TaskArgumentError
+
+    with pytest.raises(TaskArgumentError, match=r"-T corpus= needs -T formats="):
+        structure(corpus=str(tmp_path))

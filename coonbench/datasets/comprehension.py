@@ -4,7 +4,7 @@
 ``data/dart/`` (byte-identical on every run; a test checks it). The loader renders every question in every chosen
 format condition (``coonbench.tasks.conditions``: any registered code format, ``:noprimer``/``:full`` for the primer);
 by default ``coon`` (with its primer), ``coon-noprimer``, ``dart`` and ``dart-minified``. ``corpus=DIR`` asks
-questions generated on the spot from any directory of Dart (``coonbench.datasets.user_corpus``).
+questions generated on the spot from any directory of the formats' language (``coonbench.datasets.user_corpus``).
 """
 
 from __future__ import annotations
@@ -191,10 +191,11 @@ def comprehension_samples(
     """Every selected question in every selected condition, built for ``ctx`` (the default context when None), and
     what was skipped (with the reason).
 
-    With ``corpus`` (a directory of Dart), questions are generated from its files' ASTs (``questions_file`` is
-    then not used); files that do not parse are skipped. A (file, condition) whose format refuses the file, or
-    whose lossless encoding does not decode back to an equivalent program, is skipped for that condition. Lossy
-    formats are accepted: the model only reads them, and the answers are computed from the Dart source.
+    With ``corpus`` (a directory of the language's files), questions are generated from its files' ASTs
+    (``questions_file`` is then not used); files that do not parse are skipped. A (file, condition) whose format
+    refuses the file, or whose lossless encoding does not decode back to an equivalent program, is skipped for that
+    condition. Lossy formats are accepted: the model only reads them, and the answers are computed from the
+    source.
     """
     pending, skips = comprehension_pending(formats, bands, question_types, primer_variant, questions_file, corpus)
     ctx = ctx if ctx is not None else BuildContext()

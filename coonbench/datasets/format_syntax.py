@@ -1,7 +1,9 @@
 """Syntax validity in any code format, the structure task's ``-T formats=``: is this text valid <format>?
 
-For each corpus file of the formats' language (the built-in corpus; every ``STRIDE``-th file), its first
-``PER_FILE`` fragments (``Language.fragments``: short self-contained pieces, Python's top-level functions) are
+For each corpus file of the formats' language (every ``STRIDE``-th file of the built-in corpus, or every file of
+a user's directory, ``-T corpus=DIR``), its first
+``PER_FILE`` fragments that every format can show and break (``Language.fragments``: short self-contained pieces,
+Python's top-level functions; of the first ``MAX_TRIED``, else the first ones with what each format refused) are
 shown encoded in each format twice: as they are (YES), and with one closing bracket deleted at a seeded position
 (NO). The NO copy is kept only where the format's own validator rejects it (``Format.validate``; a bracket inside
 a string literal deletes nothing that matters, so the next position is tried), and its fragment's YES copy only
@@ -18,6 +20,7 @@ from functools import partial
 from inspect_ai.dataset import Sample
 
 from coonbench.datasets.corpus import CorpusSample, load_corpus
+from coonbench.datasets.user_corpus import select_corpus
 from coonbench.formats import FormatError, format_label, get_format, language_of
 from coonbench.tasks.conditions import Condition, Skip, conditions_language, parse_conditions
 from coonbench.tasks.context import BuildContext
@@ -26,7 +29,7 @@ from coonbench.tasks.samples import sample_metadata
 from coonbench.tasks.subset import Pending
 
 QUESTION_TYPE = "syntax_validity"
-STRIDE, PER_FILE = 2, 1
+STRIDE, PER_FILE, MAX_TRIED = 2, 1, 8
 SEED = 20261202
 CLOSERS = ")]}"
 MAX_SNIPPET_CHARS = 1200
@@ -95,32 +98,56 @@ def _sample(key: str, band: str, label: str, cond: Condition, code: str, ctx: Bu
     )
 
 
-def format_syntax_pending(formats: str | Sequence[str], seed: int = SEED) -> tuple[list[Pending], list[Skip]]:
+def format_syntax_pending(
+    formats: str | Sequence[str], corpus: str | None = None, seed: int = SEED
+) -> tuple[list[Pending], list[Skip]]:
     """The samples of every fragment in every format condition (a valid and a broken copy), and the fragments a
-    format could not show or break."""
+    format could not show or break; ``corpus``: a directory of the language's files instead of the built-in one."""
     conditions = parse_conditions(formats, ())
     language = conditions_language(conditions)
-    files: list[CorpusSample] = load_corpus(language=language)[::STRIDE]
+    files: list[CorpusSample]
+    skips: list[Skip]
+    if corpus:
+        files, skips = select_corpus(corpus, None, language)
+    else:
+        files, skips = load_corpus(language=language)[::STRIDE], []
     pending: list[Pending] = []
-    skips: list[Skip] = []
     for sample in files:
-        for k, fragment in enumerate(language.fragments(sample.source)[:PER_FILE]):
+        whole: list[tuple[int, str, list[tuple[Condition, str, str]], list[Skip]]] = []
+        incomplete: list[tuple[int, str, list[tuple[Condition, str, str]], list[Skip]]] = []
+        for k, fragment in enumerate(language.fragments(sample.source)[:MAX_TRIED]):
             key = f"{sample.id}-f{k}"
-            shown: list[tuple[Condition, str, str]] = []
-            for cond in conditions:
-                try:
-                    code = cond.fmt.encode(fragment)
-                except FormatError as err:
-                    skips.append(Skip(key, cond.label, f"encoder refused the fragment: {err}"))
-                    continue
-                broken = corrupted(code, cond.format, key, seed) if len(code) <= MAX_SNIPPET_CHARS else None
-                if broken is None:
-                    skips.append(Skip(key, cond.label, "no deleted bracket makes it invalid, or it is too long"))
-                    continue
-                shown.append((cond, code, broken))
+            shown, refused = _shown(fragment, key, conditions, seed)
+            (incomplete if refused else whole).append((k, key, shown, refused))
+            if len(whole) == PER_FILE:
+                break
+        # fragments every format shows first (the comparison is paired), then the others; in file order
+        for _, key, shown, refused in sorted((whole + incomplete)[:PER_FILE]):
+            skips.extend(refused)
             for cond, code, broken in shown:
                 for label, text in (("YES", code), ("NO", broken)):
                     pair = f"{key}-{label}"
                     pending.append(Pending(pair, (sample.band, QUESTION_TYPE), cond.label,
                                            partial(_sample, key, sample.band, label, cond, text)))
     return pending, skips
+
+
+def _shown(
+    fragment: str, key: str, conditions: list[Condition], seed: int
+) -> tuple[list[tuple[Condition, str, str]], list[Skip]]:
+    """The fragment in each condition that can show it (its text and its broken copy), and the conditions that
+    cannot, with why."""
+    shown: list[tuple[Condition, str, str]] = []
+    refused: list[Skip] = []
+    for cond in conditions:
+        try:
+            code = cond.fmt.encode(fragment)
+        except FormatError as err:
+            refused.append(Skip(key, cond.label, f"encoder refused the fragment: {err}"))
+            continue
+        broken = corrupted(code, cond.format, key, seed) if len(code) <= MAX_SNIPPET_CHARS else None
+        if broken is None:
+            refused.append(Skip(key, cond.label, "no deleted bracket makes it invalid, or it is too long"))
+            continue
+        shown.append((cond, code, broken))
+    return shown, refused
