@@ -334,20 +334,23 @@ def test_run_sizes_dates_and_versions_stated_are_the_logs() -> None:
 
     said = re.search(r"with the trivial floors on the same questions; run on (\S+) with coonbench \S+ and inspect_ai "
                      r"(\S+) by `benchmarks/publish_qwen\.sh`.*?; the Python runs of `docs/python\.md` on ([^;)]+?)"
-                     r"(?:; the writing run of `docs/writing\.md` on ([^;)]+?))?\)\..*? "
+                     r"(?:; the writing run of `docs/writing\.md` on ([^;)]+?))?"
+                     r"(?:; the Goth runs of `docs/goth\.md` on ([^;)]+?))?\)\..*? "
                      r"Comprehension, (\d+) paired questions:", readme)
     assert said, "README gives the 1.5B runs' provenance"
     folders = sorted({p.parent.relative_to(ROOT) for p in (ROOT / large).glob("*/*.eval")})
     later = {"python": [f for f in folders if f.name.startswith("python")],
-             "writing": [f for f in folders if f.name == "writing"]}
-    assert later["python"] and all(f"logs/published/qwen2.5-coder-1.5b/{f.name}" in _prose("docs/python.md")
-                                   for f in later["python"])
+             "writing": [f for f in folders if f.name == "writing"],
+             "goth": [f for f in folders if f.name.startswith("goth")]}
+    assert later["python"]
+    for group, doc in (("python", "docs/python.md"), ("goth", "docs/goth.md")):
+        assert all(f"logs/published/qwen2.5-coder-1.5b/{f.name}" in _prose(doc) for f in later[group]), group
     assert {(h.eval.created[:10], h.eval.packages["inspect_ai"]) for f in folders if f not in sum(later.values(), [])
             for h in _headers(str(f))} == {(said[1], said[2])}, "every 1.5B log of the first runs"
-    for group, dates in (("python", said[3]), ("writing", said[4])):  # a later run's dates: "D" or "D and D"
+    for group, dates in (("python", said[3]), ("writing", said[4]), ("goth", said[5])):  # "D" or "D and D"
         stated = set(dates.split(" and ")) if dates else set()
         assert {h.eval.created[:10] for f in later[group] for h in _headers(str(f))} == stated, group
-    assert int(said[5]) == _model_counts(f"{large}/comprehension")[0]
+    assert int(said[6]) == _model_counts(f"{large}/comprehension")[0]
 
 
 def test_goth_run_stated_is_the_logs() -> None:
@@ -362,11 +365,34 @@ def test_goth_run_stated_is_the_logs() -> None:
     wanted = {"goth-specs": 'Parse error: Unexpected token: Some(Ident("module")) at line 1, column 1:',
               "goth-json-specs": "Error: invalid JSON AST: JSON error: unknown variant `Arrow`"}
     for (folder, needle), stated in zip(wanted.items(), (said[1], said[4])):
-        logs = [read_eval_log(str(p)) for p in
-                sorted((ROOT / "logs/published/qwen2.5-coder-0.5b" / folder).glob("*.eval"))]
-        [log] = [lg for lg in logs if lg.eval.model != "mockllm/model"]
-        assert len(log.samples) == NUMBER[said[2]]
-        lines = [ln for s in log.samples for ln in (next(iter(s.scores.values())).explanation or "").splitlines()
-                 if re.match(r"attempt \d+: ", ln)]
-        assert len(lines) == int(stated) == NUMBER[said[2]] * NUMBER[said[3]], folder
-        assert all(": PARSE_ERROR " in ln and needle in ln for ln in lines), folder
+        _all_attempts_fail_so(f"logs/published/qwen2.5-coder-0.5b/{folder}", needle, said[2], said[3], stated)
+
+
+def _all_attempts_fail_so(folder: str, needle: str, problems: str, attempts: str, stated: str) -> EvalLog:
+    """The model's log in ``folder``, after checking that its problems × attempts (as stated) are ``stated``
+    attempt lines, each a parse error that says ``needle``."""
+    logs = [read_eval_log(str(p)) for p in sorted((ROOT / folder).glob("*.eval"))]
+    [log] = [lg for lg in logs if lg.eval.model != "mockllm/model"]
+    assert len(log.samples) == NUMBER[problems]
+    lines = [ln for s in log.samples for ln in (next(iter(s.scores.values())).explanation or "").splitlines()
+             if re.match(r"attempt \d+: ", ln)]
+    assert len(lines) == int(stated) == NUMBER[problems] * NUMBER[attempts], folder
+    assert all(": PARSE_ERROR " in ln and needle in ln for ln in lines), folder
+    return log
+
+
+def test_goth_run_of_the_larger_model_stated_is_the_logs() -> None:
+    """docs/goth.md on the 1.5B's Goth attempts: each a parse error at line 1, column 1 (no declaration), the
+    four attempts of a problem identical as often as stated, the JSON AST stopped by the seed schema's ``Arrow``."""
+    text = _prose("docs/goth.md")
+    said = re.search(r"All (\d+) Goth-syntax attempts \((\w+) problems, (\w+) attempts each\) stop\s+at line 1, "
+                     r"column 1 with `expected a declaration`.*?identical in (\d+) of (\d+) problems\)\. All (\d+) "
+                     r"JSON-AST attempts stop at\s+``unknown variant `Arrow` ``", text, re.S)
+    assert said, "docs/goth.md says how the 1.5B's Goth attempts failed"
+    folder = "logs/published/qwen2.5-coder-1.5b"
+    log = _all_attempts_fail_so(f"{folder}/goth-specs", "at line 1, column 1: expected a declaration", said[2],
+                                said[3], said[1])
+    replies = [{m.text.strip() for m in s.messages if m.role == "assistant"} for s in log.samples]
+    assert (sum(len(r) == 1 for r in replies), len(replies)) == (int(said[4]), int(said[5]))
+    _all_attempts_fail_so(f"{folder}/goth-json-specs", "Error: invalid JSON AST: JSON error: unknown variant `Arrow`",
+                          said[2], said[3], said[6])
