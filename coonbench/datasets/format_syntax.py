@@ -1,10 +1,9 @@
 """Syntax validity in any code format, the structure task's ``-T formats=``: is this text valid <format>?
 
 For each corpus file of the formats' language (every ``STRIDE``-th file of the built-in corpus, or every file of
-a user's directory, ``-T corpus=DIR``), its first
-``PER_FILE`` fragments that every format can show and break (``Language.fragments``: short self-contained pieces,
-Python's top-level functions; of the first ``MAX_TRIED``, else the first ones with what each format refused) are
-shown encoded in each format twice: as they are (YES), and with one closing bracket deleted at a seeded position
+a user's directory, ``-T corpus=DIR``), its first ``PER_FILE`` fragments that every format can show and break
+(``Language.fragments``: short self-contained pieces, Python's top-level functions; looked for among the first
+``MAX_TRIED``, else the first ones, with what each format refused) are shown encoded in each format twice: as they are (YES), and with one closing bracket deleted at a seeded position
 (NO). The NO copy is kept only where the format's own validator rejects it (``Format.validate``; a bracket inside
 a string literal deletes nothing that matters, so the next position is tried), and its fragment's YES copy only
 with it: YES and NO stay balanced one to one, and the label is the validator's, never typed. The samples pair
