@@ -181,7 +181,7 @@ def _language_of(meta: dict[str, Any]) -> str | None:
 
     try:
         return language_of(parse_condition(str(meta.get("format")), "code").fmt).name
-    except Exception:  # noqa: BLE001 - not a code format: no language
+    except ValueError:  # a data format (FormatError, ConditionError): no language
         return None
 
 

@@ -32,6 +32,7 @@ STRIDE, PER_FILE, MAX_TRIED = 2, 1, 8
 SEED = 20261202
 CLOSERS = ")]}"
 MAX_SNIPPET_CHARS = 1200
+Shown = tuple[Condition, str, str]  # a condition, the fragment in it, and its broken copy
 
 PROMPT = """Is the following text valid {format_label}: would it decode to a syntactically valid {language} program?
 
@@ -112,8 +113,8 @@ def format_syntax_pending(
         files, skips = load_corpus(language=language)[::STRIDE], []
     pending: list[Pending] = []
     for sample in files:
-        whole: list[tuple[int, str, list[tuple[Condition, str, str]], list[Skip]]] = []
-        incomplete: list[tuple[int, str, list[tuple[Condition, str, str]], list[Skip]]] = []
+        whole: list[tuple[int, str, list[Shown], list[Skip]]] = []
+        incomplete: list[tuple[int, str, list[Shown], list[Skip]]] = []
         for k, fragment in enumerate(language.fragments(sample.source)[:MAX_TRIED]):
             key = f"{sample.id}-f{k}"
             shown, refused = _shown(fragment, key, conditions, seed)
@@ -131,12 +132,10 @@ def format_syntax_pending(
     return pending, skips
 
 
-def _shown(
-    fragment: str, key: str, conditions: list[Condition], seed: int
-) -> tuple[list[tuple[Condition, str, str]], list[Skip]]:
+def _shown(fragment: str, key: str, conditions: list[Condition], seed: int) -> tuple[list[Shown], list[Skip]]:
     """The fragment in each condition that can show it (its text and its broken copy), and the conditions that
     cannot, with why."""
-    shown: list[tuple[Condition, str, str]] = []
+    shown: list[Shown] = []
     refused: list[Skip] = []
     for cond in conditions:
         try:
